@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { schemasDir } from './codec/schemas-dir.js';
+
+export interface TopicSpec {
+  name: string;
+  key: string;
+  value: string;
+  partitions: number;
+  retentionMs: number;
+  maxMessageBytes: number;
+  producers: string[];
+  consumers: string[];
+}
+
+export interface ConsumerGroupSpec {
+  group: string;
+  service: string;
+  topics: string[];
+}
+
+export interface Catalog {
+  topics: TopicSpec[];
+  consumerGroups: ConsumerGroupSpec[];
+}
+
+/** Topic names as constants, checked against the catalog file by a test. */
+export const Topics = {
+  frontier: 'crawl.frontier',
+  fetched: 'crawl.fetched',
+  parsed: 'crawl.parsed',
+  status: 'crawl.status',
+  links: 'crawl.links',
+  pages: 'crawl.pages',
+  review: 'crawl.review',
+  dlq: 'crawl.dlq',
+} as const;
+export type TopicName = (typeof Topics)[keyof typeof Topics];
+
+let cached: Catalog | undefined;
+
+/** The single topic catalog in schemas/catalog.json: topics, keys, schemas, sizes, producers, consumers. */
+export function loadCatalog(dir: string = schemasDir()): Catalog {
+  if (dir === schemasDir() && cached) return cached;
+  const raw = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as Catalog;
+  const catalog: Catalog = { topics: raw.topics, consumerGroups: raw.consumerGroups };
+  if (dir === schemasDir()) cached = catalog;
+  return catalog;
+}
+
+export function topicSpec(name: string, catalog: Catalog = loadCatalog()): TopicSpec {
+  const spec = catalog.topics.find((topic) => topic.name === name);
+  if (!spec) throw new Error(`topic ${name} is not in schemas/catalog.json`);
+  return spec;
+}
+
+/** Topic names can be prefixed per deployment (e.g. per test run) without editing the catalog. */
+export function topicName(name: TopicName, prefix = ''): string {
+  return prefix + name;
+}

@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import avro from 'avsc';
+import { CodecError } from '../errors.js';
+import { fingerprintHex, rabinFingerprint } from './rabin-fingerprint.js';
+import { schemasDir } from './schemas-dir.js';
+
+export interface SchemaVersion {
+  /** Full name, e.g. crawler.FrontierRequest. */
+  name: string;
+  version: number;
+  fingerprint: bigint;
+  fingerprintHex: string;
+  type: avro.Type;
+  current: boolean;
+}
+
+interface LockFile {
+  [name: string]: { version: number; fingerprint: string }[];
+}
+
+/**
+ * Every schema version the crawler has ever written: the current ones in schemas/avro and the
+ * superseded ones in schemas/history. schemas/fingerprints.json pins which version each is, so a
+ * schema edited without a version bump is caught instead of silently breaking old messages.
+ */
+export class SchemaRegistry {
+  private readonly byFingerprint = new Map<bigint, SchemaVersion>();
+  private readonly currentByName = new Map<string, SchemaVersion>();
+
+  static load(dir: string = schemasDir()): SchemaRegistry {
+    const lock = JSON.parse(readFileSync(join(dir, 'fingerprints.json'), 'utf8')) as LockFile;
+    const registry = new SchemaRegistry();
+    const files = [
+      ...readdirSync(join(dir, 'avro')).filter((f) => f.endsWith('.avsc')).map((f) => ({ path: join(dir, 'avro', f), current: true })),
+      ...readdirSync(join(dir, 'history')).filter((f) => f.endsWith('.avsc')).map((f) => ({ path: join(dir, 'history', f), current: false })),
+    ];
+    for (const file of files) registry.add(file.path, file.current, lock);
+    return registry;
+  }
+
+  private add(path: string, current: boolean, lock: LockFile): void {
+    const type = avro.Type.forSchema(JSON.parse(readFileSync(path, 'utf8')));
+    const name = type.name;
+    if (!name) throw new CodecError('CODEC_INVALID_VALUE', `${path}: top-level schema must be a named record`);
+    const fingerprint = rabinFingerprint(JSON.stringify(type.schema()));
+    const hex = fingerprintHex(fingerprint);
+    const pinned = lock[name]?.find((entry) => entry.fingerprint === hex);
+    if (!pinned) {
+      throw new CodecError(
+        'CODEC_UNKNOWN_SCHEMA',
+        `${path}: fingerprint ${hex} of ${name} is not in schemas/fingerprints.json; a changed schema needs a new version (see schemas/README.md)`,
+      );
+    }
+    const entry: SchemaVersion = { name, version: pinned.version, fingerprint, fingerprintHex: hex, type, current };
+    this.byFingerprint.set(fingerprint, entry);
+    if (current) this.currentByName.set(name, entry);
+  }
+
+  current(name: string): SchemaVersion {
+    const entry = this.currentByName.get(name);
+    if (!entry) throw new CodecError('CODEC_UNKNOWN_SCHEMA', `no current schema named ${name}`);
+    return entry;
+  }
+
+  find(fingerprint: bigint): SchemaVersion | undefined {
+    return this.byFingerprint.get(fingerprint);
+  }
+
+  all(): SchemaVersion[] {
+    return [...this.byFingerprint.values()];
+  }
+
+  /** Problems that would stop the current schemas from reading bytes written by older versions. */
+  backwardCompatibilityProblems(): string[] {
+    const problems: string[] = [];
+    for (const writer of this.byFingerprint.values()) {
+      if (writer.current) continue;
+      const reader = this.currentByName.get(writer.name);
+      if (!reader) {
+        problems.push(`${writer.name} v${writer.version} has no current schema to be read with`);
+        continue;
+      }
+      try {
+        reader.type.createResolver(writer.type);
+      } catch (error) {
+        problems.push(`${writer.name} v${reader.version} cannot read v${writer.version}: ${(error as Error).message}`);
+      }
+    }
+    return problems;
+  }
+
+  currentNames(): string[] {
+    return [...this.currentByName.keys()].sort();
+  }
+}

@@ -1,0 +1,6 @@
+import { fileURLToPath } from 'node:url';
+
+/** schemas/ at the repository root; src/ and dist/ sit at the same depth, so one relative path serves both. */
+export function schemasDir(): string {
+  return process.env.CRAWLER_SCHEMAS_DIR ?? fileURLToPath(new URL('../../../../schemas/', import.meta.url));
+}

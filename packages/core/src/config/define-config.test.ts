@@ -1,0 +1,60 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { describeSettings, loadConfig, setting } from './define-config.js';
+
+const spec = {
+  concurrency: setting('FETCHER_CONCURRENCY', z.number().int().min(1).default(50), 'Fetches in flight at once.'),
+  robots: setting('FETCHER_OBEY_ROBOTS', z.boolean().default(true), 'Obey robots.txt.'),
+  brokers: setting('KAFKA_BROKERS', z.array(z.string()).default(['127.0.0.1:9092']), 'Kafka bootstrap servers, comma separated.'),
+  password: setting('KAFKA_SASL_PASSWORD', z.string().optional(), 'SASL password.', { secret: true }),
+};
+
+describe('loadConfig', () => {
+  it('uses defaults, then file, then environment, then overrides', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'crawler.json');
+    writeFileSync(file, JSON.stringify({ fetcher: { concurrency: 7 }, robots: false }));
+    expect(loadConfig('fetcher', spec, { env: {} }).concurrency).toBe(50);
+    expect(loadConfig('fetcher', spec, { env: {}, file }).concurrency).toBe(7);
+    expect(loadConfig('fetcher', spec, { env: {}, file }).robots).toBe(false);
+    expect(loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: '9' }, file }).concurrency).toBe(9);
+    expect(loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: '9' }, file, overrides: { concurrency: 3 } }).concurrency).toBe(3);
+    expect(loadConfig('fetcher', spec, { env: { KAFKA_BROKERS: 'a:1, b:2' } }).brokers).toEqual(['a:1', 'b:2']);
+  });
+
+  it('freezes the result', () => {
+    const config = loadConfig('fetcher', spec, { env: {} });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('names the variable, the bad value and the rule when a value is invalid', () => {
+    expect(() => loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: 'lots' } })).toThrow(ConfigError);
+    expect(() => loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: 'lots' } })).toThrow(/FETCHER_CONCURRENCY \(concurrency\) = "lots".*Fetches in flight/);
+    expect(() => loadConfig('fetcher', spec, { env: { FETCHER_OBEY_ROBOTS: 'maybe' } })).toThrow(/FETCHER_OBEY_ROBOTS/);
+  });
+
+  it('never prints a secret value in an error', () => {
+    const strict = { password: setting('KAFKA_SASL_PASSWORD', z.string().min(20), 'SASL password.', { secret: true }) };
+    expect(() => loadConfig('fetcher', strict, { env: { KAFKA_SASL_PASSWORD: 'hunter2' } })).toThrow(/\(hidden\)/);
+    try {
+      loadConfig('fetcher', strict, { env: { KAFKA_SASL_PASSWORD: 'hunter2' } });
+    } catch (error) {
+      expect(String(error)).not.toContain('hunter2');
+    }
+  });
+
+  it('reports an unreadable config file by name', () => {
+    expect(() => loadConfig('fetcher', spec, { env: { CRAWLER_CONFIG: '/nonexistent/crawler.json' } })).toThrow(/config file \/nonexistent\/crawler.json/);
+  });
+
+  it('documents every setting with its variable and default', () => {
+    const lines = describeSettings(spec);
+    expect(lines[0]).toContain('FETCHER_CONCURRENCY');
+    expect(lines[0]).toContain('(default 50)');
+    expect(lines[3]).not.toContain('default');
+  });
+});

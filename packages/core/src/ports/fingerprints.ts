@@ -1,0 +1,29 @@
+/**
+ * Fingerprints and verdicts with a time-to-live, in namespaces (e.g. "url", "digest", "media").
+ * Redis in distributed mode; a TTL map in-process.
+ */
+export interface PutResult {
+  /** True when the key was absent and the value was stored. */
+  created: boolean;
+  /** The value stored before (when not created). */
+  existing: string | null;
+}
+
+export interface FingerprintEntry {
+  namespace: string;
+  key: string;
+  value: string;
+  ttlMs: number;
+}
+
+export interface FingerprintStore {
+  /** Stores the value only if the key is absent; on a hit the TTL is refreshed and the old value returned. */
+  putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]>;
+  get(namespace: string, keys: string[]): Promise<(string | null)[]>;
+  set(entries: FingerprintEntry[]): Promise<void>;
+  delete(namespace: string, keys: string[]): Promise<void>;
+  /** Adds members to a set (e.g. one SimHash band bucket); the set's TTL is refreshed. */
+  addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void>;
+  members(namespace: string, keys: string[]): Promise<string[][]>;
+  close(): Promise<void>;
+}

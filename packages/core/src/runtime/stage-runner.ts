@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { topicSpec, Topics, type TopicName } from '../catalog.js';
+import type { Codec } from '../codec/codec.js';
+import { CrawlerError, errorCode, errorMessage, isRetriable, MessageTooLargeError } from '../errors.js';
+import type { Logger } from '../log/logger.js';
+import type { DeadLetter } from '../messages.js';
+import { Schemas } from '../messages.js';
+import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
+import { OffsetTracker } from './offset-tracker.js';
+import { Semaphore } from './semaphore.js';
+import { backoffMs, sleep } from './sleep.js';
+import type { Emission, Stage } from './stage.js';
+
+export const TRACE_HEADER = 'trace-id';
+
+export interface StageObserver {
+  consumed?(topic: string): void;
+  processed?(stage: string, durationMs: number, result: 'ok' | 'dead_letter'): void;
+  produced?(topic: string, count: number): void;
+  retried?(stage: string, code: string): void;
+}
+
+export interface StageRunnerOptions<In> {
+  stage: Stage<In>;
+  bus: Bus;
+  codec: Codec;
+  producer: BusProducer;
+  groupId: string;
+  logger: Logger;
+  /** Messages being processed at once; more are not accepted (backpressure to the bus). */
+  concurrency: number;
+  /** Processing attempts for retriable errors before the message is dead-lettered. */
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  commitIntervalMs?: number;
+  /** How long stop() waits for in-flight work before handing it back uncommitted. */
+  drainTimeoutMs?: number;
+  topicPrefix?: string;
+  fromBeginning?: boolean;
+  observer?: StageObserver;
+}
+
+/**
+ * Runs one stage as a consumer-group member: decode, handle (bounded concurrency, bounded retries),
+ * produce and await acks, then mark the offset finished. Commits the lowest contiguous finished
+ * offset per partition. Undecodable or unprocessable messages go to crawl.dlq with their bytes.
+ */
+export class StageRunner<In> {
+  private readonly tracker = new OffsetTracker();
+  private readonly slots: Semaphore;
+  private readonly inFlight = new Set<Promise<void>>();
+  private consumer: BusConsumer | null = null;
+  private commitTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private readonly log: Logger;
+  private readonly prefix: string;
+  private processedCount = 0;
+
+  constructor(private readonly options: StageRunnerOptions<In>) {
+    this.slots = new Semaphore(options.concurrency);
+    this.log = options.logger.child({ component: 'stage-runner', stage: options.stage.name });
+    this.prefix = options.topicPrefix ?? '';
+    for (const topic of options.stage.outputs) topicSpec(topic);
+  }
+
+  get processed(): number {
+    return this.processedCount;
+  }
+
+  get busy(): number {
+    return this.slots.inUse();
+  }
+
+  async start(): Promise<void> {
+    const { stage, bus, groupId } = this.options;
+    this.consumer = bus.consumer({
+      groupId,
+      topics: [this.prefix + stage.input.topic],
+      fromBeginning: this.options.fromBeginning ?? true,
+      clientId: stage.name,
+    });
+    await this.consumer.start({
+      onMessage: (message) => this.accept(message),
+      onRevoked: async (partitions) => {
+        await this.commit();
+        this.tracker.drop(partitions);
+      },
+    });
+    this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 1000);
+    this.commitTimer.unref();
+  }
+
+  /** Stops taking messages, lets in-flight work finish (or hands it back), commits, leaves the group. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.consumer?.pause();
+    this.slots.close();
+    const drained = Promise.allSettled([...this.inFlight]);
+    const timeout = sleep(this.options.drainTimeoutMs ?? 10_000).then(() => 'timeout' as const);
+    if ((await Promise.race([drained, timeout])) === 'timeout') {
+      this.log.warn({ inFlight: this.inFlight.size }, 'drain timed out; unfinished messages stay uncommitted and will be redelivered');
+    }
+    if (this.commitTimer) clearInterval(this.commitTimer);
+    await this.commit();
+    await this.consumer?.stop();
+  }
+
+  private async accept(message: IncomingMessage): Promise<void> {
+    this.options.observer?.consumed?.(message.topic);
+    if (!(await this.slots.acquire())) return; // stopping: not begun, so never committed: redelivered later
+    this.tracker.begin(message.topic, message.partition, message.offset);
+    const work = this.process(message)
+      .catch((error: unknown) => this.log.error({ offset: message.offset, err: errorMessage(error) }, 'message left unfinished; it will be redelivered'))
+      .finally(() => {
+      this.slots.release();
+      this.inFlight.delete(work);
+    });
+    this.inFlight.add(work);
+  }
+
+  private async process(message: IncomingMessage): Promise<void> {
+    const { stage, codec } = this.options;
+    const started = performance.now();
+    let input: In;
+    try {
+      input = codec.decode<In>(message.value, stage.input.schema);
+    } catch (error) {
+      await this.deadLetter(message, error, 1, []);
+      return this.finish(message, started, 'dead_letter');
+    }
+    const traceId = message.headers[TRACE_HEADER] ?? (input as { traceId?: string }).traceId ?? randomUUID();
+    const maxAttempts = this.options.maxAttempts ?? 3;
+    let emissions: Emission[] | null = null;
+    for (let attempt = 1; emissions === null; attempt++) {
+      try {
+        emissions = await stage.handle(input, { message, traceId, log: this.log });
+      } catch (error) {
+        if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
+        if (!isRetriable(error) || attempt >= maxAttempts) {
+          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
+          return this.finish(message, started, 'dead_letter');
+        }
+        this.options.observer?.retried?.(stage.name, errorCode(error));
+        this.log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, attempt, err: errorMessage(error) }, 'processing failed, retrying');
+        await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 10_000));
+      }
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.produce(emissions, traceId);
+        return this.finish(message, started, 'ok');
+      } catch (error) {
+        if (!isRetriable(error)) {
+          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
+          return this.finish(message, started, 'dead_letter');
+        }
+        if (this.stopping) return; // not committed: redelivered after a restart
+        this.log.warn({ topic: message.topic, attempt, err: errorMessage(error) }, 'producing results failed, retrying');
+        await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 30_000));
+      }
+    }
+  }
+
+  private finish(message: IncomingMessage, started: number, result: 'ok' | 'dead_letter'): void {
+    this.processedCount++;
+    this.tracker.finish(message.topic, message.partition, message.offset);
+    this.options.observer?.processed?.(this.options.stage.name, performance.now() - started, result);
+  }
+
+  /** Encodes and sends every emission; resolves once all are acknowledged. */
+  private async produce(emissions: Emission[], traceId: string): Promise<void> {
+    if (emissions.length === 0) return;
+    const byTopic = new Map<TopicName, OutgoingMessage[]>();
+    for (const emission of emissions) {
+      if (!this.options.stage.outputs.includes(emission.topic)) {
+        throw new CrawlerError('STAGE_UNDECLARED_OUTPUT', `stage ${this.options.stage.name} emitted to undeclared topic ${emission.topic}`);
+      }
+      const value = this.options.codec.encode(emission.schema, emission.value);
+      const limit = topicSpec(emission.topic).maxMessageBytes;
+      if (value.length > limit) throw new MessageTooLargeError(`${emission.schema} of ${value.length} bytes exceeds ${emission.topic} max ${limit}`);
+      let list = byTopic.get(emission.topic);
+      if (!list) byTopic.set(emission.topic, (list = []));
+      list.push({ key: emission.key, value, headers: { [TRACE_HEADER]: traceId } });
+    }
+    await Promise.all(
+      [...byTopic].map(async ([topic, messages]) => {
+        await this.options.producer.send(this.prefix + topic, messages);
+        this.options.observer?.produced?.(topic, messages.length);
+      }),
+    );
+  }
+
+  private async deadLetter(message: IncomingMessage, error: unknown, attempts: number, extra: Emission[], traceId?: string): Promise<void> {
+    const { stage, groupId, codec, producer } = this.options;
+    this.log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
+    const record: DeadLetter = {
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset,
+      key: message.key,
+      value: message.value,
+      headers: message.headers,
+      service: stage.name,
+      consumerGroup: groupId,
+      errorCode: errorCode(error),
+      reason: errorMessage(error).slice(0, 1000),
+      attempts,
+      failedAt: Date.now(),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value: codec.encode(Schemas.DeadLetter, record) }]);
+        if (extra.length > 0) await this.produce(extra, traceId ?? randomUUID());
+        return;
+      } catch (sendError) {
+        if (this.stopping) throw sendError;
+        this.log.error({ attempt, err: errorMessage(sendError) }, 'cannot write to the dead-letter topic; retrying');
+        await sleep(backoffMs(attempt, 500, 30_000));
+      }
+    }
+  }
+
+  private async commit(): Promise<void> {
+    const offsets = this.tracker.pending();
+    if (offsets.length === 0 || !this.consumer) return;
+    try {
+      await this.consumer.commit(offsets);
+      this.tracker.markCommitted(offsets);
+    } catch (error) {
+      this.log.warn({ err: errorMessage(error) }, 'offset commit failed; will retry');
+    }
+  }
+}
+
+function safeGiveUp<In>(stage: Stage<In>, input: In, error: unknown): Emission[] {
+  try {
+    return stage.onGiveUp?.(input, error) ?? [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,4 @@
+export * from './canonicalize.js';
+export * from './surt.js';
+export * from './url-id.js';
+export * from './queue-key.js';
