@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis) without Docker.
+# Usage: stack.sh up|down|status [kafka|elasticsearch|hbase|redis ...]   (default: all)
+set -euo pipefail
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+for f in kafka redis; do . "$LOCAL_DIR/$f.sh"; done
+
+ALL_SERVICES=(kafka redis)
+
+usage() {
+  echo "usage: $0 up|down|status [${ALL_SERVICES[*]}]" >&2
+  exit 2
+}
+
+# Accepts "es" for elasticsearch; rejects unknown names before anything starts.
+pick_services() {
+  SERVICES=()
+  (($#)) || { SERVICES=("${ALL_SERVICES[@]}"); return; }
+  local s
+  for s in "$@"; do
+    [[ "$s" == es ]] && s=elasticsearch
+    [[ " ${ALL_SERVICES[*]} " == *" $s "* ]] || { echo "unknown service: $s" >&2; usage; }
+    SERVICES+=("$s")
+  done
+}
+
+# Services are independent, so they download and boot in parallel; each logs with its prefix.
+cmd_up() {
+  local start=$SECONDS s failed=() pids=()
+  for s in "${SERVICES[@]}"; do
+    "${s}_up" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${SERVICES[$i]}")
+  done
+  if ((${#failed[@]})); then
+    log "FAILED: ${failed[*]} (logs in $LOG_DIR) after $((SECONDS - start))s"
+    return 1
+  fi
+  log "up: ${SERVICES[*]} in $((SECONDS - start))s; env: deploy/local/stack-env.sh"
+}
+
+cmd_down() {
+  local s pids=() rc=0
+  for s in "${SERVICES[@]}"; do
+    "${s}_down" &
+    pids+=($!)
+  done
+  for s in "${pids[@]}"; do wait "$s" || rc=1; done
+  return "$rc"
+}
+
+cmd_status() {
+  local s rc=0
+  for s in "${SERVICES[@]}"; do "${s}_status" || rc=1; done
+  return "$rc"
+}
+
+(($#)) || usage
+action="$1"; shift
+pick_services "$@"
+ensure_dirs
+case "$action" in
+  up | down)
+    # One up/down at a time: two concurrent `up`s would both try to start the same JVMs.
+    exec 9>"$RUN_DIR/stack.lock"
+    flock -w 300 9 || die "another stack.sh up/down is still running (lock $RUN_DIR/stack.lock)"
+    "cmd_$action"
+    ;;
+  status) cmd_status ;;
+  *) usage ;;
+esac
