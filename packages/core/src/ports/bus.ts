@@ -56,6 +56,7 @@ export interface ConsumerOptions {
 }
 
 export interface BusConsumer {
+  /** Resolves once the member joined its group and got its first assignment. */
   start(handlers: ConsumerHandlers): Promise<void>;
   /** Commits the next offset to read, per partition. Offsets of revoked partitions are ignored. */
   commit(offsets: TopicPartitionOffset[]): Promise<void>;

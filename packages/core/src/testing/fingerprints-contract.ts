@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FingerprintStore } from '../ports/fingerprints.js';
+
+export interface FingerprintContractHarness {
+  store: FingerprintStore;
+  cleanup?(): Promise<void>;
+}
+
+/** The behaviour every FingerprintStore adapter must have. */
+export function describeFingerprintContract(adapter: string, create: () => Promise<FingerprintContractHarness>): void {
+  describe(`FingerprintStore contract: ${adapter}`, () => {
+    let harness: FingerprintContractHarness;
+    let store: FingerprintStore;
+    const ns = () => `contract-${randomUUID().slice(0, 8)}`;
+    beforeAll(async () => {
+      harness = await create();
+      store = harness.store;
+    });
+    afterAll(async () => {
+      await store.close();
+      await harness.cleanup?.();
+    });
+
+    it('stores a value only when absent and returns the existing one on a hit', async () => {
+      const space = ns();
+      const other = ns();
+      const first = await store.putIfAbsent([{ namespace: space, key: 'd1', value: 'http://a.test/', ttlMs: 60_000 }]);
+      expect(first).toEqual([{ created: true, existing: null }]);
+      const second = await store.putIfAbsent([
+        { namespace: space, key: 'd1', value: 'http://b.test/', ttlMs: 60_000 },
+        { namespace: other, key: 'd1', value: 'http://c.test/', ttlMs: 60_000 },
+      ]);
+      expect(second).toEqual([
+        { created: false, existing: 'http://a.test/' },
+        { created: true, existing: null },
+      ]);
+      expect(await store.get(space, ['d1', 'nope'])).toEqual(['http://a.test/', null]);
+    });
+
+    it('settles duplicates within one batch: the first wins', async () => {
+      const space = ns();
+      const results = await store.putIfAbsent([
+        { namespace: space, key: 'same', value: 'first', ttlMs: 60_000 },
+        { namespace: space, key: 'same', value: 'second', ttlMs: 60_000 },
+      ]);
+      expect(results).toEqual([
+        { created: true, existing: null },
+        { created: false, existing: 'first' },
+      ]);
+    });
+
+    it('expires entries after their TTL and refreshes the TTL on every hit', async () => {
+      const space = ns();
+      await store.putIfAbsent([{ namespace: space, key: 'short', value: 'v', ttlMs: 300 }, { namespace: space, key: 'kept', value: 'v', ttlMs: 600 }]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await store.putIfAbsent([{ namespace: space, key: 'kept', value: 'x', ttlMs: 600 }])).toEqual([{ created: false, existing: 'v' }]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await store.get(space, ['short', 'kept'])).toEqual([null, 'v']);
+    });
+
+    it('sets, overwrites and deletes', async () => {
+      const space = ns();
+      await store.set([{ namespace: space, key: 'k', value: '1', ttlMs: 60_000 }]);
+      await store.set([{ namespace: space, key: 'k', value: '2', ttlMs: 60_000 }]);
+      expect(await store.get(space, ['k'])).toEqual(['2']);
+      await store.delete(space, ['k']);
+      expect(await store.get(space, ['k'])).toEqual([null]);
+    });
+
+    it('keeps sets of members per key', async () => {
+      const space = ns();
+      await store.addToSet(space, 'band:1', ['a', 'b'], 60_000);
+      await store.addToSet(space, 'band:1', ['b', 'c'], 60_000);
+      await store.addToSet(space, 'band:2', ['z'], 60_000);
+      const [one, two, none] = await store.members(space, ['band:1', 'band:2', 'band:3']);
+      expect(one?.sort()).toEqual(['a', 'b', 'c']);
+      expect(two).toEqual(['z']);
+      expect(none).toEqual([]);
+    });
+
+    it('handles large batches', async () => {
+      const space = ns();
+      const entries = Array.from({ length: 2000 }, (_, i) => ({ namespace: space, key: `k${i}`, value: `v${i}`, ttlMs: 60_000 }));
+      const results = await store.putIfAbsent(entries);
+      expect(results.every((result) => result.created)).toBe(true);
+      const values = await store.get(space, entries.map((entry) => entry.key));
+      expect(values[1999]).toBe('v1999');
+    });
+  });
+}

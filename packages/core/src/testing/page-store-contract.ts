@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredPage } from '../messages.js';
+import { Schemas } from '../messages.js';
+import type { PageStore } from '../ports/page-store.js';
+import { surtKey } from '../url/surt.js';
+import { urlId } from '../url/url-id.js';
+import { sampleMessages } from './sample-messages.js';
+
+export interface PageStoreContractHarness {
+  store: PageStore;
+  reopen(): Promise<PageStore>;
+  cleanup?(): Promise<void>;
+}
+
+function page(url: string, fetchedAt: number, text: string, body = Buffer.from(`<html><body>${text}</body></html>`)): StoredPage {
+  return {
+    ...sampleMessages[Schemas.StoredPage],
+    url,
+    urlId: urlId(url),
+    surt: surtKey(url),
+    host: new URL(url).host,
+    finalUrl: url,
+    fetchedAt,
+    text,
+    body,
+    bodyLength: body.length,
+    fields: { headline: [text] },
+    links: [{ url: `${url}/next`, anchor: 'next', rel: null, source: 'a' }],
+  };
+}
+
+/** The behaviour every PageStore adapter must have. */
+export function describePageStoreContract(adapter: string, create: () => Promise<PageStoreContractHarness>): void {
+  describe(`PageStore contract: ${adapter}`, () => {
+    let harness: PageStoreContractHarness;
+    let store: PageStore;
+    const url = () => `http://pages-${randomUUID().slice(0, 8)}.contract.test/article`;
+    beforeAll(async () => {
+      harness = await create();
+      store = harness.store;
+    });
+    afterAll(async () => {
+      await store.close();
+      await harness.cleanup?.();
+    });
+
+    it('reads back what it stored, body and fields included', async () => {
+      const u = url();
+      const written = page(u, 1_790_000_000_000, 'first version');
+      await store.put([written]);
+      const [read] = await store.get(u);
+      expect(read?.body.equals(written.body)).toBe(true);
+      expect(read).toMatchObject({ url: u, surt: written.surt, text: 'first version', fields: { headline: ['first version'] }, fetchedAt: 1_790_000_000_000, httpStatus: 200 });
+      expect(read?.links).toEqual(written.links);
+    });
+
+    it('keeps versions newest first and caps how many are returned', async () => {
+      const u = url();
+      await store.put([page(u, 1000, 'v1')]);
+      await store.put([page(u, 3000, 'v3'), page(u, 2000, 'v2')]);
+      expect((await store.get(u, { versions: 10 })).map((version) => version.text)).toEqual(['v3', 'v2', 'v1']);
+      expect((await store.get(u, { versions: 2 })).map((version) => version.text)).toEqual(['v3', 'v2']);
+      expect((await store.get(u)).map((version) => version.text)).toEqual(['v3']);
+    });
+
+    it('stores a redelivered page (same url and fetch time) once', async () => {
+      const u = url();
+      await store.put([page(u, 5000, 'once')]);
+      await store.put([page(u, 5000, 'once')]);
+      expect(await store.get(u, { versions: 10 })).toHaveLength(1);
+    });
+
+    it('returns nothing for an unknown URL', async () => {
+      expect(await store.get(url())).toEqual([]);
+    });
+
+    it('round-trips a large binary body', async () => {
+      const u = url();
+      const body = Buffer.alloc(1_500_000);
+      for (let i = 0; i < body.length; i++) body[i] = (i * 7919) & 0xff;
+      await store.put([page(u, 7000, 'big', body)]);
+      expect((await store.get(u))[0]?.body.equals(body)).toBe(true);
+    });
+
+    it('keeps pages across a restart', async () => {
+      const u = url();
+      await store.put([page(u, 9000, 'durable')]);
+      await store.flush();
+      store = await harness.reopen();
+      expect((await store.get(u))[0]?.text).toBe('durable');
+    });
+  });
+}

@@ -1,0 +1,111 @@
+import type { FingerprintEntry, FingerprintStore, PutResult } from '@crawler/core';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+interface SetEntry {
+  members: Set<string>;
+  expiresAt: number;
+}
+
+export interface MemoryFingerprintStoreOptions {
+  /** Most keys kept; past it the least recently used go first (the store stays bounded). */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * Fingerprints in process memory with per-key TTL and an LRU bound. A Map keeps insertion order,
+ * so re-inserting on every hit makes its first key the least recently used.
+ */
+export class MemoryFingerprintStore implements FingerprintStore {
+  private readonly values = new Map<string, Entry>();
+  private readonly sets = new Map<string, SetEntry>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryFingerprintStoreOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 5_000_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]> {
+    const now = this.now();
+    return entries.map(({ namespace, key, value, ttlMs }) => {
+      const id = `${namespace}\u0000${key}`;
+      const existing = this.live(id, now);
+      if (existing) {
+        this.values.delete(id);
+        this.values.set(id, { value: existing.value, expiresAt: now + ttlMs });
+        return { created: false, existing: existing.value };
+      }
+      this.store(id, { value, expiresAt: now + ttlMs });
+      return { created: true, existing: null };
+    });
+  }
+
+  async get(namespace: string, keys: string[]): Promise<(string | null)[]> {
+    const now = this.now();
+    return keys.map((key) => this.live(`${namespace}\u0000${key}`, now)?.value ?? null);
+  }
+
+  async set(entries: FingerprintEntry[]): Promise<void> {
+    const now = this.now();
+    for (const { namespace, key, value, ttlMs } of entries) {
+      const id = `${namespace}\u0000${key}`;
+      this.values.delete(id);
+      this.store(id, { value, expiresAt: now + ttlMs });
+    }
+  }
+
+  async delete(namespace: string, keys: string[]): Promise<void> {
+    for (const key of keys) this.values.delete(`${namespace}\u0000${key}`);
+  }
+
+  async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
+    const id = `${namespace}\u0000${key}`;
+    const now = this.now();
+    let entry = this.sets.get(id);
+    if (!entry || entry.expiresAt <= now) {
+      entry = { members: new Set(), expiresAt: 0 };
+      this.sets.set(id, entry);
+    }
+    for (const member of members) entry.members.add(member);
+    entry.expiresAt = now + ttlMs;
+  }
+
+  async members(namespace: string, keys: string[]): Promise<string[][]> {
+    const now = this.now();
+    return keys.map((key) => {
+      const entry = this.sets.get(`${namespace}\u0000${key}`);
+      return entry && entry.expiresAt > now ? [...entry.members] : [];
+    });
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  async close(): Promise<void> {
+    this.values.clear();
+    this.sets.clear();
+  }
+
+  private live(id: string, now: number): Entry | undefined {
+    const entry = this.values.get(id);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now) return entry;
+    this.values.delete(id);
+    return undefined;
+  }
+
+  private store(id: string, entry: Entry): void {
+    this.values.set(id, entry);
+    while (this.values.size > this.maxEntries) {
+      const oldest = this.values.keys().next().value as string;
+      this.values.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { BatchingProducer, Codec, CrawlerError, loadCatalog, Schemas, silentLogger, StageRunner, Topics } from '@crawler/core';
+import type { DeadLetter, Emission, FrontierRequest, Stage, StatusUpdate } from '@crawler/core';
+import { sampleMessages, waitFor } from '@crawler/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InProcessBus } from './in-process-bus.js';
+
+const codec = new Codec();
+
+async function setup(stage: Stage<FrontierRequest>, options: { concurrency?: number; maxAttempts?: number } = {}) {
+  const bus = new InProcessBus();
+  await bus.createTopics(loadCatalog().topics);
+  const producer = new BatchingProducer(bus.producer());
+  const runner = new StageRunner({ stage, bus, codec, producer, groupId: 'test', logger: silentLogger(), concurrency: options.concurrency ?? 4, maxAttempts: options.maxAttempts ?? 3, retryBaseMs: 1, commitIntervalMs: 20 });
+  const statuses: StatusUpdate[] = [];
+  const dead: DeadLetter[] = [];
+  const tap = bus.consumer({ groupId: 'tap', topics: [Topics.status, Topics.dlq], fromBeginning: true });
+  await tap.start({
+    onMessage: async (message) => {
+      if (message.topic === Topics.status) statuses.push(codec.decode(message.value));
+      else dead.push(codec.decode(message.value));
+    },
+  });
+  await runner.start();
+  const send = (values: Buffer[]) => bus.producer().send(Topics.frontier, values.map((value) => ({ key: 'news.example.test', value })));
+  return { bus, runner, statuses, dead, send, tap };
+}
+
+function statusFor(request: FrontierRequest, outcome: string): Emission {
+  const value: StatusUpdate = { ...sampleMessages[Schemas.StatusUpdate], url: request.url, urlId: request.urlId, outcome };
+  return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
+}
+
+const request = (n: number): Buffer => codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: `http://news.example.test/${n}` });
+
+describe('StageRunner', () => {
+  let cleanup: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = null;
+  });
+
+  it('produces what the stage emits and commits the lowest contiguous finished offset', async () => {
+    const delays = [60, 0, 0, 0];
+    let i = 0;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => {
+        await new Promise((resolve) => setTimeout(resolve, delays[i++ % delays.length]));
+        return [statusFor(input, 'ok')];
+      },
+    };
+    const { bus, runner, statuses, send, tap } = await setup(stage);
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    await send([0, 1, 2, 3].map(request));
+    await waitFor(() => statuses.length === 4);
+    expect(statuses.map((status) => status.url).slice(0, 3)).toEqual(['http://news.example.test/1', 'http://news.example.test/2', 'http://news.example.test/3']);
+    await waitFor(async () => (await bus.lag('test', [Topics.frontier])).every((p) => p.lag === 0 && (p.end === 0 || p.committed === p.end)));
+  });
+
+  it('dead-letters undecodable bytes with the original payload and keeps the partition flowing', async () => {
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => [statusFor(input, 'ok')],
+    };
+    const { bus, runner, statuses, dead, send, tap } = await setup(stage);
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    const garbage = Buffer.from('not avro at all');
+    await send([request(1), garbage, codec.encode(Schemas.Outlinks, sampleMessages[Schemas.Outlinks]), request(2)]);
+    await waitFor(() => statuses.length === 2 && dead.length === 2);
+    expect(dead.map((d) => d.errorCode).sort()).toEqual(['CODEC_BAD_HEADER', 'CODEC_WRONG_SCHEMA']);
+    expect(dead.find((d) => d.errorCode === 'CODEC_BAD_HEADER')!.value.equals(garbage)).toBe(true);
+    expect(dead[0]!.service).toBe('test');
+  });
+
+  it('retries retriable failures, then dead-letters and emits the give-up status', async () => {
+    let calls = 0;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async () => {
+        calls++;
+        throw new CrawlerError('FLAKY', 'store unavailable', { retriable: true });
+      },
+      onGiveUp: (input) => [statusFor(input, 'processing_failed')],
+    };
+    const { bus, runner, statuses, dead, send, tap } = await setup(stage, { maxAttempts: 3 });
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    await send([request(1)]);
+    await waitFor(() => dead.length === 1 && statuses.length === 1);
+    expect(calls).toBe(3);
+    expect(dead[0]).toMatchObject({ errorCode: 'FLAKY', attempts: 3 });
+    expect(statuses[0]!.outcome).toBe('processing_failed');
+  });
+
+  it('does not retry a non-retriable failure', async () => {
+    let calls = 0;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async () => {
+        calls++;
+        throw new CrawlerError('BROKEN_INPUT', 'cannot handle', { retriable: false });
+      },
+    };
+    const { bus, runner, dead, send, tap } = await setup(stage);
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    await send([request(1)]);
+    await waitFor(() => dead.length === 1);
+    expect(calls).toBe(1);
+  });
+
+  it('keeps at most `concurrency` messages in flight', async () => {
+    let active = 0;
+    let peak = 0;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => {
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active--;
+        return [statusFor(input, 'ok')];
+      },
+    };
+    const { bus, runner, statuses, send, tap } = await setup(stage, { concurrency: 3 });
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    await send(Array.from({ length: 30 }, (_, n) => request(n)));
+    await waitFor(() => statuses.length === 30);
+    expect(peak).toBe(3);
+  });
+
+  it('on stop, hands unfinished work back uncommitted so a restart redelivers it', async () => {
+    const gate: (() => void)[] = [];
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: (input) => new Promise<Emission[]>((resolve) => gate.push(() => resolve([statusFor(input, 'ok')]))),
+    };
+    const bus = new InProcessBus();
+    await bus.createTopics(loadCatalog().topics);
+    const producer = new BatchingProducer(bus.producer());
+    const runner = new StageRunner({ stage, bus, codec, producer, groupId: 'test', logger: silentLogger(), concurrency: 2, drainTimeoutMs: 100, commitIntervalMs: 10 });
+    await runner.start();
+    await bus.producer().send(Topics.frontier, [0, 1, 2].map((n) => ({ key: 'k', value: request(n) })));
+    await waitFor(() => gate.length === 2);
+    gate.shift()!();
+    await runner.stop();
+    const [lag] = (await bus.lag('test', [Topics.frontier])).filter((p) => p.end > 0);
+    expect(lag).toMatchObject({ committed: 1, end: 3 });
+    await bus.close();
+  });
+});

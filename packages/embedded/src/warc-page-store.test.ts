@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { Schemas } from '@crawler/core';
+import { describePageStoreContract, sampleMessages } from '@crawler/core/testing';
+import { WARCParser } from 'warcio';
+import { describe, expect, it } from 'vitest';
+import { WarcPageStore } from './warc-page-store.js';
+import { base32 } from './warc-record.js';
+
+describePageStoreContract('WARC files (embedded)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+  let current = await WarcPageStore.open(dir);
+  return {
+    store: current,
+    reopen: async () => {
+      await current.close();
+      current = await WarcPageStore.open(dir);
+      return current;
+    },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('WARC output', () => {
+  it('is read by warcio as WARC/1.1 response + metadata records with valid digests', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const page = sampleMessages[Schemas.StoredPage];
+    await store.put([page]);
+    await store.close();
+    const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+    const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
+    const records = [];
+    for await (const record of parser) {
+      records.push({ type: record.warcType, uri: record.warcTargetURI, version: record.warcHeaders.protocol, payload: Buffer.from(await record.readFully()), headers: record.warcHeaders.headers });
+    }
+    expect(records.map((r) => r.type)).toEqual(['response', 'metadata']);
+    expect(records[0]!.version).toBe('WARC/1.1');
+    expect(records[0]!.uri).toBe(page.url);
+    expect(records[0]!.payload.equals(page.body)).toBe(true);
+    const { createHash } = await import('node:crypto');
+    expect(records[0]!.headers.get('WARC-Payload-Digest')).toBe(`sha1:${base32(createHash('sha1').update(page.body).digest())}`);
+    expect(JSON.parse(records[1]!.payload.toString()).title).toBe(page.title);
+    expect(readFileSync(join(dir, 'pages.cdxj'), 'utf8')).toMatch(/^test,example,news\)\/article\/7 \d{14} \{/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('encodes base32 as RFC 4648 does', () => {
+    expect(base32(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
+    expect(base32(Buffer.from('f'))).toBe('MY');
+  });
+});

@@ -1,0 +1,201 @@
+import { createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { PageStore, StoredPage } from '@crawler/core';
+import { BackendError } from '@crawler/core';
+import { parseWarcRecords, serializeWarcRecord, sha1Digest } from './warc-record.js';
+
+export interface WarcPageStoreOptions {
+  /** gzip level of each record (1 fastest, 9 smallest). */
+  gzipLevel?: number;
+  /** A new WARC file is started past this size. */
+  maxFileBytes?: number;
+}
+
+interface IndexEntry {
+  url: string;
+  fetchedAt: number;
+  filename: string;
+  offset: number;
+  length: number;
+}
+
+/** Response headers that describe the transfer, not the stored (decoded) payload. */
+const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive']);
+
+/**
+ * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
+ * `response` record with the HTTP headers and decoded body, and a `metadata` record (JSON) with
+ * the crawler's fields, written back to back. pages.cdxj indexes them by SURT for reading back;
+ * any WARC tool (warcio, pywb, wget's readers) can read the files.
+ */
+export class WarcPageStore implements PageStore {
+  private readonly index = new Map<string, IndexEntry[]>();
+  private file: { handle: FileHandle; name: string; size: number } | null = null;
+  private indexHandle: FileHandle | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private sequence = 0;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly options: Required<WarcPageStoreOptions>,
+  ) {}
+
+  static async open(dir: string, options: WarcPageStoreOptions = {}): Promise<WarcPageStore> {
+    mkdirSync(dir, { recursive: true });
+    const store = new WarcPageStore(dir, { gzipLevel: options.gzipLevel ?? 6, maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024 });
+    await store.loadIndex();
+    store.sequence = readdirSync(dir).filter((name) => name.endsWith('.warc.gz')).length;
+    store.indexHandle = await open(join(dir, 'pages.cdxj'), 'a');
+    return store;
+  }
+
+  private async loadIndex(): Promise<void> {
+    const path = join(this.dir, 'pages.cdxj');
+    if (!existsSync(path)) return;
+    for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
+      const json = line.slice(line.indexOf('{'));
+      try {
+        const entry = JSON.parse(json) as IndexEntry;
+        this.remember(entry);
+      } catch {
+        // A torn last line after a crash; the WARC bytes it pointed at are re-written on redelivery.
+      }
+    }
+  }
+
+  put(pages: StoredPage[]): Promise<void> {
+    const work = this.writing.then(() => this.write(pages));
+    this.writing = work.catch(() => undefined);
+    return work;
+  }
+
+  private async write(pages: StoredPage[]): Promise<void> {
+    const chunks: Buffer[] = [];
+    const lines: string[] = [];
+    const entries: IndexEntry[] = [];
+    const file = await this.currentFile();
+    let offset = file.size;
+    for (const page of pages) {
+      if (this.has(page.url, page.fetchedAt) || entries.some((e) => e.url === page.url && e.fetchedAt === page.fetchedAt)) continue;
+      const bytes = this.serialize(page);
+      entries.push({ url: page.url, fetchedAt: page.fetchedAt, filename: file.name, offset, length: bytes.length });
+      lines.push(`${page.surt} ${timestamp14(page.fetchedAt)} ${JSON.stringify({ url: page.url, fetchedAt: page.fetchedAt, mime: page.contentType, status: page.httpStatus, digest: page.digest, filename: file.name, offset, length: bytes.length })}`);
+      chunks.push(bytes);
+      offset += bytes.length;
+    }
+    if (chunks.length === 0) return;
+    try {
+      const data = Buffer.concat(chunks);
+      await file.handle.write(data, 0, data.length, null);
+      file.size += data.length;
+      await this.indexHandle!.write(`${lines.join('\n')}\n`);
+    } catch (cause) {
+      throw new BackendError(`cannot write WARC data in ${this.dir}`, { cause });
+    }
+    for (const entry of entries) this.remember(entry);
+    if (file.size > this.options.maxFileBytes) {
+      await file.handle.close();
+      this.file = null;
+    }
+  }
+
+  /** Two gzip members: the response record and its metadata record. */
+  private serialize(page: StoredPage): Buffer {
+    const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+    const date = new Date(page.fetchedAt);
+    const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
+    for (const [name, value] of Object.entries(page.headers)) if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
+    httpHead.push(`content-length: ${body.length}`);
+    const block = Buffer.concat([Buffer.from(`${httpHead.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+    const response = serializeWarcRecord({
+      type: 'response',
+      targetUri: page.url,
+      date,
+      contentType: 'application/http; msgtype=response',
+      block,
+      headers: { 'WARC-Payload-Digest': sha1Digest(body) },
+    });
+    const { body: _body, bodyEncoding: _encoding, ...meta } = page;
+    const metadata = serializeWarcRecord({
+      type: 'metadata',
+      targetUri: page.url,
+      date,
+      contentType: 'application/json',
+      block: Buffer.from(JSON.stringify(meta)),
+      headers: { 'WARC-Concurrent-To': response.recordId },
+    });
+    const level = this.options.gzipLevel;
+    return Buffer.concat([gzipSync(response.bytes, { level }), gzipSync(metadata.bytes, { level })]);
+  }
+
+  async get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
+    const entries = (this.index.get(url) ?? []).slice(0, options.versions ?? 1);
+    const out: StoredPage[] = [];
+    for (const entry of entries) out.push(await this.read(entry));
+    return out;
+  }
+
+  private async read(entry: IndexEntry): Promise<StoredPage> {
+    await this.writing;
+    const handle = await open(join(this.dir, entry.filename), 'r');
+    try {
+      const buffer = Buffer.alloc(entry.length);
+      await handle.read(buffer, 0, entry.length, entry.offset);
+      const [response, metadata] = parseWarcRecords(gunzipSync(buffer));
+      if (!response || !metadata) throw new BackendError(`WARC record of ${entry.url} in ${entry.filename}@${entry.offset} is incomplete`, { retriable: false });
+      const headEnd = response.block.indexOf('\r\n\r\n');
+      const body = Buffer.from(response.block.subarray(headEnd + 4));
+      const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<StoredPage, 'body' | 'bodyEncoding'>;
+      return { ...meta, body, bodyEncoding: 'identity', bodyLength: body.length };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async flush(): Promise<void> {
+    await this.writing;
+    await this.file?.handle.datasync();
+    await this.indexHandle?.datasync();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.file?.handle.close();
+    await this.indexHandle?.close();
+    this.file = null;
+    this.indexHandle = null;
+  }
+
+  private async currentFile(): Promise<{ handle: FileHandle; name: string; size: number }> {
+    if (this.file) return this.file;
+    const name = `pages-${String(this.sequence++).padStart(5, '0')}.warc.gz`;
+    const handle = await open(join(this.dir, name), 'a');
+    const size = (await handle.stat()).size;
+    this.file = { handle, name, size };
+    return this.file;
+  }
+
+  private has(url: string, fetchedAt: number): boolean {
+    return this.index.get(url)?.some((entry) => entry.fetchedAt === fetchedAt) ?? false;
+  }
+
+  private remember(entry: IndexEntry): void {
+    let list = this.index.get(entry.url);
+    if (!list) this.index.set(entry.url, (list = []));
+    if (list.some((existing) => existing.fetchedAt === entry.fetchedAt)) return;
+    list.push(entry);
+    list.sort((a, b) => b.fetchedAt - a.fetchedAt);
+  }
+}
+
+function timestamp14(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+function reasonPhrase(status: number): string {
+  const phrases: Record<number, string> = { 200: 'OK', 203: 'Non-Authoritative Information', 206: 'Partial Content', 304: 'Not Modified' };
+  return phrases[status] ?? 'Status';
+}
