@@ -1,0 +1,98 @@
+import type { GroundTruth } from '../truth/ground-truth.js';
+
+// The single data model of the synthetic web: the HTTP handler serves it and the ground truth is
+// computed from it, so the two cannot drift apart.
+
+export type LinkKind = 'a' | 'area' | 'frame' | 'iframe';
+export type LinkPlacement = 'nav' | 'main' | 'footer';
+
+export interface Link {
+  /** The attribute value as written in the HTML (before entity escaping). */
+  href: string;
+  /** The canonical absolute URL the author meant; tests check that `href` resolves to it. */
+  target: string;
+  text: string;
+  kind: LinkKind;
+  placement: LinkPlacement;
+}
+
+export type TemplateName = 'news' | 'blog' | 'docs' | 'shop' | 'legacy' | 'plain' | 'bench';
+export type CharsetName = 'gbk' | 'gb18030' | 'big5' | 'shift_jis' | 'windows-1252';
+export type CharsetDeclaration = 'header' | 'meta' | 'none';
+
+/** Main content: pages sharing a key show the same text and change in the same rounds. */
+export interface Content {
+  key: string;
+  changeRate: number;
+  /** Paragraphs of one edition; the edition is the round in which the content last changed. */
+  paragraphs(edition: number): string[];
+}
+
+export interface PageSpec {
+  title: string;
+  template: TemplateName;
+  layout: 'standard' | 'frameset' | 'broken';
+  content: Content;
+  links: Link[];
+  baseHref?: string;
+  metaRefresh?: { href: string; target: string };
+  canonical?: string;
+  charset?: { name: CharsetName; declared: CharsetDeclaration; sampleText: string };
+  lang?: string;
+  /** Link-like markup a crawler must not follow (inside comments or scripts). */
+  decoyMarkup?: string;
+  trap?: boolean;
+}
+
+export type RedirectStatus = 301 | 302 | 307 | 308;
+export type ErrorStatus = 404 | 410 | 429 | 500 | 503;
+
+export interface FileContext {
+  round: number;
+  /** The ground truth of the round; robots.txt bodies must not call it (the truth reads them). */
+  truth(): GroundTruth;
+}
+
+export type Resource =
+  | { kind: 'page'; page: PageSpec }
+  | { kind: 'slow'; page: PageSpec; delayMs: number }
+  | { kind: 'flaky'; page: PageSpec; failures: number; status: 429 | 503 }
+  | { kind: 'redirect'; status: RedirectStatus; location: string; target: string }
+  | { kind: 'error'; status: ErrorStatus }
+  | { kind: 'endless' }
+  | { kind: 'file'; contentType: string; body(context: FileContext): Buffer };
+
+export interface HostModel {
+  name: string;
+  origin: string;
+  /** Keyed by canonical path plus query, e.g. "/article/7?print=1". */
+  resources: Map<string, Resource>;
+  /** Pages generated on demand, for URL spaces too large to list (traps). */
+  route?: (pathAndQuery: string) => Resource | undefined;
+  traps: { prefix: string; description: string }[];
+  /** Template noise (timestamps, counters, rotating boxes) on every page; such hosts send no validators. */
+  noise: boolean;
+  /** ETag and Last-Modified on pages, with 304 answers to conditional requests. */
+  validators: boolean;
+  /** Root paths the rotating "related" box picks from; all are reachable pages anyway. */
+  relatedPool: string[];
+}
+
+export interface DuplicateDeclarations {
+  exactDuplicates: string[][];
+  contentDuplicates: string[][];
+  nearDuplicates: { a: string; b: string; kind: 'reprint-other-template' | 'small-edit' | 'noise-only' }[];
+  notNearDuplicates: { a: string; b: string; kind: 'short-items-same-template' | 'different-articles' }[];
+}
+
+export interface WebModel extends DuplicateDeclarations {
+  profile: 'full' | 'bench';
+  seed: number;
+  maxDepth: number;
+  hosts: HostModel[];
+  seeds: string[];
+}
+
+export function findResource(host: HostModel, pathAndQuery: string): Resource | undefined {
+  return host.resources.get(pathAndQuery) ?? host.route?.(pathAndQuery);
+}
