@@ -182,7 +182,23 @@ function emptyTruth(web: WebModel, round: number): GroundTruth {
   };
 }
 
+// Sorted by host order then path, not by raw URL, so the order does not depend on the ports.
 function sortTruth(truth: GroundTruth): GroundTruth {
+  const hostIndex = new Map(truth.hosts.map((h, i) => [h.origin, String(i).padStart(4, '0')]));
+  const keys = new Map<string, string>();
+  const keyOf = (url: string): string => {
+    let key = keys.get(url);
+    if (key === undefined) {
+      const slash = url.indexOf('/', url.indexOf('//') + 2);
+      key = `${hostIndex.get(url.slice(0, slash)) ?? url}${url.slice(slash)}`;
+      keys.set(url, key);
+    }
+    return key;
+  };
+  const compare = (a: string, b: string): number => {
+    const [ka, kb] = [keyOf(a), keyOf(b)];
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  };
   const byUrl = <T extends { url: string }>(a: T, b: T): number => compare(a.url, b.url);
   truth.pages.sort(compare);
   truth.disallowed.sort(compare);
@@ -197,8 +213,4 @@ function sortTruth(truth: GroundTruth): GroundTruth {
   truth.changed.sort(compare);
   truth.changeRates.sort(byUrl);
   return truth;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

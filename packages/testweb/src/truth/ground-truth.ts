@@ -5,7 +5,8 @@ import type { CharsetDeclaration, CharsetName, DuplicateDeclarations, ErrorStatu
  * following only <a href>, <area href>, <frame src>, <iframe src>, meta refresh and HTTP redirects,
  * obeying robots.txt for "*" (no group names a "crawler" agent), within `maxDepth` link hops
  * (redirects do not add a hop; meta refresh does) and never expanding trap pages.
- * All URLs are canonical: WHATWG href without fragment. Lists are sorted.
+ * All URLs are canonical: WHATWG href without fragment. URL lists are sorted by host (in `hosts`
+ * order), then path, so the order is the same whatever ports the hosts listen on.
  */
 export interface GroundTruth extends DuplicateDeclarations {
   round: number;
