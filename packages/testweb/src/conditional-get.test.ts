@@ -39,6 +39,18 @@ describe('conditional GET', () => {
     }
   });
 
+  it('hands out new validators once the main content changes in a later round', async () => {
+    const rate = new Map(truth.changeRates.map((c) => [c.url, c.probability]));
+    const url = truth.pages.find((p) => truth.validatorHosts.some((o) => p.startsWith(`${o}/`)) && rate.get(p) === 1)!;
+    const before = await httpGet(url);
+    web.setRound(1);
+    const after = await httpGet(url, { 'if-none-match': String(before.headers.etag) });
+    web.setRound(0);
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.headers['last-modified']).toBe('Fri, 02 Jan 2026 00:00:00 GMT');
+  });
+
   it('sends no validators on noisy hosts and ignores conditional headers there', async () => {
     const news = truth.hosts.find((h) => h.name === 'news')!.origin;
     const response = await httpGet(`${news}/`, { 'if-none-match': '*', 'if-modified-since': new Date().toUTCString() });
