@@ -7,3 +7,4 @@ export * from './log/logger.js';
 export * from './ports/index.js';
 export * from './runtime/index.js';
 export * from './url/index.js';
+export * from './crawl-job.js';

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parseRobotsTxt, ROBOTS_PARSE_LIMIT } from './robots-txt.js';
+
+const allowed = (robots: string, path: string, agent = 'crawlerbot') => parseRobotsTxt(robots, agent).isAllowed(new URL(path, 'http://example.test'));
+
+describe('parseRobotsTxt (RFC 9309)', () => {
+  const robots = [
+    'User-agent: *',
+    'Disallow: /private/',
+    'Allow: /private/open$',
+    'Disallow: /*?sort=',
+    'Crawl-delay: 2',
+    '',
+    'User-agent: CrawlerBot',
+    'Disallow: /only-for-others/',
+    'Crawl-delay: 0.5',
+    '',
+    'Sitemap: http://example.test/sitemap.xml',
+  ].join('\n');
+
+  it('picks the group naming our product token, case-insensitively, over *', () => {
+    expect(allowed(robots, '/private/x')).toBe(true);
+    expect(allowed(robots, '/only-for-others/x')).toBe(false);
+    expect(allowed(robots, '/private/x', 'otherbot')).toBe(false);
+    expect(parseRobotsTxt(robots, 'crawlerbot').crawlDelaySeconds).toBe(0.5);
+    expect(parseRobotsTxt(robots, 'otherbot').crawlDelaySeconds).toBe(2);
+  });
+
+  it('lets the longest match decide and allow win a tie; supports * and $', () => {
+    expect(allowed(robots, '/private/open', 'x')).toBe(true);
+    expect(allowed(robots, '/private/open/more', 'x')).toBe(false);
+    expect(allowed(robots, '/list?sort=asc', 'x')).toBe(false);
+    expect(allowed(robots, '/list?page=2', 'x')).toBe(true);
+    expect(allowed('User-agent: *\nDisallow: /a\nAllow: /a', '/a')).toBe(true);
+    expect(allowed('User-agent: *\nDisallow: /*.pdf$', '/doc.pdf')).toBe(false);
+    expect(allowed('User-agent: *\nDisallow: /*.pdf$', '/doc.pdf?x=1')).toBe(true);
+  });
+
+  it('merges every group that names the same agent and handles multi-agent groups', () => {
+    const text = 'User-agent: a\nUser-agent: crawlerbot\nDisallow: /x\n\nUser-agent: crawlerbot\nDisallow: /y\n';
+    expect(allowed(text, '/x')).toBe(false);
+    expect(allowed(text, '/y')).toBe(false);
+    expect(allowed(text, '/z')).toBe(true);
+  });
+
+  it('normalizes percent-encoding on both sides and encodes non-ASCII patterns', () => {
+    expect(allowed('User-agent: *\nDisallow: /%7Ejoe/', '/~joe/index.html')).toBe(false);
+    expect(allowed('User-agent: *\nDisallow: /caf%c3%a9', '/café')).toBe(false);
+    expect(allowed('User-agent: *\nDisallow: /café', '/caf%C3%A9')).toBe(false);
+  });
+
+  it('accepts a BOM, CR and CRLF line endings, comments and junk lines', () => {
+    const text = '\uFEFFUser-agent: * # everyone\r\nDisallow: /a\rnonsense line\nDisallow: /b # comment\n';
+    expect(allowed(text, '/a')).toBe(false);
+    expect(allowed(text, '/b')).toBe(false);
+    expect(allowed(text, '/c')).toBe(true);
+  });
+
+  it('ignores an empty Disallow and always allows /robots.txt', () => {
+    expect(allowed('User-agent: *\nDisallow:', '/anything')).toBe(true);
+    expect(allowed('User-agent: *\nDisallow: /', '/robots.txt')).toBe(true);
+  });
+
+  it('collects Sitemap lines wherever they are', () => {
+    expect(parseRobotsTxt(robots, 'x').sitemaps).toEqual(['http://example.test/sitemap.xml']);
+  });
+
+  it('parses only the first 500 KiB', () => {
+    const filler = `User-agent: *\n${'# padding\n'.repeat(ROBOTS_PARSE_LIMIT / 10)}`;
+    expect(allowed(`${filler}Disallow: /late`, '/late')).toBe(true);
+  });
+});
