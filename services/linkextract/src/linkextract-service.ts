@@ -1,0 +1,33 @@
+import type { Bus, BusProducer, Codec, CrawlJob, Logger, StageObserver } from '@crawler/core';
+import { StageRunner } from '@crawler/core';
+import type { LinkextractConfig } from './config.js';
+import { createLinkextractStage } from './linkextract-stage.js';
+
+export interface LinkextractPorts {
+  bus: Bus;
+  producer: BusProducer;
+  codec: Codec;
+}
+
+/** Wires link extraction from its config, the crawl job and ports. */
+export function createLinkextractService(config: LinkextractConfig, job: CrawlJob, ports: LinkextractPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver } = {}) {
+  const stage = createLinkextractStage({
+    job,
+    limits: { maxLinks: config.maxLinks, maxAnchorChars: config.maxAnchorChars, maxTextChars: config.maxTextChars },
+    followNofollow: config.followNofollow,
+  });
+  const runner = new StageRunner({
+    stage,
+    bus: ports.bus,
+    codec: ports.codec,
+    producer: ports.producer,
+    groupId: 'linkextract',
+    logger: logger.child({ component: 'linkextract' }),
+    concurrency: config.concurrency,
+    topicPrefix: options.topicPrefix,
+    observer: options.observer,
+  });
+  return { stage, runner, start: () => runner.start(), stop: () => runner.stop() };
+}
+
+export type LinkextractService = ReturnType<typeof createLinkextractService>;
