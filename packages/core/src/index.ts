@@ -8,3 +8,4 @@ export * from './ports/index.js';
 export * from './runtime/index.js';
 export * from './url/index.js';
 export * from './crawl-job.js';
+export * from './job-scope.js';

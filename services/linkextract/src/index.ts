@@ -1,6 +1,5 @@
 export * from './config.js';
 export * from './extract-html.js';
-export * from './scope.js';
 export * from './decode-body.js';
 export * from './linkextract-stage.js';
 export * from './linkextract-service.js';

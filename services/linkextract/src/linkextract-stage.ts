@@ -1,8 +1,7 @@
-import { canonicalize, errorCode, errorMessage, Schemas, Topics } from '@crawler/core';
 import type { CrawlJob, Emission, FetchResult, Link, ParsedPage, Stage, StatusUpdate } from '@crawler/core';
 import { decodeText, rawBody } from './decode-body.js';
 import { extractHtml, type ExtractLimits } from './extract-html.js';
-import { createScope, type DropReason } from './scope.js';
+import { canonicalize, createScope, errorCode, errorMessage, Schemas, Topics, type DropReason } from '@crawler/core';
 
 export interface LinkextractStageOptions {
   job: CrawlJob;

@@ -1,4 +1,4 @@
-import type { CrawlJob } from '@crawler/core';
+import type { CrawlJob } from './crawl-job.js';
 
 export type DropReason = 'invalid' | 'scheme' | 'too-long' | 'out-of-scope' | 'denied' | 'not-allowed' | 'depth' | 'nofollow' | 'duplicate';
 
