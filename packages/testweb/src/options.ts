@@ -19,7 +19,7 @@ export interface TestWebOptions {
 
 export type ResolvedOptions = Required<Omit<TestWebOptions, 'basePort'>> & { basePort: number | undefined };
 
-export const FULL_MIN_HOSTS = 6;
+const FULL_MIN_HOSTS = 6;
 const FULL_MIN_PAGES = 30;
 
 export function resolveOptions(options: TestWebOptions = {}): ResolvedOptions {

@@ -1,7 +1,7 @@
 // Everything the web serves is derived from these functions, so one seed reproduces it byte for byte.
 
 /** A 32-bit FNV-1a hash of a string; stable across platforms and Node versions. */
-export function hashString(text: string): number {
+function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

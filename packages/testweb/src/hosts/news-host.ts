@@ -12,7 +12,7 @@ import { newsArticleContent, newsArticleTitle } from './shared-content.js';
 const SECTIONS = ['world', 'tech', 'sports', 'culture'] as const;
 const BRIEF_COUNT = 8;
 /** Articles also served under tracking and print URLs: content duplicates. */
-export const NEWS_DUPLICATED_ARTICLES = [7, 12] as const;
+const NEWS_DUPLICATED_ARTICLES = [7, 12] as const;
 /** Articles the blog reprints in its own template. */
 export const NEWS_REPRINTED_ARTICLES = [5, 9] as const;
 

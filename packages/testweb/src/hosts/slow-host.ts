@@ -4,7 +4,7 @@ import { addPage, addResource, createHost, fixedContent, makeLink, proseContent,
 import type { Link, PageSpec } from '../model/web-model.js';
 import type { FullBuildContext, HostBuild } from './full-context.js';
 
-export const SLOW_PAGE_DELAY_MS = 1500;
+const SLOW_PAGE_DELAY_MS = 1500;
 
 /** Slow host: Crawl-delay 0.5 over only six pages, one page slow to answer, one that never ends. */
 export function buildSlowHost(ctx: FullBuildContext): HostBuild {

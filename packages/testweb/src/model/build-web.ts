@@ -9,7 +9,7 @@ import { buildUniformHost } from '../hosts/uniform-host.js';
 import type { ResolvedOptions } from '../options.js';
 import type { HostModel, WebModel } from './web-model.js';
 
-export const MAX_DEPTH = 10;
+const MAX_DEPTH = 10;
 
 const FULL_BUILDERS: Record<FullHostName, (ctx: FullBuildContext) => HostBuild> = {
   news: buildNewsHost,
@@ -21,7 +21,7 @@ const FULL_BUILDERS: Record<FullHostName, (ctx: FullBuildContext) => HostBuild> 
 };
 
 /** The host names in listening order: host i is served at `origins[i]`. */
-export function hostNames(options: ResolvedOptions): string[] {
+function hostNames(options: ResolvedOptions): string[] {
   return Array.from({ length: options.hosts }, (_, i) =>
     options.profile === 'bench' ? `bench-${i + 1}` : (FULL_HOST_NAMES[i] ?? `site-${i + 1}`),
   );

@@ -12,7 +12,7 @@ export type HrefForm =
   | 'scheme-relative'
   | 'dot-segments';
 
-export const SAME_HOST_FORMS: readonly HrefForm[] = [
+const SAME_HOST_FORMS: readonly HrefForm[] = [
   'root',
   'root',
   'relative',

@@ -107,7 +107,7 @@ function readRobots(host: HostModel, round: number): { policy: RobotsPolicy; sit
 }
 
 /** The canonical URLs a page links to, resolved against its <base href> when it has one. */
-export function outgoingUrls(url: string, page: PageSpec): string[] {
+function outgoingUrls(url: string, page: PageSpec): string[] {
   const base = page.baseHref === undefined ? url : (canonicalizeUrl(page.baseHref, url) ?? url);
   const targets: string[] = [];
   for (const link of page.links) {
