@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { createRequestLog } from './request-log.js';
+
+describe('request log', () => {
+  it('counts per URL and method until reset', () => {
+    const log = createRequestLog();
+    log.record('http://127.0.0.1:1/a', 'GET');
+    log.record('http://127.0.0.1:1/a', 'GET');
+    log.record('http://127.0.0.1:1/a', 'HEAD');
+    log.record('http://127.0.0.1:1/b', 'GET');
+    expect(log.count('http://127.0.0.1:1/a')).toBe(3);
+    expect(log.count('http://127.0.0.1:1/a', 'HEAD')).toBe(1);
+    expect(log.count('http://127.0.0.1:1/never')).toBe(0);
+    expect(log.total()).toBe(4);
+    expect(log.urls().sort()).toEqual(['http://127.0.0.1:1/a', 'http://127.0.0.1:1/b']);
+    log.reset();
+    expect([log.total(), log.count('http://127.0.0.1:1/a'), log.urls()]).toEqual([0, 0, []]);
+  });
+});
