@@ -4,7 +4,8 @@ import type { CharsetDeclaration, CharsetName, DuplicateDeclarations, ErrorStatu
  * What a correct crawler experiences on the synthetic web in one round, starting from the seeds and
  * following only <a href>, <area href>, <frame src>, <iframe src>, meta refresh and HTTP redirects,
  * obeying robots.txt for "*" (no group names a "crawler" agent), within `maxDepth` link hops
- * (redirects do not add a hop; meta refresh does) and never expanding trap pages.
+ * (redirects do not add a hop; meta refresh does) and never expanding trap pages. In the full
+ * profile every page is within 3 hops of a seed, so other depth conventions find the same pages.
  * All URLs are canonical: WHATWG href without fragment. URL lists are sorted by host (in `hosts`
  * order), then path, so the order is the same whatever ports the hosts listen on.
  */
