@@ -9,3 +9,4 @@ export * from './runtime/index.js';
 export * from './url/index.js';
 export * from './crawl-job.js';
 export * from './job-scope.js';
+export * from './link-record.js';

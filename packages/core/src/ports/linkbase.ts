@@ -8,7 +8,8 @@ export type LinkStatus =
   | 'duplicate' // content duplicates another URL
   | 'gone' // 404/410: not scheduled again
   | 'blocked' // robots.txt or address policy: not scheduled again
-  | 'error'; // failed; retried with backoff until the attempt budget is spent
+  | 'retry' // failed in a way that may pass; due again after a back-off
+  | 'error'; // failed for this cycle (attempts spent or not retriable); due again at the next re-crawl
 
 export interface LinkRecord {
   id: string;
@@ -72,7 +73,7 @@ export interface LinkBase {
    */
   update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]>;
   /**
-   * Due URLs (nextFetchAt <= now, not leased, status queued/fetched/error) in crawl order: per
+   * Due URLs (nextFetchAt <= now, not leased, status queued/retry/fetched/error) in crawl order: per
    * queue by priority (high first), then depth (breadth-first), then nextFetchAt.
    */
   findDue(query: DueQuery): Promise<LinkRecord[]>;

@@ -1,0 +1,52 @@
+import { Schemas } from '@crawler/core';
+import type { StatusUpdate } from '@crawler/core';
+import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
+import { describe, expect, it } from 'vitest';
+import { applyStatus, isPending, NEVER } from './apply-status.js';
+
+const policy = { recrawlIntervalMs: 86_400_000, maxAttempts: 3, retryBaseMs: 1000, retryMaxMs: 60_000, random: () => 0.5 };
+const now = 1_000_000;
+const status = (fields: Partial<StatusUpdate>): StatusUpdate => ({ ...sampleMessages[Schemas.StatusUpdate], change: null, digest: null, etag: null, ...fields });
+
+describe('applyStatus', () => {
+  const record = makeLinkRecord('http://a.test/', { leaseUntil: now + 5000, digest: 'old' });
+
+  it('stores a fetched page with its digest and validators and schedules the re-crawl', () => {
+    const next = applyStatus(record, status({ outcome: 'ok', change: 'changed', digest: 'new', etag: '"e"', fetchedAt: now }), now, policy);
+    expect(next).toMatchObject({ status: 'fetched', digest: 'new', etag: '"e"', leaseUntil: 0, fetchCount: 1, lastChangeAt: now, nextFetchAt: now + 86_400_000 });
+    expect(isPending(next)).toBe(false);
+  });
+
+  it('marks duplicates and keeps the old change time for unchanged pages', () => {
+    expect(applyStatus(record, status({ outcome: 'ok', change: 'duplicate', duplicateOf: 'http://b.test/' }), now, policy)).toMatchObject({ status: 'duplicate', duplicateOf: 'http://b.test/' });
+    const unchanged = applyStatus({ ...record, lastChangeAt: 5 }, status({ outcome: 'ok', change: 'unchanged', digest: 'old' }), now, policy);
+    expect(unchanged).toMatchObject({ status: 'fetched', lastChangeAt: 5 });
+  });
+
+  it('never schedules gone or blocked URLs again', () => {
+    expect(applyStatus(record, status({ outcome: 'gone', httpStatus: 410 }), now, policy)).toMatchObject({ status: 'gone', nextFetchAt: NEVER });
+    expect(applyStatus(record, status({ outcome: 'blocked_robots' }), now, policy)).toMatchObject({ status: 'blocked', nextFetchAt: NEVER });
+  });
+
+  it('backs off passing failures exponentially, honours Retry-After, then gives up until the re-crawl', () => {
+    const first = applyStatus(record, status({ outcome: 'server_error', retriable: true }), now, policy);
+    expect(first).toMatchObject({ status: 'retry', consecutiveFailures: 1, nextFetchAt: now + 750 });
+    expect(isPending(first)).toBe(true);
+    const second = applyStatus(first, status({ outcome: 'throttled', retriable: true, retryAfterMs: 30_000 }), now, policy);
+    expect(second).toMatchObject({ status: 'retry', consecutiveFailures: 2, nextFetchAt: now + 30_000 });
+    const third = applyStatus(second, status({ outcome: 'timeout', retriable: true }), now, policy);
+    expect(third).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: now + 86_400_000 });
+    expect(isPending(third)).toBe(false);
+  });
+
+  it('does not retry failures that will not pass', () => {
+    expect(applyStatus(record, status({ outcome: 'dns_failure', retriable: false }), now, policy)).toMatchObject({ status: 'error' });
+    expect(applyStatus(record, status({ outcome: 'denied', httpStatus: 403 }), now, policy)).toMatchObject({ status: 'error' });
+  });
+
+  it('records redirects with their target and resets failures after a success', () => {
+    const failing = { ...record, consecutiveFailures: 2 };
+    expect(applyStatus(failing, status({ outcome: 'redirect', redirectTo: 'http://a.test/new' }), now, policy)).toMatchObject({ status: 'redirect', redirectTo: 'http://a.test/new', consecutiveFailures: 0 });
+    expect(applyStatus(failing, status({ outcome: 'not_modified', httpStatus: 304 }), now, policy)).toMatchObject({ status: 'fetched', consecutiveFailures: 0, digest: 'old' });
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Codec, loadCatalog, parseCrawlJob, silentLogger, Topics } from '@crawler/core';
+import type { FrontierRequest } from '@crawler/core';
+import { makeLinkRecord } from '@crawler/core/testing';
+import { FileLinkBase, InProcessBus } from '@crawler/embedded';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FrontierEmitter, type FrontierEmitterOptions } from './frontier-emitter.js';
+
+const codec = new Codec();
+
+async function setup(overrides: Partial<FrontierEmitterOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'emitter-'));
+  const linkbase = await FileLinkBase.open(dir);
+  const bus = new InProcessBus();
+  await bus.createTopics(loadCatalog().topics);
+  const sent: FrontierRequest[] = [];
+  const consumer = bus.consumer({ groupId: 'probe', topics: [Topics.frontier], fromBeginning: true });
+  await consumer.start({ onMessage: async (message) => void sent.push(codec.decode(message.value)) });
+  let clock = 10_000;
+  const emitter = new FrontierEmitter({
+    linkbase,
+    producer: bus.producer(),
+    codec,
+    job: parseCrawlJob({}),
+    logger: silentLogger(),
+    tickMs: 10,
+    batchSize: 100,
+    perHostPerRound: 2,
+    maxInFlight: 100,
+    maxInFlightPerHost: 3,
+    leaseMs: 1000,
+    maxLeaseExpiries: 2,
+    now: () => clock,
+    ...overrides,
+  });
+  const cleanup = async () => {
+    await consumer.stop();
+    await bus.close();
+    await linkbase.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { linkbase, emitter, sent, cleanup, tick: (ms: number) => (clock += ms) };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('FrontierEmitter', () => {
+  let cleanup: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = null;
+  });
+
+  it('hands out due URLs breadth-first per host, capped per round and per host in flight', async () => {
+    const ctx = await setup();
+    cleanup = ctx.cleanup;
+    await ctx.linkbase.insertNew([
+      ...[3, 1, 2, 0].map((depth) => makeLinkRecord(`http://a.test/d${depth}`, { depth })),
+      makeLinkRecord('http://b.test/', { depth: 0 }),
+      makeLinkRecord('http://c.test/later', { nextFetchAt: 99_999_999 }),
+    ]);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent.map((request) => new URL(request.url).host + new URL(request.url).pathname).sort()).toEqual(['a.test/d0', 'a.test/d1', 'b.test/']);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([0, 1, 2]);
+    ctx.emitter.answered(ctx.sent.find((request) => request.host === 'a.test')!.urlId);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([0, 1, 2, 3]);
+    expect(ctx.sent.every((request) => request.leaseUntil === 11_000 && request.traceId.length > 0)).toBe(true);
+  });
+
+  it('re-sends a URL whose lease ran out, and fails it after too many lost leases', async () => {
+    const ctx = await setup({ perHostPerRound: 5 });
+    cleanup = ctx.cleanup;
+    const record = makeLinkRecord('http://a.test/poison');
+    await ctx.linkbase.insertNew([record]);
+    for (let i = 0; i < 5; i++) {
+      await ctx.emitter.runRound();
+      ctx.tick(1001);
+    }
+    await flush();
+    expect(ctx.sent.filter((request) => request.urlId === record.id)).toHaveLength(3);
+    expect((await ctx.linkbase.getMany([record.id])).get(record.id)).toMatchObject({ status: 'error', errorCode: 'LEASE_EXPIRED' });
+    expect(ctx.emitter.poisoned).toBe(1);
+  });
+
+  it('stops handing out new URLs when the page budget is spent', async () => {
+    const ctx = await setup({ job: parseCrawlJob({ maxPages: 2 }), perHostPerRound: 10, maxInFlightPerHost: 10 });
+    cleanup = ctx.cleanup;
+    await ctx.linkbase.insertNew([0, 1, 2, 3].map((i) => makeLinkRecord(`http://a.test/${i}`)));
+    await ctx.emitter.runRound();
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent).toHaveLength(2);
+    expect(ctx.emitter.budgetSpent).toBe(true);
+  });
+});

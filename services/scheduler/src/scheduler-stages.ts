@@ -1,0 +1,93 @@
+import { canonicalize, createLinkRecord, createScope, Schemas, Topics } from '@crawler/core';
+import type { CrawlJob, LinkBase, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import { applyStatus, type StatusPolicy } from './apply-status.js';
+import { newLinkRecords } from './new-link-records.js';
+
+export interface SchedulerCounters {
+  outcomes: Map<string, number>;
+  changes: Map<string, number>;
+  discovered: number;
+  linksReceived: number;
+}
+
+export function createSchedulerCounters(): SchedulerCounters {
+  return { outcomes: new Map(), changes: new Map(), discovered: 0, linksReceived: 0 };
+}
+
+function bump(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+export interface SchedulerStageOptions {
+  linkbase: LinkBase;
+  job: CrawlJob;
+  policy: StatusPolicy;
+  counters: SchedulerCounters;
+  leaseMs: number;
+  /** Called with each answered URL id, so the emitter can free its in-flight slot. */
+  onAnswered?(urlId: string, queueKey: string): void;
+  now?: () => number;
+}
+
+/** crawl.links -> link base: inserts URLs not seen before, due now. Known URLs cost no write. */
+export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks> {
+  const now = options.now ?? Date.now;
+  return {
+    name: 'scheduler',
+    input: { topic: Topics.links, schema: Schemas.Outlinks },
+    outputs: [],
+    async handle(message) {
+      options.counters.linksReceived += message.links.length;
+      const records = newLinkRecords(message, options.job, now());
+      if (records.length === 0) return [];
+      const known = await options.linkbase.getMany(records.map((record) => record.id));
+      const fresh = records.filter((record) => !known.has(record.id));
+      if (fresh.length > 0) options.counters.discovered += (await options.linkbase.insertNew(fresh)).length;
+      return [];
+    },
+  };
+}
+
+/**
+ * crawl.status -> link base: applies each fetch outcome to its URL's record (read-modify-write).
+ * A redirect adds its target; a target the fetcher already fetched enters leased, so it is not
+ * fetched a second time while its own status is on the way.
+ */
+export function createStatusStage(options: SchedulerStageOptions): Stage<StatusUpdate> {
+  const now = options.now ?? Date.now;
+  const scope = createScope(options.job);
+  return {
+    name: 'scheduler',
+    input: { topic: Topics.status, schema: Schemas.StatusUpdate },
+    outputs: [],
+    async handle(status) {
+      const at = now();
+      bump(options.counters.outcomes, status.outcome);
+      if (status.change) bump(options.counters.changes, status.change);
+      const updated = await options.linkbase.update([status.urlId], (record) => applyStatus(record, status, at, options.policy));
+      if (updated.length === 0 && status.meta.followed !== 'true') {
+        // A status for a URL the link base never saw: a page reached through a followed redirect.
+        await options.linkbase.insertNew([applyStatus(createLinkRecord(status.url, { jobId: status.jobId, depth: status.depth, source: 'redirect', discoveredAt: at }), status, at, options.policy)]);
+      }
+      options.onAnswered?.(status.urlId, status.queueKey);
+      if (status.outcome === 'redirect' && status.redirectTo) await addRedirectTarget(status, at);
+      return [];
+    },
+  };
+
+  async function addRedirectTarget(status: StatusUpdate, at: number): Promise<void> {
+    const target = canonicalize(status.redirectTo!);
+    if (!target.ok) return;
+    if (status.meta.followed !== 'true' && scope.check(target.parsed, new URL(status.url)) !== null) return;
+    const followed = status.meta.followed === 'true';
+    const record = createLinkRecord(target.url, {
+      jobId: status.jobId,
+      depth: status.depth,
+      source: 'redirect',
+      discoveredAt: at,
+      nextFetchAt: at,
+      leaseUntil: followed ? at + options.leaseMs : 0,
+    });
+    options.counters.discovered += (await options.linkbase.insertNew([record])).length;
+  }
+}
