@@ -28,6 +28,7 @@ export function createLinkRecord(canonical: string, fields: Partial<LinkRecord> 
     lastModified: null,
     digest: null,
     redirectTo: null,
+    redirectHops: 0,
     duplicateOf: null,
     errorCode: null,
     priority: 0,

@@ -21,7 +21,7 @@ export const fetcherSettings = {
   bodyTimeoutMs: setting('FETCHER_BODY_TIMEOUT_MS', z.number().int().min(100).default(15_000), 'Longest silence while a body is read.'),
   totalTimeoutMs: setting('FETCHER_TOTAL_TIMEOUT_MS', z.number().int().min(100).default(60_000), 'Hard limit for one URL, all redirect hops and a slow-drip body included.'),
   maxBodyBytes: setting('FETCHER_MAX_BODY_BYTES', z.number().int().min(1024).max(6 * 1024 * 1024).default(2 * 1024 * 1024), 'Body size cap (after decompression); longer bodies are truncated and flagged.'),
-  maxRedirects: setting('FETCHER_MAX_REDIRECTS', z.number().int().min(0).max(20).default(5), 'Redirect hops followed within one host.'),
+  maxRedirects: setting('FETCHER_MAX_REDIRECTS', z.number().int().min(0).max(20).default(0), 'Redirect hops followed inline within one host. 0 (default) hands every redirect to the scheduler, which fetches each target once; inline following saves a round trip but can fetch a target twice when it is also linked.'),
   contentTypes: setting('FETCHER_CONTENT_TYPES', list().default(['text/html', 'application/xhtml+xml']), 'Media types whose bodies are downloaded.'),
   allowAddresses: setting('FETCHER_ALLOW_ADDRESSES', list().default([]), 'IPs or CIDRs admitted although private/loopback (e.g. 127.0.0.1 for a local test site). Empty: only public addresses.'),
   bodyCompression: setting('FETCHER_BODY_COMPRESSION', z.enum(['identity', 'gzip']).default('gzip'), 'How bodies travel on the bus.'),

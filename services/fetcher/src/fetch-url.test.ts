@@ -133,9 +133,14 @@ describe('fetchUrl', () => {
     expect(result.hops[1]!.location).toBe(`${site.origin}/r3`);
   });
 
-  it('detects loops, the hop limit, and robots-disallowed hops', async () => {
+  it('hands a redirect to the scheduler when inline following is off (the default)', async () => {
+    expect(await fetchUrl({ ...deps, maxRedirects: 0 }, { url: `${site.origin}/r1`, queueKey: new URL(site.origin).host, etag: null, lastModified: null })).toMatchObject({ kind: 'status', outcome: 'redirect', httpStatus: 301, redirectTo: `${site.origin}/r2` });
+  });
+
+  it('detects inline loops, hands over past the hop budget, and robots-checks every hop', async () => {
     expect(await get('/loop-a')).toMatchObject({ kind: 'status', outcome: 'redirect_loop' });
-    expect(await get('/many')).toMatchObject({ kind: 'status', outcome: 'too_many_redirects' });
+    expect(await get('/many')).toMatchObject({ kind: 'status', outcome: 'redirect', redirectTo: `${site.origin}/many4` });
+    expect(site.hits.get('/many4')).toBeUndefined();
     expect(await get('/to-private')).toMatchObject({ kind: 'status', outcome: 'blocked_robots', errorCode: 'ROBOTS_DISALLOWED' });
     expect(site.hits.get('/private/secret')).toBeUndefined();
   });

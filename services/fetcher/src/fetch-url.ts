@@ -60,10 +60,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const GENERIC_TYPES = new Set(['application/octet-stream', 'text/plain', 'binary/octet-stream', 'application/unknown']);
 
 /**
- * Fetches one URL, hop by hop: every hop is checked against robots.txt, waits for its host's
- * politeness slot and is recorded. Redirects within the host are followed (loops and the hop
- * limit are detected); a redirect to another host ends here and is handed to the scheduler, so
- * that host's own fetcher, with its own politeness, fetches it. Never throws: failures are outcomes.
+ * Fetches one URL. By default a redirect ends here and is handed to the scheduler, which fetches
+ * each target once. With maxRedirects > 0, same-host redirects are followed inline, hop by hop:
+ * every hop is robots-checked, waits for its host's politeness slot and is recorded, and loops
+ * are detected. A redirect to another host is always handed over, so that host's own fetcher,
+ * with its own politeness, fetches it. Never throws: failures are outcomes.
  */
 export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, stopSignal?: AbortSignal): Promise<FetchUrlOutcome> {
   const started = performance.now();
@@ -127,8 +128,8 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
     if (REDIRECTS.has(response.status) && location) {
       if (!target?.ok) return status({ outcome: 'invalid_url', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_INVALID', errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}` });
       if (visited.has(target.url)) return status({ outcome: 'redirect_loop', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_LOOP', errorMessage: `redirect loop back to ${target.url}` });
-      if (hops.length > deps.maxRedirects) return status({ outcome: 'too_many_redirects', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_LIMIT', errorMessage: `more than ${deps.maxRedirects} redirects` });
-      if (hostQueueKey(target.parsed) !== request.queueKey) return status({ outcome: 'redirect', httpStatus: response.status, retriable: false, redirectTo: target.url });
+      // Past the inline budget, or to another host: the scheduler takes over (it bounds the whole chain).
+      if (hops.length > deps.maxRedirects || hostQueueKey(target.parsed) !== request.queueKey) return status({ outcome: 'redirect', httpStatus: response.status, retriable: false, redirectTo: target.url });
       url = target.parsed;
       conditional = {};
       continue;

@@ -11,6 +11,7 @@ export const schedulerSettings = {
   maxInFlightPerHost: setting('SCHEDULER_MAX_IN_FLIGHT_PER_HOST', z.number().int().min(1).default(50), 'URLs handed out and not yet answered, per host.'),
   leaseMs: setting('SCHEDULER_LEASE_MS', z.number().int().min(1000).default(10 * 60 * 1000), 'How long a handed-out URL may stay unanswered before it is due again.'),
   maxLeaseExpiries: setting('SCHEDULER_MAX_LEASE_EXPIRIES', z.number().int().min(1).default(3), 'Leases a URL may lose (no answer at all) before it is marked failed, so a poison URL cannot loop forever.'),
+  maxRedirectHops: setting('SCHEDULER_MAX_REDIRECT_HOPS', z.number().int().min(0).max(20).default(5), 'Redirects followed from a linked URL; a longer chain ends with too_many_redirects.'),
   maxAttempts: setting('SCHEDULER_MAX_ATTEMPTS', z.number().int().min(1).default(3), 'Attempts for a URL whose failures may pass (5xx, 429, timeouts) before it waits for its next re-crawl.'),
   retryBaseMs: setting('SCHEDULER_RETRY_BASE_MS', z.number().int().min(10).default(60_000), 'First retry delay of a failed URL; it doubles with each failure (with jitter).'),
   retryMaxMs: setting('SCHEDULER_RETRY_MAX_MS', z.number().int().min(10).default(6 * 3600 * 1000), 'Longest retry delay.'),

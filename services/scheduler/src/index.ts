@@ -4,3 +4,4 @@ export * from './new-link-records.js';
 export * from './scheduler-stages.js';
 export * from './frontier-emitter.js';
 export * from './scheduler-service.js';
+export * from './redirect-chain.js';

@@ -50,6 +50,7 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
     job,
     counters,
     leaseMs: config.leaseMs,
+    maxRedirectHops: config.maxRedirectHops,
     policy: { recrawlIntervalMs: job.recrawlIntervalMs, maxAttempts: config.maxAttempts, retryBaseMs: config.retryBaseMs, retryMaxMs: config.retryMaxMs },
     onAnswered: (urlId: string) => emitter.answered(urlId),
     now,

@@ -1,7 +1,8 @@
-import { canonicalize, createLinkRecord, createScope, Schemas, Topics } from '@crawler/core';
-import type { CrawlJob, LinkBase, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import { canonicalize, createLinkRecord, createScope, Schemas, Topics, urlId } from '@crawler/core';
+import type { CrawlJob, LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
 import { newLinkRecords } from './new-link-records.js';
+import { findRedirectLoop } from './redirect-chain.js';
 
 export interface SchedulerCounters {
   outcomes: Map<string, number>;
@@ -24,6 +25,7 @@ export interface SchedulerStageOptions {
   policy: StatusPolicy;
   counters: SchedulerCounters;
   leaseMs: number;
+  maxRedirectHops: number;
   /** Called with each answered URL id, so the emitter can free its in-flight slot. */
   onAnswered?(urlId: string, queueKey: string): void;
   now?: () => number;
@@ -50,8 +52,9 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
 
 /**
  * crawl.status -> link base: applies each fetch outcome to its URL's record (read-modify-write).
- * A redirect adds its target; a target the fetcher already fetched enters leased, so it is not
- * fetched a second time while its own status is on the way.
+ * A redirect adds its target at the same depth, one redirect hop further; a chain longer than
+ * the hop limit ends as too_many_redirects, and a target that leads back ends as redirect_loop.
+ * A target the fetcher already fetched inline enters leased, as its own status is on the way.
  */
 export function createStatusStage(options: SchedulerStageOptions): Stage<StatusUpdate> {
   const now = options.now ?? Date.now;
@@ -66,28 +69,42 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       if (status.change) bump(options.counters.changes, status.change);
       const updated = await options.linkbase.update([status.urlId], (record) => applyStatus(record, status, at, options.policy));
       if (updated.length === 0 && status.meta.followed !== 'true') {
-        // A status for a URL the link base never saw: a page reached through a followed redirect.
+        // A status for a URL the link base never saw: a page reached through an inline redirect.
         await options.linkbase.insertNew([applyStatus(createLinkRecord(status.url, { jobId: status.jobId, depth: status.depth, source: 'redirect', discoveredAt: at }), status, at, options.policy)]);
       }
       options.onAnswered?.(status.urlId, status.queueKey);
-      if (status.outcome === 'redirect' && status.redirectTo) await addRedirectTarget(status, at);
+      if (status.outcome === 'redirect' && status.redirectTo && updated[0]) await followRedirect(updated[0], status, at);
       return [];
     },
   };
 
-  async function addRedirectTarget(status: StatusUpdate, at: number): Promise<void> {
+  async function followRedirect(source: LinkRecord, status: StatusUpdate, at: number): Promise<void> {
     const target = canonicalize(status.redirectTo!);
-    if (!target.ok) return;
-    if (status.meta.followed !== 'true' && scope.check(target.parsed, new URL(status.url)) !== null) return;
     const followed = status.meta.followed === 'true';
+    if (!target.ok || (!followed && scope.check(target.parsed, new URL(status.url)) !== null)) return;
+    const hops = source.redirectHops + 1;
+    if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', 'REDIRECT_LIMIT');
+    const targetId = urlId(target.url);
+    const known = (await options.linkbase.getMany([targetId])).get(targetId);
+    if (known) {
+      const loop = await findRedirectLoop(options.linkbase, known, source.url, options.maxRedirectHops);
+      if (loop) for (const member of [source, ...loop]) await fail(member, 'redirect_loop', 'REDIRECT_LOOP');
+      return;
+    }
     const record = createLinkRecord(target.url, {
       jobId: status.jobId,
-      depth: status.depth,
+      depth: source.depth,
       source: 'redirect',
       discoveredAt: at,
       nextFetchAt: at,
+      redirectHops: hops,
       leaseUntil: followed ? at + options.leaseMs : 0,
     });
     options.counters.discovered += (await options.linkbase.insertNew([record])).length;
+  }
+
+  async function fail(record: LinkRecord, outcome: string, code: string): Promise<void> {
+    bump(options.counters.outcomes, outcome);
+    await options.linkbase.update([record.id], (current) => ({ ...current, status: 'error', lastOutcome: outcome, errorCode: code }));
   }
 }

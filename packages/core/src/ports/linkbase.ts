@@ -34,6 +34,8 @@ export interface LinkRecord {
   lastModified: string | null;
   digest: string | null;
   redirectTo: string | null;
+  /** Redirects followed to reach this URL (0 for linked URLs): bounds redirect chains. */
+  redirectHops: number;
   duplicateOf: string | null;
   errorCode: string | null;
   priority: number;

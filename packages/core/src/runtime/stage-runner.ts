@@ -97,8 +97,11 @@ export class StageRunner<In> {
     this.consumer?.pause();
     this.slots.close();
     const drained = Promise.allSettled([...this.inFlight]);
-    const timeout = sleep(this.options.drainTimeoutMs ?? 10_000).then(() => 'timeout' as const);
-    if ((await Promise.race([drained, timeout])) === 'timeout') {
+    const cancelTimeout = new AbortController();
+    const timeout = sleep(this.options.drainTimeoutMs ?? 10_000, cancelTimeout.signal).then(() => 'timeout' as const);
+    const result = await Promise.race([drained, timeout]);
+    cancelTimeout.abort();
+    if (result === 'timeout') {
       this.log.warn({ inFlight: this.inFlight.size }, 'drain timed out; unfinished messages stay uncommitted and will be redelivered');
     }
     if (this.commitTimer) clearInterval(this.commitTimer);

@@ -1,0 +1,117 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
+import { formatSummary } from '../crawl-summary.js';
+import { runCrawlSession } from '../crawl-session.js';
+import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
+import { UsageError } from '../usage-error.js';
+
+export const runHelp = `Usage: crawler run [options]
+
+Runs the whole loop (scheduler, fetcher, link extraction, dedup) in this process on the embedded
+adapters: no servers needed. Pages go to WARC files, the link base to a folder; running again
+with the same --out resumes the crawl.
+
+Seeds and limits:
+  --seed URL            a seed URL (repeatable)
+  --seeds-file FILE     seed URLs, one per line (# comments allowed)
+  --job FILE            a crawl job file (seeds, scope, limits); flags below override it
+  --max-pages N         stop handing out new URLs after N
+  --max-depth N         follow links at most N hops from a seed (default 20)
+  --max-time DURATION   stop after this long, e.g. 90s, 10m (default: until done)
+  --scope MODE          seeds (hosts of the seeds, default) | host | any
+
+Fetching:
+  --concurrency N       requests in flight in all (default 50)
+  --per-host N          requests in flight per host (default 1)
+  --delay-ms N          minimum delay between requests to one host (default 1000)
+  --user-agent TEXT     User-Agent to send (keep a contact URL in it)
+  --allow-address IP    admit a private/loopback address or CIDR (repeatable), e.g. for a local site
+
+Output:
+  --out DIR             output folder (default ./crawl-output)
+  --json                print the summary as JSON
+  --quiet               no progress line
+  -h, --help            this help
+
+Every service setting can also be given by environment variable or a JSON file named by
+CRAWLER_CONFIG; see docs/CONFIGURATION.md.`;
+
+const flagSpec = {
+  seed: { type: 'string', multiple: true },
+  'seeds-file': { type: 'string' },
+  job: { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-time': { type: 'string' },
+  scope: { type: 'string' },
+  concurrency: { type: 'string' },
+  'per-host': { type: 'string' },
+  'delay-ms': { type: 'string' },
+  'user-agent': { type: 'string' },
+  'allow-address': { type: 'string', multiple: true },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+} as const;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values } = parseFlags('run', argv, flagSpec);
+  if (values.help) {
+    process.stdout.write(`${runHelp}\n`);
+    return 0;
+  }
+  const job = buildJob(values);
+  if (job.seeds.length === 0) throw new UsageError('crawler run: no seeds: give --seed URL, --seeds-file FILE or --job FILE');
+  const outDir = values.out ?? 'crawl-output';
+  const fetcher: Record<string, unknown> = {};
+  const concurrency = intFlag('run', 'concurrency', values.concurrency, 1);
+  if (concurrency !== undefined) fetcher.concurrency = concurrency;
+  const perHost = intFlag('run', 'per-host', values['per-host'], 1);
+  if (perHost !== undefined) fetcher.perHostConcurrency = perHost;
+  const delay = intFlag('run', 'delay-ms', values['delay-ms'], 0);
+  if (delay !== undefined) fetcher.minDelayMs = delay;
+  if (values['user-agent']) fetcher.userAgent = values['user-agent'];
+  if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
+  const summary = await runCrawlSession({ outDir, job, overrides: { fetcher }, maxTimeMs: durationFlag('run', 'max-time', values['max-time']), quiet: values.quiet === true || values.json === true });
+  writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
+  return 0;
+}
+
+function buildJob(values: { seed?: string[]; 'seeds-file'?: string; job?: string; 'max-pages'?: string; 'max-depth'?: string; scope?: string }): CrawlJob {
+  const base = values.job ? loadCrawlJob(values.job) : parseCrawlJob({});
+  const seeds = [...base.seeds];
+  for (const seed of values.seed ?? []) seeds.push(checkedSeed(seed, '--seed'));
+  if (values['seeds-file']) {
+    let text: string;
+    try {
+      text = readFileSync(values['seeds-file'], 'utf8');
+    } catch (error) {
+      throw new UsageError(`crawler run: cannot read --seeds-file ${values['seeds-file']}: ${(error as Error).message}`);
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const seed = line.replace(/#.*$/, '').trim();
+      if (seed) seeds.push(checkedSeed(seed, values['seeds-file']));
+    }
+  }
+  if (values.scope && !['seeds', 'host', 'any'].includes(values.scope)) throw new UsageError(`crawler run: --scope must be seeds, host or any, got "${values.scope}"`);
+  try {
+    return parseCrawlJob({
+      ...base,
+      seeds: [...new Set(seeds)],
+      scope: { ...base.scope, ...(values.scope ? { mode: values.scope } : {}) },
+      maxPages: intFlag('run', 'max-pages', values['max-pages'], 1) ?? base.maxPages,
+      maxDepth: intFlag('run', 'max-depth', values['max-depth'], 0) ?? base.maxDepth,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`crawler run: ${error.message}`);
+    throw error;
+  }
+}
+
+function checkedSeed(seed: string, where: string): string {
+  const canonical = canonicalUrl(seed);
+  if (!canonical) throw new UsageError(`crawler run: ${where}: "${seed}" is not an http(s) URL`);
+  return canonical;
+}

@@ -1,0 +1,8 @@
+import { CrawlerError } from '@crawler/core';
+
+/** A bad command line: printed as one line, exit code 2. */
+export class UsageError extends CrawlerError {
+  constructor(message: string) {
+    super('CLI_USAGE', message);
+  }
+}
