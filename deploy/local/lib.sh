@@ -111,14 +111,24 @@ start_bg() {
   echo $! >"$(pidfile "$name")"
 }
 
-# stop_pid <label> <pid>: SIGTERM, wait up to STOP_TIMEOUT seconds, then SIGKILL.
-stop_pid() {
-  local label="$1" pid="$2" i
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < STOP_TIMEOUT * 5; i++)); do
-    kill -0 "$pid" 2>/dev/null || { log "$label stopped (pid $pid)"; return 0; }
+# wait_exit <pid> <seconds>: returns 0 as soon as the process is gone, 1 on timeout.
+wait_exit() {
+  local i
+  for ((i = 0; i < $2 * 5; i++)); do
+    kill -0 "$1" 2>/dev/null || return 0
     sleep 0.2
   done
+  return 1
+}
+
+# stop_pid <label> <pid>: SIGTERM, wait up to STOP_TIMEOUT seconds, then SIGKILL.
+stop_pid() {
+  local label="$1" pid="$2"
+  kill -TERM "$pid" 2>/dev/null || return 0
+  if wait_exit "$pid" "$STOP_TIMEOUT"; then
+    log "$label stopped (pid $pid)"
+    return 0
+  fi
   log "$label did not stop within ${STOP_TIMEOUT}s; sending SIGKILL to $pid"
   kill -KILL "$pid" 2>/dev/null || true
   sleep 0.5

@@ -4,9 +4,9 @@
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-for f in kafka redis; do . "$LOCAL_DIR/$f.sh"; done
+for f in kafka elasticsearch hbase redis; do . "$LOCAL_DIR/$f.sh"; done
 
-ALL_SERVICES=(kafka redis)
+ALL_SERVICES=(kafka elasticsearch hbase redis)
 
 usage() {
   echo "usage: $0 up|down|status [${ALL_SERVICES[*]}]" >&2
