@@ -71,8 +71,9 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
   const hops: Hop[] = [];
   const elapsed = () => Math.round(performance.now() - started);
   const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({ kind: 'status', hops, durationMs: elapsed(), ...outcome });
-  const deadline = AbortSignal.timeout(deps.totalTimeoutMs);
-  const signal = stopSignal ? AbortSignal.any([deadline, stopSignal]) : deadline;
+  // The deadline starts with the first request, not while the URL waits for its host's turn.
+  let deadline: AbortSignal | null = null;
+  let signal: AbortSignal | null = null;
 
   let url: URL;
   try {
@@ -104,12 +105,16 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
     }
 
     const permit = await deps.gate.acquire(request.queueKey, delayMs);
+    if (!deadline) {
+      deadline = AbortSignal.timeout(deps.totalTimeoutMs);
+      signal = stopSignal ? AbortSignal.any([deadline, stopSignal]) : deadline;
+    }
     let response;
     try {
       response = await deps.client.get({
         url,
         headers: conditional,
-        signal,
+        signal: signal!,
         maxBodyBytes: deps.maxBodyBytes,
         wantBody: (code, headers) => code >= 200 && code < 300 && isWanted(mediaType(headers['content-type']), deps.contentTypes),
       });

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from './cli.js';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+  return { out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('crawler command line', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('prints usage with --help and exits 0; with no command exits 2', async () => {
+    const io = capture();
+    expect(await runCli(['--help'])).toBe(0);
+    expect(io.out()).toContain('Usage: crawler <command>');
+    expect(await runCli([])).toBe(2);
+  });
+
+  it.each(['run', 'demo'])('has --help for %s', async (command) => {
+    const io = capture();
+    expect(await runCli([command, '--help'])).toBe(0);
+    expect(io.out()).toContain(`Usage: crawler ${command}`);
+  });
+
+  it.each([
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['run', '--bogus'], /crawler run: unknown option '--bogus'/],
+    [['run'], /no seeds/],
+    [['run', '--seed', 'ftp://x.test/'], /not an http\(s\) URL/],
+    [['run', '--seed', 'http://x.test/', '--max-pages', 'lots'], /--max-pages must be a whole number/],
+    [['run', '--seed', 'http://x.test/', '--max-time', 'soon'], /--max-time must be a duration/],
+    [['run', '--seed', 'http://x.test/', '--scope', 'galaxy'], /--scope must be seeds, host or any/],
+    [['run', '--seeds-file', '/nonexistent/seeds.txt'], /cannot read --seeds-file/],
+    [['demo', '--hosts', 'two'], /--hosts must be a whole number/],
+  ])('refuses %j with one line and exit code 2', async (argv, message) => {
+    const io = capture();
+    expect(await runCli(argv)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('names the bad setting when an environment variable is invalid', async () => {
+    const io = capture();
+    vi.stubEnv('FETCHER_CONCURRENCY', 'many');
+    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', `/tmp/crawler-cli-test-${process.pid}`]);
+    vi.unstubAllEnvs();
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(/FETCHER_CONCURRENCY \(concurrency\) = "many"/);
+  });
+});

@@ -1,0 +1,49 @@
+import { CrawlerError } from '@crawler/core';
+import { demoCommand, demoHelp } from './commands/demo.js';
+import { runCommand, runHelp } from './commands/run.js';
+import { UsageError } from './usage-error.js';
+
+interface Command {
+  summary: string;
+  help: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  run: { summary: 'crawl from seeds in one process, no servers needed', help: runHelp, run: runCommand },
+  demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
+};
+
+export const usage = `Usage: crawler <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .join('\n')}
+
+Run "crawler <command> --help" for a command's options.`;
+
+/** Runs one command line and returns the exit code: 0 done, 1 failed, 2 bad usage. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (!name || name === '--help' || name === '-h' || name === 'help') {
+      (name ? process.stdout : process.stderr).write(`${usage}\n`);
+      return name ? 0 : 2;
+    }
+    const command = commands[name];
+    if (!command) throw new UsageError(`crawler: unknown command "${name}" (see crawler --help)`);
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof CrawlerError) {
+      process.stderr.write(`crawler: ${error.message} [${error.code}]\n`);
+      return 1;
+    }
+    process.stderr.write(`crawler: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canonicalUrl, parseCrawlJob, silentLogger, type LinkRecord } from '@crawler/core';
+import { startTestWeb, type TestWeb } from '@crawler/testweb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testWebOverrides } from './commands/demo.js';
+import { startEmbeddedCrawl } from './embedded-crawl.js';
+import { checkAgainstTruth } from './truth-check.js';
+
+async function records(crawl: Awaited<ReturnType<typeof startEmbeddedCrawl>>): Promise<Map<string, LinkRecord>> {
+  const out = new Map<string, LinkRecord>();
+  for await (const record of crawl.linkbase.scan()) out.set(record.url, record);
+  return out;
+}
+
+describe('embedded crawl of the test web', () => {
+  let web: TestWeb;
+  let outDir: string;
+  beforeAll(async () => {
+    web = await startTestWeb({ seed: 3 });
+    outDir = mkdtempSync(join(tmpdir(), 'embedded-crawl-'));
+  });
+  afterAll(async () => {
+    await web.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('fetches every reachable allowed page once, nothing disallowed, and finds the exact duplicates', async () => {
+    const truth = web.groundTruth();
+    const job = parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth });
+    const crawl = await startEmbeddedCrawl({ outDir, job, logger: silentLogger(), overrides: testWebOverrides });
+    try {
+      expect(await crawl.waitUntilDone({ maxTimeMs: 60_000 })).toBe('complete');
+      const report = checkAgainstTruth(truth, web.requests, await records(crawl));
+      expect(report.missing).toEqual([]);
+      expect(report.fetchedMoreThanOnce).toEqual([]);
+      expect(report.disallowedRequested).toEqual([]);
+      expect(report.exactDuplicateGroupsDetected).toBe(truth.exactDuplicates.length);
+      expect(report.redirectLoopsDetected).toBe(truth.redirectLoops.length);
+      expect(report.trapPagesFetched).toBeLessThanOrEqual(truth.trapBudget);
+      expect(report.otherUrlsFetched).toEqual([]);
+      expect(report.pass).toBe(true);
+
+      const all = await records(crawl);
+      for (const { url, status } of truth.errors) {
+        const record = all.get(canonicalUrl(url)!);
+        expect(record?.httpStatus, url).toBe(status);
+        expect(['gone', 'error'], url).toContain(record?.status);
+      }
+      for (const { url } of truth.nonHtml) expect(all.get(canonicalUrl(url)!)?.lastOutcome, url).toBe('unsupported_type');
+      for (const url of truth.endless) expect(all.get(canonicalUrl(url)!)?.lastOutcome, url).toBe('timeout');
+      for (const { url } of truth.flaky) expect(all.get(canonicalUrl(url)!)?.status, url).toBe('fetched');
+      for (const { from, to } of truth.redirects.filter((redirect) => redirect.status !== 'meta-refresh')) {
+        const record = all.get(canonicalUrl(from)!);
+        if (truth.redirectLoops.includes(from)) continue;
+        expect(record, from).toMatchObject({ status: 'redirect', redirectTo: canonicalUrl(to) });
+      }
+
+      const page = truth.pages.find((url) => url.endsWith('/about'))!;
+      const [stored] = await crawl.pages.get(canonicalUrl(page)!);
+      expect(stored?.body.toString('utf8')).toContain('<html');
+      expect(stored?.httpStatus).toBe(200);
+    } finally {
+      await crawl.stop();
+    }
+    expect(readdirSync(join(outDir, 'warc')).some((name) => name.endsWith('.warc.gz'))).toBe(true);
+  });
+
+  it('resumes from its output folder without fetching anything again', async () => {
+    const before = web.requests.total();
+    const truth = web.groundTruth();
+    const crawl = await startEmbeddedCrawl({ outDir, job: parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: testWebOverrides });
+    try {
+      expect(await crawl.waitUntilDone({ maxTimeMs: 20_000 })).toBe('complete');
+      expect(web.requests.total()).toBe(before);
+      expect((await crawl.snapshot()).total).toBeGreaterThan(truth.pages.length);
+    } finally {
+      await crawl.stop();
+    }
+  });
+});
