@@ -37,21 +37,25 @@ export const Topics = {
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 
-let cached: Catalog | undefined;
+let cached: { dir: string; catalog: Catalog; byName: Map<string, TopicSpec> } | undefined;
 
 /** The single topic catalog in schemas/catalog.json: topics, keys, schemas, sizes, producers, consumers. */
 export function loadCatalog(dir: string = schemasDir()): Catalog {
-  if (dir === schemasDir() && cached) return cached;
-  const raw = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as Catalog;
-  const catalog: Catalog = { topics: raw.topics, consumerGroups: raw.consumerGroups };
-  if (dir === schemasDir()) cached = catalog;
-  return catalog;
+  return load(dir).catalog;
 }
 
-export function topicSpec(name: string, catalog: Catalog = loadCatalog()): TopicSpec {
-  const spec = catalog.topics.find((topic) => topic.name === name);
+export function topicSpec(name: string, dir: string = schemasDir()): TopicSpec {
+  const spec = load(dir).byName.get(name);
   if (!spec) throw new Error(`topic ${name} is not in schemas/catalog.json`);
   return spec;
+}
+
+function load(dir: string) {
+  if (cached?.dir === dir) return cached;
+  const raw = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as Catalog;
+  const catalog: Catalog = { topics: raw.topics, consumerGroups: raw.consumerGroups };
+  cached = { dir, catalog, byName: new Map(catalog.topics.map((topic) => [topic.name, topic])) };
+  return cached;
 }
 
 /** Topic names can be prefixed per deployment (e.g. per test run) without editing the catalog. */

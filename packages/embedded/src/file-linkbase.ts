@@ -23,6 +23,9 @@ export class FileLinkBase implements LinkBase {
   private readonly records = new Map<string, LinkRecord>();
   private readonly index = new DueIndex();
   private readonly dirty = new Set<string>();
+  /** Kept as records change, so stats() costs nothing per record. */
+  private readonly statusCounts = new Map<string, number>();
+  private readonly leaseHolders = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private journalBytes = 0;
@@ -66,12 +69,11 @@ export class FileLinkBase implements LinkBase {
     }
     this.journalBytes = existsSync(this.journalPath) ? (await stat(this.journalPath)).size : 0;
     for (const [id, record] of this.records) {
-      if (record.leaseUntil > 0) {
-        const released = { ...record, leaseUntil: 0 };
-        this.records.set(id, released);
-        this.dirty.add(id);
-      }
-      this.index.track(this.records.get(id)!);
+      const current = record.leaseUntil > 0 ? { ...record, leaseUntil: 0 } : record;
+      if (current !== record) this.dirty.add(id);
+      this.records.set(id, current);
+      this.statusCounts.set(current.status, (this.statusCounts.get(current.status) ?? 0) + 1);
+      this.index.track(current);
     }
   }
 
@@ -127,15 +129,15 @@ export class FileLinkBase implements LinkBase {
     return leased;
   }
 
-  async stats(now: number): Promise<LinkBaseStats> {
-    const byStatus: Record<string, number> = {};
+  async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
     let leased = 0;
-    let due = 0;
-    for (const record of this.records.values()) {
-      byStatus[record.status] = (byStatus[record.status] ?? 0) + 1;
-      if (record.leaseUntil > now) leased++;
-      else if (isSchedulable(record) && record.nextFetchAt <= now) due++;
+    for (const id of this.leaseHolders) if (this.records.get(id)!.leaseUntil > now) leased++;
+    let due: number | null = null;
+    if (options.due) {
+      due = 0;
+      for (const record of this.records.values()) if (isSchedulable(record) && record.nextFetchAt <= now && record.leaseUntil <= now) due++;
     }
+    const byStatus = Object.fromEntries([...this.statusCounts].filter(([, count]) => count > 0));
     return { total: this.records.size, byStatus, leased, due };
   }
 
@@ -192,6 +194,11 @@ export class FileLinkBase implements LinkBase {
   }
 
   private put(record: LinkRecord): void {
+    const previous = this.records.get(record.id);
+    if (previous) this.statusCounts.set(previous.status, this.statusCounts.get(previous.status)! - 1);
+    this.statusCounts.set(record.status, (this.statusCounts.get(record.status) ?? 0) + 1);
+    if (record.leaseUntil > 0) this.leaseHolders.add(record.id);
+    else this.leaseHolders.delete(record.id);
     this.records.set(record.id, record);
     this.dirty.add(record.id);
     this.index.track(record);

@@ -2,7 +2,8 @@ import { createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
 import { BackendError } from '@crawler/core';
 import { parseWarcRecords, serializeWarcRecord, sha1Digest } from './warc-record.js';
@@ -13,6 +14,8 @@ export interface WarcPageStoreOptions {
   /** A new WARC file is started past this size. */
   maxFileBytes?: number;
 }
+
+const gzipAsync = promisify(gzip);
 
 interface IndexEntry {
   url: string;
@@ -37,6 +40,8 @@ export class WarcPageStore implements PageStore {
   private indexHandle: FileHandle | null = null;
   private writing: Promise<void> = Promise.resolve();
   private sequence = 0;
+  /** Pages put during one tick are written together: one compression fan-out, one write. */
+  private pending: { pages: StoredPage[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   private constructor(
     private readonly dir: string,
@@ -67,28 +72,47 @@ export class WarcPageStore implements PageStore {
   }
 
   put(pages: StoredPage[]): Promise<void> {
-    const work = this.writing.then(() => this.write(pages));
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.flushPending());
+      this.pending.push({ pages, resolve, reject });
+    });
+  }
+
+  private flushPending(): void {
+    const batch = this.pending;
+    this.pending = [];
+    const work = this.writing.then(() => this.write(batch.flatMap((item) => item.pages)));
     this.writing = work.catch(() => undefined);
-    return work;
+    work.then(
+      () => batch.forEach((item) => item.resolve()),
+      (error: unknown) => batch.forEach((item) => item.reject(error)),
+    );
   }
 
   private async write(pages: StoredPage[]): Promise<void> {
-    const chunks: Buffer[] = [];
-    const lines: string[] = [];
-    const entries: IndexEntry[] = [];
+    const fresh: StoredPage[] = [];
+    const seen = new Set<string>();
+    for (const page of pages) {
+      const key = `${page.fetchedAt} ${page.url}`;
+      if (this.has(page.url, page.fetchedAt) || seen.has(key)) continue;
+      seen.add(key);
+      fresh.push(page);
+    }
+    if (fresh.length === 0) return;
+    // Compression runs on the libuv thread pool, off the event loop.
+    const records = await Promise.all(fresh.map((page) => this.serialize(page)));
     const file = await this.currentFile();
     let offset = file.size;
-    for (const page of pages) {
-      if (this.has(page.url, page.fetchedAt) || entries.some((e) => e.url === page.url && e.fetchedAt === page.fetchedAt)) continue;
-      const bytes = this.serialize(page);
-      entries.push({ url: page.url, fetchedAt: page.fetchedAt, filename: file.name, offset, length: bytes.length });
-      lines.push(`${page.surt} ${timestamp14(page.fetchedAt)} ${JSON.stringify({ url: page.url, fetchedAt: page.fetchedAt, mime: page.contentType, status: page.httpStatus, digest: page.digest, filename: file.name, offset, length: bytes.length })}`);
-      chunks.push(bytes);
-      offset += bytes.length;
-    }
-    if (chunks.length === 0) return;
+    const lines: string[] = [];
+    const entries: IndexEntry[] = [];
+    fresh.forEach((page, i) => {
+      const length = records[i]!.length;
+      entries.push({ url: page.url, fetchedAt: page.fetchedAt, filename: file.name, offset, length });
+      lines.push(`${page.surt} ${timestamp14(page.fetchedAt)} ${JSON.stringify({ url: page.url, fetchedAt: page.fetchedAt, mime: page.contentType, status: page.httpStatus, digest: page.digest, filename: file.name, offset, length })}`);
+      offset += length;
+    });
     try {
-      const data = Buffer.concat(chunks);
+      const data = Buffer.concat(records);
       await file.handle.write(data, 0, data.length, null);
       file.size += data.length;
       await this.indexHandle!.write(`${lines.join('\n')}\n`);
@@ -103,7 +127,7 @@ export class WarcPageStore implements PageStore {
   }
 
   /** Two gzip members: the response record and its metadata record. */
-  private serialize(page: StoredPage): Buffer {
+  private async serialize(page: StoredPage): Promise<Buffer> {
     const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
     const date = new Date(page.fetchedAt);
     const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
@@ -128,7 +152,7 @@ export class WarcPageStore implements PageStore {
       headers: { 'WARC-Concurrent-To': response.recordId },
     });
     const level = this.options.gzipLevel;
-    return Buffer.concat([gzipSync(response.bytes, { level }), gzipSync(metadata.bytes, { level })]);
+    return Buffer.concat(await Promise.all([gzipAsync(response.bytes, { level }), gzipAsync(metadata.bytes, { level })]));
   }
 
   async get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
@@ -139,7 +163,6 @@ export class WarcPageStore implements PageStore {
   }
 
   private async read(entry: IndexEntry): Promise<StoredPage> {
-    await this.writing;
     const handle = await open(join(this.dir, entry.filename), 'r');
     try {
       const buffer = Buffer.alloc(entry.length);
@@ -156,6 +179,7 @@ export class WarcPageStore implements PageStore {
   }
 
   async flush(): Promise<void> {
+    if (this.pending.length > 0) this.flushPending();
     await this.writing;
     await this.file?.handle.datasync();
     await this.indexHandle?.datasync();

@@ -2,7 +2,7 @@ import { Schemas } from '@crawler/core';
 import type { StatusUpdate } from '@crawler/core';
 import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { applyStatus, isPending, NEVER } from './apply-status.js';
+import { applyStatus, NEVER } from './apply-status.js';
 
 const policy = { recrawlIntervalMs: 86_400_000, maxAttempts: 3, retryBaseMs: 1000, retryMaxMs: 60_000, random: () => 0.5 };
 const now = 1_000_000;
@@ -14,7 +14,6 @@ describe('applyStatus', () => {
   it('stores a fetched page with its digest and validators and schedules the re-crawl', () => {
     const next = applyStatus(record, status({ outcome: 'ok', change: 'changed', digest: 'new', etag: '"e"', fetchedAt: now }), now, policy);
     expect(next).toMatchObject({ status: 'fetched', digest: 'new', etag: '"e"', leaseUntil: 0, fetchCount: 1, lastChangeAt: now, nextFetchAt: now + 86_400_000 });
-    expect(isPending(next)).toBe(false);
   });
 
   it('marks duplicates and keeps the old change time for unchanged pages', () => {
@@ -31,12 +30,10 @@ describe('applyStatus', () => {
   it('backs off passing failures exponentially, honours Retry-After, then gives up until the re-crawl', () => {
     const first = applyStatus(record, status({ outcome: 'server_error', retriable: true }), now, policy);
     expect(first).toMatchObject({ status: 'retry', consecutiveFailures: 1, nextFetchAt: now + 750 });
-    expect(isPending(first)).toBe(true);
     const second = applyStatus(first, status({ outcome: 'throttled', retriable: true, retryAfterMs: 30_000 }), now, policy);
     expect(second).toMatchObject({ status: 'retry', consecutiveFailures: 2, nextFetchAt: now + 30_000 });
     const third = applyStatus(second, status({ outcome: 'timeout', retriable: true }), now, policy);
     expect(third).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: now + 86_400_000 });
-    expect(isPending(third)).toBe(false);
   });
 
   it('does not retry failures that will not pass', () => {

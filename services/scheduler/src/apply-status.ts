@@ -62,8 +62,3 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
   }
   return { ...base, status: 'error', consecutiveFailures: failures, nextFetchAt: recrawlAt };
 }
-
-/** True while a URL still waits for its first answer or for a retry that may succeed. */
-export function isPending(record: LinkRecord): boolean {
-  return record.status === 'queued' || record.status === 'retry';
-}

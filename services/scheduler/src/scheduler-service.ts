@@ -1,5 +1,4 @@
 import { StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
-import { isPending } from './apply-status.js';
 import type { SchedulerConfig } from './config.js';
 import { FrontierEmitter } from './frontier-emitter.js';
 import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerCounters } from './scheduler-stages.js';
@@ -74,11 +73,11 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
       await statusRunner.stop();
       await ports.linkbase.flush();
     },
-    async snapshot(): Promise<CrawlSnapshot> {
+    async snapshot(options: { withDue?: boolean } = {}): Promise<CrawlSnapshot> {
       const at = now();
-      const stats = await ports.linkbase.stats(at);
-      let pending = 0;
-      for await (const record of ports.linkbase.scan()) if (isPending(record) && record.leaseUntil <= at) pending++;
+      const stats = await ports.linkbase.stats(at, { due: options.withDue });
+      // Leased URLs are mostly pending ones on a first crawl; exact whenever nothing is leased.
+      const pending = Math.max(0, (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0) - stats.leased);
       return { ...stats, pending, inFlight: emitter.inFlightCount, budgetSpent: emitter.budgetSpent, counters };
     },
   };

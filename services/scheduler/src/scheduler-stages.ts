@@ -1,7 +1,7 @@
 import { canonicalize, createLinkRecord, createScope, Schemas, Topics, urlId } from '@crawler/core';
 import type { CrawlJob, LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
-import { newLinkRecords } from './new-link-records.js';
+import { linkCandidates, recordForCandidate } from './new-link-records.js';
 import { findRedirectLoop } from './redirect-chain.js';
 
 export interface SchedulerCounters {
@@ -40,10 +40,11 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
     outputs: [],
     async handle(message) {
       options.counters.linksReceived += message.links.length;
-      const records = newLinkRecords(message, options.job, now());
-      if (records.length === 0) return [];
-      const known = await options.linkbase.getMany(records.map((record) => record.id));
-      const fresh = records.filter((record) => !known.has(record.id));
+      const candidates = linkCandidates(message, options.job);
+      if (candidates.length === 0) return [];
+      const known = await options.linkbase.getMany(candidates.map((candidate) => candidate.id));
+      const at = now();
+      const fresh = candidates.filter((candidate) => !known.has(candidate.id)).map((candidate) => recordForCandidate(candidate, message, at)).filter((record) => record !== null);
       if (fresh.length > 0) options.counters.discovered += (await options.linkbase.insertNew(fresh)).length;
       return [];
     },

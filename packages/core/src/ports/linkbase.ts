@@ -58,8 +58,10 @@ export interface DueQuery {
 export interface LinkBaseStats {
   total: number;
   byStatus: Record<string, number>;
+  /** URLs whose lease has not run out. */
   leased: number;
-  due: number;
+  /** URLs due now; only counted when asked for (it may cost a scan). */
+  due: number | null;
 }
 
 /** A mutation returns the new record, or null to leave it unchanged. */
@@ -81,7 +83,7 @@ export interface LinkBase {
   findDue(query: DueQuery): Promise<LinkRecord[]>;
   /** Leases the given URLs until `until` if they are still due; returns the records leased. */
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]>;
-  stats(now: number): Promise<LinkBaseStats>;
+  stats(now: number, options?: { due?: boolean }): Promise<LinkBaseStats>;
   scan(): AsyncIterable<LinkRecord>;
   /** Makes every acknowledged write durable. */
   flush(): Promise<void>;
