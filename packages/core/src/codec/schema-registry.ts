@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import avro from 'avsc';
 import { CodecError } from '../errors.js';
@@ -31,9 +31,10 @@ export class SchemaRegistry {
   static load(dir: string = schemasDir()): SchemaRegistry {
     const lock = JSON.parse(readFileSync(join(dir, 'fingerprints.json'), 'utf8')) as LockFile;
     const registry = new SchemaRegistry();
+    const listed = (folder: string) => (existsSync(join(dir, folder)) ? readdirSync(join(dir, folder)).filter((f) => f.endsWith('.avsc')) : []);
     const files = [
-      ...readdirSync(join(dir, 'avro')).filter((f) => f.endsWith('.avsc')).map((f) => ({ path: join(dir, 'avro', f), current: true })),
-      ...readdirSync(join(dir, 'history')).filter((f) => f.endsWith('.avsc')).map((f) => ({ path: join(dir, 'history', f), current: false })),
+      ...listed('avro').map((f) => ({ path: join(dir, 'avro', f), current: true })),
+      ...listed('history').map((f) => ({ path: join(dir, 'history', f), current: false })),
     ];
     for (const file of files) registry.add(file.path, file.current, lock);
     return registry;
