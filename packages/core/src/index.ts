@@ -10,3 +10,4 @@ export * from './url/index.js';
 export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
+export * from './service/index.js';

@@ -1,4 +1,4 @@
-import { StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
+import { createLinkRecord, StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
 import type { SchedulerConfig } from './config.js';
 import { FrontierEmitter } from './frontier-emitter.js';
 import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerCounters } from './scheduler-stages.js';
@@ -63,6 +63,10 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
     emitter,
     counters,
     async start() {
+      // Seeds of the job enter the link base directly: create-if-absent, so a restart adds nothing.
+      const at = now();
+      const seeds = job.seeds.map((url) => createLinkRecord(url, { jobId: job.id, source: 'seed', discoveredAt: at, nextFetchAt: at }));
+      if (seeds.length > 0) counters.discovered += (await ports.linkbase.insertNew(seeds)).length;
       await statusRunner.start();
       await linksRunner.start();
       emitter.start();

@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface HealthChecks {
+  /** Alive: the process is running its loop. */
+  live(): boolean;
+  /** Ready: started, connected, not stopping. */
+  ready(): boolean;
+  /** Extra JSON for humans (counters, in-flight work). */
+  details?(): Record<string, unknown>;
+}
+
+export interface HealthServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** /healthz and /readyz for probes: 200 with a small JSON body, or 503. */
+export async function startHealthServer(host: string, port: number, checks: HealthChecks): Promise<HealthServer> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const ok = path === '/healthz' ? checks.live() : path === '/readyz' ? checks.ready() : null;
+    if (ok === null) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"error":"not found"}');
+      return;
+    }
+    response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', ...checks.details?.() }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,3 @@
+export * from './runtime-settings.js';
+export * from './health-server.js';
+export * from './run-service.js';
