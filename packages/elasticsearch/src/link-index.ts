@@ -1,0 +1,24 @@
+import type { Client } from '@elastic/elasticsearch';
+import { responseCause } from './elasticsearch-errors.js';
+import type { ElasticsearchConfig } from './elasticsearch-settings.js';
+import { LINK_MAPPINGS, dynamicIndexSettings, linkIndexTemplate } from './link-index-template.js';
+
+/**
+ * Installs the index template, then creates the index if it is missing. An existing index gets
+ * the current mappings (new fields are added; a changed type fails with the cluster's reason) and
+ * dynamic settings, so running this again, from any number of processes, is harmless.
+ * Returns true when this call created the index.
+ */
+export async function installLinkIndex(client: Client, config: Pick<ElasticsearchConfig, 'index' | 'shards' | 'replicas'>): Promise<boolean> {
+  await client.indices.putIndexTemplate(linkIndexTemplate(config));
+  try {
+    await client.indices.create({ index: config.index });
+    return true;
+  } catch (error) {
+    if (responseCause(error).type !== 'resource_already_exists_exception') throw error;
+  }
+  await client.indices.putMapping({ index: config.index, ...LINK_MAPPINGS });
+  await client.indices.putSettings({ index: config.index, settings: dynamicIndexSettings(config) });
+  return false;
+}
+
