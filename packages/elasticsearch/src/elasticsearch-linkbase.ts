@@ -1,0 +1,296 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { BackendError, redactUrl, type DueQuery, type LinkBase, type LinkBaseStats, type LinkMutation, type LinkRecord, type Logger } from '@crawler/core';
+import { createElasticsearchClient } from './elasticsearch-client.js';
+import { BulkItemsError, isRetriableStatus, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
+import type { ElasticsearchConfig } from './elasticsearch-settings.js';
+import { installLinkIndex } from './link-index.js';
+import { MAX_PER_QUEUE } from './link-index-template.js';
+import { dueQueuesRequest, isDue, statsRequest } from './link-queries.js';
+import { QueueRotation, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
+import { RefreshGate } from './refresh-gate.js';
+
+/** Documents per bulk request: a few hundred KB, well under http.max_content_length. */
+const BULK_CHUNK = 1000;
+/** Bulk requests of one call in flight at once: enough to overlap round trips, not to flood the write pool. */
+const BULK_CONCURRENCY = 2;
+/** Rounds of 429 (write queue full) answers a bulk item may get before the call fails. */
+const MAX_BULK_RETRIES = 4;
+/** A record still changed by others after this many read-modify-write rounds fails the call (retriable). */
+const MAX_CAS_ATTEMPTS = 50;
+const SCAN_PAGE = 1000;
+const SCAN_KEEP_ALIVE = '2m';
+
+interface Versioned {
+  record: LinkRecord;
+  seqNo: number;
+  primaryTerm: number;
+}
+
+type BulkAction = { create: { _id: string } } | { index: { _id: string; if_seq_no: number; if_primary_term: number } };
+
+interface BulkOp {
+  id: string;
+  action: BulkAction;
+  doc: LinkRecord;
+}
+
+interface DueAggregations {
+  queues: { buckets: { key: { queueKey: string }; due: { hits: { hits: { _source: LinkRecord }[] } } }[] };
+}
+
+interface StatsAggregations {
+  byStatus: { buckets: { key: string; doc_count: number }[] };
+  leased: { doc_count: number };
+  due?: { doc_count: number };
+}
+
+/**
+ * The link base on one Elasticsearch index, one document per URL (`_id` = the record id). Reads by
+ * id are realtime; writes are conditional on the sequence number read, so concurrent writers in any
+ * number of processes lose nothing; searches see what the RefreshGate made visible.
+ */
+class ElasticsearchLinkBase implements LinkBase {
+  private readonly gate: RefreshGate;
+  private readonly rotation = new QueueRotation();
+  private closed = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly index: string,
+    private readonly node: string,
+    refreshMinIntervalMs: number,
+    private readonly log: Logger,
+  ) {
+    this.gate = new RefreshGate(() => this.call('refresh', () => this.client.indices.refresh({ index: this.index })).then(() => undefined), refreshMinIntervalMs);
+  }
+
+  async insertNew(records: LinkRecord[]): Promise<string[]> {
+    this.assertOpen();
+    const ops = records.map((doc): BulkOp => ({ id: doc.id, action: { create: { _id: doc.id } }, doc }));
+    const created: string[] = [];
+    await inPool(chunk(ops, BULK_CHUNK), BULK_CONCURRENCY, async (part) => {
+      const statuses = await this.bulk('insertNew', part);
+      // 409: the id is known already, which is what insertNew is for.
+      for (const [i, op] of part.entries()) if (statuses[i] !== 409) created.push(op.id);
+    });
+    return created;
+  }
+
+  async getMany(ids: string[]): Promise<Map<string, LinkRecord>> {
+    this.assertOpen();
+    const found = await this.read('getMany', [...new Set(ids)]);
+    return new Map([...found].map(([id, versioned]) => [id, versioned.record]));
+  }
+
+  update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
+    return this.compareAndSet('update', ids, mutate);
+  }
+
+  async findDue(query: DueQuery): Promise<LinkRecord[]> {
+    this.assertOpen();
+    await this.gate.awaitVisible();
+    const perQueue = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
+    const fetchPage = async (page: QueuePageRequest): Promise<QueueBatch[]> => {
+      const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perQueue)));
+      return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({ queueKey: bucket.key.queueKey, records: bucket.due.hits.hits.map((hit) => hit._source) }));
+    };
+    return this.rotation.take(fetchPage, query.limit, perQueue);
+  }
+
+  lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
+    return this.compareAndSet('lease', ids, (current) =>
+      // A lease at or before now ran out without an answer: counted, so a poison URL stops eventually.
+      isDue(current, now) ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) } : null,
+    );
+  }
+
+  async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
+    this.assertOpen();
+    await this.gate.awaitVisible();
+    const response = await this.call('stats', () => this.client.search<LinkRecord, StatsAggregations>(statsRequest(this.index, now, options.due === true)));
+    const aggs = response.aggregations;
+    const total = response.hits.total;
+    return {
+      total: typeof total === 'number' ? total : (total?.value ?? 0),
+      byStatus: Object.fromEntries((aggs?.byStatus.buckets ?? []).map((bucket) => [bucket.key, bucket.doc_count])),
+      leased: aggs?.leased.doc_count ?? 0,
+      due: options.due ? (aggs?.due?.doc_count ?? 0) : null,
+    };
+  }
+
+  /** Every record as of the call, in pages over a point in time, so writes meanwhile neither repeat nor skip records. */
+  async *scan(): AsyncIterable<LinkRecord> {
+    this.assertOpen();
+    await this.gate.awaitVisible();
+    let pit = (await this.call('scan', () => this.client.openPointInTime({ index: this.index, keep_alive: SCAN_KEEP_ALIVE }))).id;
+    try {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const request: estypes.SearchRequest = { pit: { id: pit, keep_alive: SCAN_KEEP_ALIVE }, size: SCAN_PAGE, sort: [{ _shard_doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) };
+        const page = await this.call('scan', () => this.client.search<LinkRecord>(request));
+        pit = page.pit_id ?? pit;
+        for (const hit of page.hits.hits) yield hit._source!;
+        if (page.hits.hits.length < SCAN_PAGE) return;
+        after = page.hits.hits.at(-1)!.sort;
+      }
+    } finally {
+      // The point in time expires by itself; a failed close only keeps it a little longer.
+      await this.client.closePointInTime({ id: pit }).catch((error: unknown) => this.log.warn({ err: toBackendError(error, 'scan', this.index, this.node).message }, 'could not close the point in time of a scan'));
+    }
+  }
+
+  /** Acknowledged writes are durable already (translog); a refresh makes them visible to every search. */
+  async flush(): Promise<void> {
+    this.assertOpen();
+    await this.gate.refreshNow();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.close();
+  }
+
+  /**
+   * Read-modify-write per record: read with its sequence number, write only if it is unchanged,
+   * and read again the records another writer changed meanwhile. The mutation may run more than
+   * once for a record; only its last result is stored.
+   */
+  private async compareAndSet(operation: string, ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
+    this.assertOpen();
+    const unique = [...new Set(ids)];
+    const written = new Map<string, LinkRecord>();
+    let pending = unique;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > MAX_CAS_ATTEMPTS) {
+        this.log.warn({ operation, records: pending.length, attempts: MAX_CAS_ATTEMPTS }, 'records kept changing under a read-modify-write');
+        throw new BackendError(`elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`);
+      }
+      // Full jitter: writers that collided do not collide again in step.
+      if (attempt > 1) await sleep(Math.random() * Math.min(100, 2 ** attempt));
+      const current = await this.read(operation, pending);
+      const ops: BulkOp[] = [];
+      for (const id of pending) {
+        const stored = current.get(id);
+        if (!stored) continue;
+        const next = mutate(stored.record);
+        if (!next || next === stored.record) continue;
+        ops.push({ id, action: { index: { _id: id, if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } }, doc: next });
+      }
+      const statuses = ops.length > 0 ? await this.bulk(operation, ops) : [];
+      pending = [];
+      for (const [i, op] of ops.entries()) {
+        if (statuses[i] === 409) pending.push(op.id);
+        else written.set(op.id, op.doc);
+      }
+    }
+    return unique.filter((id) => written.has(id)).map((id) => written.get(id)!);
+  }
+
+  /** Realtime multi-get with sequence numbers; unknown ids are left out. */
+  private async read(operation: string, ids: string[]): Promise<Map<string, Versioned>> {
+    const out = new Map<string, Versioned>();
+    if (ids.length === 0) return out;
+    const response = await this.call(operation, () => this.client.mget<LinkRecord>({ index: this.index, ids }));
+    for (const doc of response.docs) {
+      if ('error' in doc) throw new BackendError(`elasticsearch ${operation} on index ${this.index}: reading ${doc._id} failed: ${doc.error.type}: ${doc.error.reason ?? ''}`);
+      if (doc.found && doc._source) out.set(doc._id, { record: doc._source, seqNo: doc._seq_no!, primaryTerm: doc._primary_term! });
+    }
+    return out;
+  }
+
+  /**
+   * One bulk request; returns each item's status in order. Items the cluster turned away for load
+   * (429) are sent again after a pause; 409 is the caller's to read; anything else fails the call
+   * with every failed item listed.
+   */
+  private async bulk(operation: string, ops: BulkOp[]): Promise<number[]> {
+    const statuses = new Array<number>(ops.length);
+    let todo = ops.map((_, i) => i);
+    for (let round = 0; ; round++) {
+      const operations = todo.flatMap((i) => [ops[i]!.action, ops[i]!.doc]);
+      let response: estypes.BulkResponse;
+      try {
+        response = await this.call(operation, () => this.client.bulk({ index: this.index, operations }));
+      } finally {
+        this.gate.wrote();
+      }
+      const failures: BulkFailure[] = [];
+      const overloaded: number[] = [];
+      response.items.forEach((entry, position) => {
+        const i = todo[position]!;
+        const item = Object.values(entry)[0]!;
+        statuses[i] = item.status;
+        if (item.status < 300 || item.status === 409) return;
+        if (item.status === 429 && round < MAX_BULK_RETRIES) overloaded.push(i);
+        else failures.push({ id: ops[i]!.id, status: item.status, type: item.error?.type ?? 'unknown', reason: item.error?.reason ?? '' });
+      });
+      if (failures.length > 0) {
+        this.log.error({ operation, failed: failures.length, first: failures[0] }, 'bulk items failed');
+        throw new BulkItemsError(operation, this.index, failures);
+      }
+      if (overloaded.length === 0) return statuses;
+      this.log.warn({ operation, items: overloaded.length, round }, 'cluster write queue full; sending items again');
+      todo = overloaded;
+      await sleep(100 * 2 ** round);
+    }
+  }
+
+  private async call<T>(operation: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw toBackendError(error, operation, this.index, this.node);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new BackendError(`the link base on index ${this.index} is closed`, { retriable: false });
+  }
+}
+
+/**
+ * Connects to the cluster, installs the index template and creates the index if missing (both
+ * idempotent), and returns the link base on it. Fails with a BackendError naming the node (without
+ * credentials) when the cluster cannot be reached.
+ */
+export async function createElasticsearchLinkBase(config: ElasticsearchConfig, logger: Logger): Promise<LinkBase> {
+  const node = redactUrl(config.url);
+  const log = logger.child({ component: 'elasticsearch-linkbase', index: config.index });
+  const client = createElasticsearchClient(config);
+  try {
+    const created = await installLinkIndex(client, config);
+    log.info({ node, created, refreshMinIntervalMs: config.refreshMinIntervalMs }, created ? 'link base index created' : 'link base index found');
+  } catch (error) {
+    await client.close();
+    throw toBackendError(error, 'install', config.index, node);
+  }
+  return new ElasticsearchLinkBase(client, config.index, node, config.refreshMinIntervalMs, log);
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs `work` over items, `concurrency` at a time; waits for every started task before it throws the first error. */
+async function inPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  const rejected = results.find((result) => result.status === 'rejected');
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
+}
