@@ -1,0 +1,42 @@
+import { makeLinkRecord } from '@crawler/core/testing';
+import { describe, expect, it } from 'vitest';
+import { CRAWL_ORDER, dueFilter, dueQueuesRequest, isDue, statsRequest } from './link-queries.js';
+
+describe('link base queries', () => {
+  it('calls due what is schedulable, due by time and not leased', () => {
+    expect(dueFilter(1000)).toEqual([
+      { terms: { status: ['queued', 'retry', 'fetched', 'error'] } },
+      { range: { nextFetchAt: { lte: 1000 } } },
+      { range: { leaseUntil: { lte: 1000 } } },
+    ]);
+    const record = makeLinkRecord('http://a.test/', { nextFetchAt: 1000, leaseUntil: 1000 });
+    expect(isDue(record, 1000)).toBe(true);
+    expect(isDue({ ...record, nextFetchAt: 1001 }, 1000)).toBe(false);
+    expect(isDue({ ...record, leaseUntil: 1001 }, 1000)).toBe(false);
+    for (const status of ['redirect', 'duplicate', 'gone', 'blocked'] as const) expect(isDue({ ...record, status }, 1000)).toBe(false);
+    for (const status of ['queued', 'retry', 'fetched', 'error'] as const) expect(isDue({ ...record, status }, 1000)).toBe(true);
+  });
+
+  it('pages queues in key order with crawl order inside each queue', () => {
+    const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3);
+    expect(request).toMatchObject({ index: 'links', size: 0, track_total_hits: false, request_cache: false, query: { bool: { filter: dueFilter(500) } } });
+    const queues = request.aggs!.queues!;
+    expect(queues.composite).toEqual({ size: 7, sources: [{ queueKey: { terms: { field: 'queueKey' } } }] });
+    expect(queues.aggs!.due!.top_hits).toEqual({ size: 3, sort: CRAWL_ORDER, _source: true });
+    expect(CRAWL_ORDER).toEqual([{ priority: 'desc' }, { depth: 'asc' }, { nextFetchAt: 'asc' }, { id: 'asc' }]);
+  });
+
+  it('continues after a key and stops at the key a wrapped-around round began with', () => {
+    expect(dueQueuesRequest('links', 500, { after: 'm.test', upTo: undefined, queues: 2 }, 1).aggs!.queues!.composite!.after).toEqual({ queueKey: 'm.test' });
+    const wrapped = dueQueuesRequest('links', 500, { after: undefined, upTo: 'm.test', queues: 2 }, 1);
+    expect(wrapped.query).toEqual({ bool: { filter: [...dueFilter(500), { range: { queueKey: { lte: 'm.test' } } }] } });
+    expect(wrapped.aggs!.queues!.composite!.after).toBeUndefined();
+  });
+
+  it('counts due only when asked', () => {
+    const plain = statsRequest('links', 42, false);
+    expect(plain).toMatchObject({ index: 'links', size: 0, track_total_hits: true });
+    expect(plain.aggs).toEqual({ byStatus: { terms: { field: 'status', size: 100 } }, leased: { filter: { range: { leaseUntil: { gt: 42 } } } } });
+    expect(statsRequest('links', 42, true).aggs!.due).toEqual({ filter: { bool: { filter: dueFilter(42) } } });
+  });
+});
