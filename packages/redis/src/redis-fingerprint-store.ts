@@ -1,0 +1,180 @@
+import type { FingerprintEntry, FingerprintStore, Logger, PutResult } from '@crawler/core';
+import calculateSlot from 'cluster-key-slot';
+import { fingerprintKey, groupBySlot, ttlArgument } from './fingerprint-keys.js';
+import { PipelineRunner, type PipelineEvent, type RoutedCommand } from './pipeline-runner.js';
+import { openRedisConnection, type RedisClient } from './redis-connection.js';
+import type { RedisConfig } from './redis-settings.js';
+
+export interface RedisFingerprintStoreOptions {
+  /** Called once per pipeline sent (a round trip to one node); for metrics and tests. */
+  onPipeline?: (event: PipelineEvent) => void;
+}
+
+/**
+ * Keys per multi-key command (script call, MGET, DEL). Bigger calls save client work but hold the
+ * single-threaded server longer; 500 keys run in well under a millisecond.
+ */
+const MAX_KEYS_PER_COMMAND = 500;
+
+/**
+ * KEYS[i] takes ARGV[2i-1] with a TTL of ARGV[2i] ms unless it exists; an existing key keeps its
+ * value, gets the TTL anew and its value is returned (false, i.e. nil, for a key just created).
+ * One script call per slot group makes check, write and TTL refresh atomic for every key.
+ */
+const PUT_IF_ABSENT = `
+local found = {}
+for i, key in ipairs(KEYS) do
+  local old = redis.call('GET', key)
+  if old then
+    redis.call('PEXPIRE', key, ARGV[2 * i])
+    found[i] = old
+  else
+    redis.call('SET', key, ARGV[2 * i - 1], 'PX', ARGV[2 * i])
+    found[i] = false
+  end
+end
+return found`;
+
+/** SADD and PEXPIRE together, so no set is ever left without a TTL. ARGV[1] is the TTL. */
+const ADD_TO_SET = `
+for i = 2, #ARGV, 1000 do
+  redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 0`;
+
+function defineScripts(client: RedisClient): void {
+  // ioredis sends EVAL once per connection, EVALSHA afterwards; no SCRIPT LOAD round trip.
+  client.defineCommand('fingerprintPutIfAbsent', { lua: PUT_IF_ABSENT });
+  client.defineCommand('fingerprintAddToSet', { numberOfKeys: 1, lua: ADD_TO_SET });
+}
+
+interface Pending {
+  key: string;
+  value: string;
+  ttl: number;
+  /** Index of the entry that sends this key; later duplicates only read its result. */
+  index: number;
+}
+
+/** FingerprintStore on a standalone Redis or a Redis Cluster (REDIS_CLUSTER_NODES). */
+class RedisFingerprintStore implements FingerprintStore {
+  private readonly slotOf: (key: string) => number;
+
+  constructor(
+    private readonly prefix: string,
+    private readonly runner: PipelineRunner,
+    cluster: boolean,
+  ) {
+    // Standalone has no slots: every key goes to one group, cut only by MAX_KEYS_PER_COMMAND.
+    this.slotOf = cluster ? calculateSlot : () => 0;
+  }
+
+  async putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]> {
+    const keys = entries.map((entry) => fingerprintKey(this.prefix, entry.namespace, entry.key));
+    const sent = new Map<string, Pending>();
+    keys.forEach((key, index) => {
+      const entry = entries[index]!;
+      const ttl = ttlArgument(entry.ttlMs);
+      const first = sent.get(key);
+      // The first entry of a key wins; a later one is a hit on it, whose TTL refresh comes last.
+      if (first) first.ttl = ttl;
+      else sent.set(key, { key, value: entry.value, ttl, index });
+    });
+    const groups = groupBySlot([...sent.values()], (pending) => this.slotOf(pending.key), MAX_KEYS_PER_COMMAND);
+    const replies = await this.runner.execute(
+      'putIfAbsent',
+      groups.map(({ slot, items }) => ({
+        slot,
+        method: 'fingerprintPutIfAbsent',
+        args: [items.length, ...items.map((item) => item.key), ...items.flatMap((item) => [item.value, item.ttl])],
+      })),
+    );
+    const results = new Array<PutResult>(entries.length);
+    groups.forEach(({ items }, group) => {
+      const found = replies[group] as (string | null)[];
+      items.forEach((item, position) => {
+        const existing = found[position] ?? null;
+        results[item.index] = existing === null ? { created: true, existing: null } : { created: false, existing };
+      });
+    });
+    return keys.map((key, index) => {
+      const first = sent.get(key)!;
+      if (first.index === index) return results[index]!;
+      const won = results[first.index]!;
+      return { created: false, existing: won.created ? first.value : won.existing };
+    });
+  }
+
+  async get(namespace: string, keys: string[]): Promise<(string | null)[]> {
+    const items = keys.map((key, index) => ({ key: fingerprintKey(this.prefix, namespace, key), index }));
+    const groups = groupBySlot(items, (item) => this.slotOf(item.key), MAX_KEYS_PER_COMMAND);
+    const replies = await this.runner.execute(
+      'get',
+      groups.map(({ slot, items: group }) => ({ slot, method: 'mget', args: group.map((item) => item.key) })),
+    );
+    const values = new Array<string | null>(keys.length).fill(null);
+    groups.forEach(({ items: group }, position) => {
+      const found = replies[position] as (string | null)[];
+      group.forEach((item, offset) => {
+        values[item.index] = found[offset] ?? null;
+      });
+    });
+    return values;
+  }
+
+  async set(entries: FingerprintEntry[]): Promise<void> {
+    // One SET per entry in batch order: a key given twice ends with its last value.
+    await this.runner.execute(
+      'set',
+      entries.map((entry): RoutedCommand => {
+        const key = fingerprintKey(this.prefix, entry.namespace, entry.key);
+        return { slot: this.slotOf(key), method: 'set', args: [key, entry.value, 'PX', ttlArgument(entry.ttlMs)] };
+      }),
+    );
+  }
+
+  async delete(namespace: string, keys: string[]): Promise<void> {
+    const groups = groupBySlot(
+      keys.map((key) => fingerprintKey(this.prefix, namespace, key)),
+      (key) => this.slotOf(key),
+      MAX_KEYS_PER_COMMAND,
+    );
+    await this.runner.execute('delete', groups.map(({ slot, items }) => ({ slot, method: 'del', args: items })));
+  }
+
+  async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
+    const setKey = fingerprintKey(this.prefix, namespace, key);
+    await this.runner.execute('addToSet', [
+      { slot: this.slotOf(setKey), method: 'fingerprintAddToSet', args: [setKey, ttlArgument(ttlMs), ...members] },
+    ]);
+  }
+
+  async members(namespace: string, keys: string[]): Promise<string[][]> {
+    const replies = await this.runner.execute(
+      'members',
+      keys.map((key): RoutedCommand => {
+        const setKey = fingerprintKey(this.prefix, namespace, key);
+        return { slot: this.slotOf(setKey), method: 'smembers', args: [setKey] };
+      }),
+    );
+    return replies as string[][];
+  }
+
+  async close(): Promise<void> {
+    await this.runner.close();
+  }
+}
+
+/**
+ * Connects in the background and returns at once; calls made before the connection is up wait for
+ * it, each at most REDIS_COMMAND_TIMEOUT_MS.
+ */
+export function createRedisFingerprintStore(config: RedisConfig, logger: Logger, options: RedisFingerprintStoreOptions = {}): FingerprintStore {
+  const log = logger.child({ component: 'redis-fingerprints' });
+  const connection = openRedisConnection(config, log);
+  defineScripts(connection.client);
+  const runner = new PipelineRunner(connection, { timeoutMs: config.commandTimeoutMs, logger: log, ...options });
+  log.info({ mode: connection.mode, nodes: connection.nodes, keyPrefix: config.keyPrefix }, 'redis fingerprint store');
+  return new RedisFingerprintStore(config.keyPrefix, runner, connection.mode === 'cluster');
+}
