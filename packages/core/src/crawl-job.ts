@@ -1,6 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import type { CanonicalizeOptions } from './url/canonicalize.js';
+
+const regexSource = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
 
 /**
  * A crawl job: its seeds and the rules every service applies to its URLs. Services load the same
@@ -11,12 +25,19 @@ export const crawlJobSchema = z.object({
   seeds: z.array(z.url()).default([]),
   scope: z
     .object({
-      /** seeds: hosts of the seeds; host: the linking page's host; any: no host rule. */
-      mode: z.enum(['seeds', 'host', 'any']).default('seeds'),
-      /** Extra hosts allowed in `seeds` mode. */
+      /** seeds: hosts of the seeds; host: the linking page's host; domain: registrable domains of the seeds; any: no host rule. */
+      mode: z.enum(['seeds', 'host', 'domain', 'any']).default('seeds'),
+      /** Extra hosts allowed in `seeds` mode (their domains in `domain` mode). */
       hosts: z.array(z.string()).default([]),
-      allow: z.array(z.string()).default([]),
-      deny: z.array(z.string()).default([]),
+      allow: z.array(regexSource).default([]),
+      deny: z.array(regexSource).default([]),
+      /** From a page matching `page`, only new links matching one of `links` are kept (e.g. channel pages yield articles). */
+      entryRules: z.array(z.object({ page: regexSource, links: z.array(regexSource).min(1) })).default([]),
+      /** Trap guard: a URL whose path repeats one segment more often than this is dropped. */
+      maxRepeatedSegments: z.number().int().min(1).default(3),
+      maxQueryParams: z.number().int().min(0).default(16),
+      /** Distinct URLs one link extractor passes on per host (0 = no cap); see docs/EXTRACTION.md. */
+      maxUrlsPerHost: z.number().int().min(0).default(0),
     })
     .prefault({}),
   maxDepth: z.number().int().min(0).default(20),
@@ -25,6 +46,33 @@ export const crawlJobSchema = z.object({
   maxPages: z.number().int().min(0).default(0),
   /** Re-crawl interval for pages that were fetched. */
   recrawlIntervalMs: z.number().int().min(1000).default(24 * 3600 * 1000),
+  /** Canonicalization of discovered links (docs/URLS.md). */
+  urls: z
+    .object({
+      removeTrackingParams: z.boolean().default(true),
+      removeSessionIds: z.boolean().default(true),
+      sortQuery: z.boolean().default(false),
+      extraTrackingParams: z.array(z.string().transform((name) => name.toLowerCase())).default([]),
+      extraSessionParams: z.array(z.string().transform((name) => name.toLowerCase())).default([]),
+    })
+    .prefault({}),
+  /** What link extraction does beyond links and main text (docs/EXTRACTION.md). */
+  extraction: z
+    .object({
+      /** A rule file mapping URL patterns to CSS-selected fields; relative paths are resolved against the job file. */
+      rulesFile: z.string().optional(),
+      /** The same rules inline. */
+      rules: z.array(z.unknown()).default([]),
+      /** Fetch and parse RSS/Atom feeds, XML sitemaps and plain text as well as HTML. */
+      feeds: z.boolean().default(false),
+      sitemaps: z.boolean().default(false),
+      plainText: z.boolean().default(false),
+      /** Follow http(s) URLs written as plain text in a page's visible text. */
+      textLinks: z.boolean().default(true),
+      /** Fetch a frameset's frames and stitch their text into the page's text. */
+      spliceFrames: z.boolean().default(false),
+    })
+    .prefault({}),
 });
 
 export type CrawlJob = z.output<typeof crawlJobSchema>;
@@ -46,5 +94,27 @@ export function loadCrawlJob(path: string | undefined): CrawlJob {
   } catch (cause) {
     throw new ConfigError(`crawl job file ${path} (CRAWL_JOB_FILE) cannot be read: ${(cause as Error).message}`, { cause });
   }
-  return parseCrawlJob(raw, path);
+  const job = parseCrawlJob(raw, path);
+  const rulesFile = job.extraction.rulesFile;
+  return rulesFile ? Object.freeze({ ...job, extraction: { ...job.extraction, rulesFile: resolve(dirname(path), rulesFile) } }) : job;
+}
+
+const FEED_TYPES = ['application/rss+xml', 'application/atom+xml', 'application/xml', 'text/xml'];
+const SITEMAP_TYPES = ['application/xml', 'text/xml', 'application/gzip', 'application/x-gzip'];
+
+/**
+ * Media types the job wants fetched besides HTML: the fetcher adds them to FETCHER_CONTENT_TYPES
+ * so feeds, sitemaps and plain text reach link extraction.
+ */
+export function jobContentTypes(job: CrawlJob): string[] {
+  const types = new Set<string>();
+  if (job.extraction.feeds) for (const type of FEED_TYPES) types.add(type);
+  if (job.extraction.sitemaps) for (const type of SITEMAP_TYPES) types.add(type);
+  if (job.extraction.plainText) types.add('text/plain');
+  return [...types];
+}
+
+/** The job's canonicalization options, for every service that canonicalizes discovered links. */
+export function jobCanonicalizeOptions(job: CrawlJob): CanonicalizeOptions {
+  return { ...job.urls, maxLength: job.maxUrlLength };
 }

@@ -15,6 +15,10 @@ describe('canonicalize', () => {
     ['http://example.test/p;jsessionid=ABC123?x=1&PHPSESSID=zz', 'http://example.test/p?x=1'],
     ['http://example.test/p?', 'http://example.test/p'],
     ['http://user:pw@example.test/', 'http://example.test/'],
+    ['http://www.Example.com./a', 'http://www.example.com/a'],
+    ['http://e.test/?ttclid=1&_hsenc=2&srsltid=3&q=go', 'http://e.test/?q=go'],
+    ['http://e.test/?UTM_Campaign=x&q=1', 'http://e.test/?q=1'],
+    ['http://e.test/?q=a%2fb%7e', 'http://e.test/?q=a%2Fb~'],
   ])('%s -> %s', (input, expected) => {
     expect(canonicalUrl(input)).toBe(expected);
   });
@@ -31,6 +35,12 @@ describe('canonicalize', () => {
 
   it('keeps tracking parameters when removal is off', () => {
     expect(canonicalUrl('http://e.test/?utm_source=x', undefined, { ...defaultCanonicalizeOptions, removeTrackingParams: false })).toBe('http://e.test/?utm_source=x');
+  });
+
+  it('removes extra tracking and session parameters named in the options', () => {
+    const options = { ...defaultCanonicalizeOptions, extraTrackingParams: ['from'], extraSessionParams: ['visit'] };
+    expect(canonicalUrl('http://e.test/?from=home&visit=77&id=1', undefined, options)).toBe('http://e.test/?id=1');
+    expect(canonicalUrl('http://e.test/?from=home&visit=77&id=1')).toBe('http://e.test/?from=home&visit=77&id=1');
   });
 
   it('rejects non-web schemes, garbage and over-long URLs with a reason', () => {

@@ -1,7 +1,7 @@
 /**
  * URL canonicalization. Rules, applied in order (documented in docs/URLS.md):
  *  1. WHATWG parsing against the base: lowercases scheme and host, IDN to punycode, drops default
- *     ports, resolves dot segments.
+ *     ports, resolves dot segments; a trailing dot on the host is dropped.
  *  2. Only http and https are crawlable; anything else is rejected.
  *  3. The fragment is dropped.
  *  4. Percent-encoding is normalized: escapes of unreserved characters are decoded, hex is uppercased.
@@ -16,6 +16,10 @@ export interface CanonicalizeOptions {
   removeSessionIds: boolean;
   sortQuery: boolean;
   maxLength: number;
+  /** Query parameter names (lowercase) removed on top of the built-in tracking list. */
+  extraTrackingParams?: readonly string[];
+  /** Query parameter names (lowercase) removed on top of the built-in session list. */
+  extraSessionParams?: readonly string[];
 }
 
 export const defaultCanonicalizeOptions: CanonicalizeOptions = Object.freeze({
@@ -25,10 +29,13 @@ export const defaultCanonicalizeOptions: CanonicalizeOptions = Object.freeze({
   maxLength: 2048,
 });
 
-const TRACKING_PARAMS = new Set([
+/** Built-in tracking parameters, besides every `utm_*` name (docs/URLS.md rule 6). */
+export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   'gclid', 'gclsrc', 'dclid', 'fbclid', 'msclkid', 'yclid', 'mc_cid', 'mc_eid', '_ga', '_gl', 'igshid', 'twclid', 'wbraid', 'gbraid', 'ref_src',
+  'ttclid', 'li_fat_id', 'srsltid', '_hsenc', '_hsmi', 'mkt_tok', 's_cid', '_openstat', 'oly_anon_id', 'oly_enc_id', 'vero_id', 'rb_clickid',
 ]);
-const SESSION_PARAMS = new Set(['jsessionid', 'phpsessid', 'sid', 'sessionid', 'session_id', 'aspsessionid', 'cfid', 'cftoken']);
+/** Built-in session id parameters (docs/URLS.md rule 5). */
+export const SESSION_PARAMS: ReadonlySet<string> = new Set(['jsessionid', 'phpsessid', 'sid', 'sessionid', 'session_id', 'aspsessionid', 'cfid', 'cftoken']);
 const SESSION_PATH_PARAM = /;(?:jsessionid|phpsessid|sid|sessionid)=[^/?#]*/gi;
 const PERCENT_ESCAPE = /%([0-9a-fA-F]{2})/g;
 
@@ -46,6 +53,8 @@ export function canonicalize(input: string, base?: string | URL, options: Canoni
   url.hash = '';
   url.username = '';
   url.password = '';
+  if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
+  if (!url.hostname) return { ok: false, reason: 'invalid' };
 
   let path = url.pathname;
   if (options.removeSessionIds && path.includes(';')) path = path.replace(SESSION_PATH_PARAM, '');
@@ -70,10 +79,12 @@ export function canonicalUrl(input: string, base?: string | URL, options?: Canon
 function canonicalQuery(query: string, options: CanonicalizeOptions): string {
   let pairs = query.split('&').filter((pair) => pair.length > 0);
   if (options.removeTrackingParams || options.removeSessionIds) {
+    const extraTracking = options.extraTrackingParams ?? [];
+    const extraSession = options.extraSessionParams ?? [];
     pairs = pairs.filter((pair) => {
       const name = decodeName(pair);
-      if (options.removeTrackingParams && (name.startsWith('utm_') || TRACKING_PARAMS.has(name))) return false;
-      if (options.removeSessionIds && SESSION_PARAMS.has(name)) return false;
+      if (options.removeTrackingParams && (name.startsWith('utm_') || TRACKING_PARAMS.has(name) || extraTracking.includes(name))) return false;
+      if (options.removeSessionIds && (SESSION_PARAMS.has(name) || extraSession.includes(name))) return false;
       return true;
     });
   }
