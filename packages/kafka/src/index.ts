@@ -1,1 +1,2 @@
-export {};
+export { createKafkaBus } from './kafka-bus.js';
+export { checkKafkaConfig, kafkaSettings, loadKafkaConfig, type KafkaConfig } from './kafka-settings.js';
