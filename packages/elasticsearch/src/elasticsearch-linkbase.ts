@@ -206,13 +206,16 @@ class ElasticsearchLinkBase implements LinkBase {
    * with every failed item listed.
    */
   private async bulk(operation: string, ops: BulkOp[]): Promise<number[]> {
+    // The client resends a request that timed out; a conditional write that was applied would then
+    // answer 409 and be applied twice by the compare-and-set loop, so the caller decides instead.
+    const conditional = ops.some((op) => 'index' in op.action);
     const statuses = new Array<number>(ops.length);
     let todo = ops.map((_, i) => i);
     for (let round = 0; ; round++) {
       const operations = todo.flatMap((i) => [ops[i]!.action, ops[i]!.doc]);
       let response: estypes.BulkResponse;
       try {
-        response = await this.call(operation, () => this.client.bulk({ index: this.index, operations }));
+        response = await this.call(operation, () => this.client.bulk({ index: this.index, operations }, { maxRetries: conditional ? 0 : undefined }));
       } finally {
         this.gate.wrote();
       }
