@@ -25,6 +25,11 @@ export interface PipelineRunnerOptions {
   onPipeline?: (event: PipelineEvent) => void;
 }
 
+/** What a call ran into so far, for the message if its deadline passes. */
+interface Trace {
+  lastError?: unknown;
+}
+
 type Invoker = Record<string, (...args: (string | number)[]) => unknown>;
 
 function invoke<T>(target: ChainableCommander | RedisClient, command: RoutedCommand): T {
@@ -50,8 +55,13 @@ export class PipelineRunner {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
     try {
-      await this.ready(deadline.signal);
-      return await Promise.race([this.dispatch(operation, commands), this.expiry(deadline.signal, `no reply within ${this.options.timeoutMs} ms`)]);
+      await this.ready(operation, deadline.signal);
+      const trace: Trace = {};
+      const expired = this.expiry(deadline.signal, () => {
+        const why = trace.lastError === undefined ? '' : `; last error: ${describeRedisError(trace.lastError, this.connection.secrets)}`;
+        return `redis ${operation} failed: no reply within ${this.options.timeoutMs} ms${why}`;
+      });
+      return await Promise.race([this.dispatch(operation, commands, trace), expired]);
     } catch (error) {
       throw toBackendError(operation, error, this.connection.secrets);
     } finally {
@@ -76,10 +86,11 @@ export class PipelineRunner {
    * Waits for the client to be ready rather than queueing commands offline, so an outage costs each
    * call its deadline and no memory. A rejected password fails at once: waiting cannot fix it.
    */
-  private async ready(signal: AbortSignal): Promise<void> {
+  private async ready(operation: string, signal: AbortSignal): Promise<void> {
     const { client } = this.connection;
     if (client.status === 'ready') return;
-    if (client.status === 'end') throw new BackendError('the connection was closed', { retriable: false });
+    const closed = () => new BackendError(`redis ${operation} failed: the connection was closed`, { retriable: false });
+    if (client.status === 'end') throw closed();
     if (isAuthError(this.connection.lastError())) throw this.connection.lastError();
     await new Promise<void>((resolve, reject) => {
       const settle = (error?: unknown) => {
@@ -94,11 +105,11 @@ export class PipelineRunner {
       const onError = (error: unknown) => {
         if (isAuthError(error)) settle(error);
       };
-      const onEnd = () => settle(new BackendError('the connection was closed', { retriable: false }));
+      const onEnd = () => settle(closed());
       const onAbort = () => {
         const last = this.connection.lastError();
         const why = last === undefined ? '' : `; last error: ${describeRedisError(last, this.connection.secrets)}`;
-        settle(new BackendError(`no connection to ${this.connection.nodes.join(',')} within ${this.options.timeoutMs} ms${why}`));
+        settle(new BackendError(`redis ${operation} failed: no connection to ${this.connection.nodes.join(',')} within ${this.options.timeoutMs} ms${why}`));
       };
       client.on('ready', onReady);
       client.on('error', onError);
@@ -107,40 +118,51 @@ export class PipelineRunner {
     });
   }
 
-  private expiry(signal: AbortSignal, message: string): Promise<never> {
-    return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new BackendError(message)), { once: true }));
+  private expiry(signal: AbortSignal, message: () => string): Promise<never> {
+    return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new BackendError(message())), { once: true }));
   }
 
-  private async dispatch(operation: string, commands: RoutedCommand[]): Promise<unknown[]> {
+  private async dispatch(operation: string, commands: RoutedCommand[], trace: Trace): Promise<unknown[]> {
     const replies = new Array<unknown>(commands.length);
     const errors = new Array<unknown>(commands.length);
     const { groups, unrouted } = this.groupByNode(commands);
+    // A pipeline goes to one node as a whole. Commands whose slot has moved come back with
+    // MOVED/ASK/TRYAGAIN/CLUSTERDOWN and are resent one by one, so that ioredis follows the
+    // redirection and refreshes its slot map, up to its maxRedirections.
+    const resend = [...unrouted];
     await Promise.all(
       [...groups].map(async ([node, indexes]) => {
         const pipeline = this.connection.client.pipeline();
         for (const index of indexes) invoke(pipeline, commands[index]!);
         this.options.onPipeline?.({ operation, node, commands: indexes.length });
-        const results = await pipeline.exec().catch((error: unknown) => indexes.map((): [unknown, unknown] => [error, null]));
+        let results: [Error | null, unknown][] | null;
+        try {
+          results = await pipeline.exec();
+        } catch (error) {
+          trace.lastError = error;
+          // ioredis refuses a whole pipeline when its slot map changed under the grouping; alone, each command finds its node.
+          if (!(this.connection.client instanceof Cluster)) throw error;
+          resend.push(...indexes);
+          return;
+        }
         (results ?? []).forEach(([error, reply], position) => {
           const index = indexes[position]!;
-          if (error) errors[index] = error;
-          else replies[index] = reply;
+          if (!error) replies[index] = reply;
+          else if (isRedirection(error)) resend.push(index);
+          else errors[index] = error;
+          if (error) trace.lastError = error;
         });
       }),
     );
-    // A pipeline goes to one node as a whole; commands whose slot moved meanwhile come back with
-    // MOVED/ASK and are resent one by one, so ioredis follows the redirection (and refreshes its map).
-    const redirected = [...unrouted, ...commands.flatMap((_, index) => (errors[index] !== undefined && isRedirection(errors[index]) ? [index] : []))];
-    if (redirected.length > 0) {
-      this.options.logger.debug({ operation, redirected: redirected.length }, 'resending redirected commands one by one');
+    if (resend.length > 0) {
+      this.options.logger.debug({ operation, commands: resend.length, error: describeRedisError(trace.lastError, this.connection.secrets) }, 'resending commands one by one after a cluster redirection');
       await Promise.all(
-        redirected.map(async (index) => {
+        resend.map(async (index) => {
           this.options.onPipeline?.({ operation, node: 'redirected', commands: 1 });
           try {
             replies[index] = await invoke<Promise<unknown>>(this.connection.client, commands[index]!);
-            errors[index] = undefined;
           } catch (error) {
-            errors[index] = error;
+            errors[index] = trace.lastError = error;
           }
         }),
       );
