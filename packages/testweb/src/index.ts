@@ -6,3 +6,8 @@ export { parseRobotsTxt, type RobotsGroup, type RobotsRule, type RobotsTxt } fro
 export type { LoggedMethod, RequestLog } from './server/request-log.js';
 export { startTestWeb, type TestWeb } from './test-web.js';
 export type { GroundTruth } from './truth/ground-truth.js';
+export { EDGE_HOST_NAMES, type EdgeHostName } from './hosts/edge-hosts.js';
+export { EDGE_CHARSET_PAGES, type EdgeCharsetPage } from './hosts/edge-charset-pages.js';
+export { BIG_BODY_BYTES, COMPRESSED_TEXT, GZIP_BOMB_BYTES } from './hosts/edge-body-pages.js';
+export { EDGE_COOKIE, EDGE_METADATA_HOST } from './hosts/edge-http-host.js';
+export { ROBOTS_ODD_PADDING_BYTES } from './hosts/edge-robots-hosts.js';

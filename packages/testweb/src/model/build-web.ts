@@ -1,4 +1,5 @@
 import { buildBlogHost } from '../hosts/blog-host.js';
+import { buildEdgeHosts, EDGE_HOST_NAMES, type EdgeHostName } from '../hosts/edge-hosts.js';
 import { FULL_HOST_NAMES, type FullBuildContext, type FullHostName, type HostBuild } from '../hosts/full-context.js';
 import { buildLegacyHost } from '../hosts/legacy-host.js';
 import { buildMirrorHost } from '../hosts/mirror-host.js';
@@ -22,6 +23,7 @@ const FULL_BUILDERS: Record<FullHostName, (ctx: FullBuildContext) => HostBuild> 
 
 /** The host names in listening order: host i is served at `origins[i]`. */
 function hostNames(options: ResolvedOptions): string[] {
+  if (options.profile === 'edge') return [...EDGE_HOST_NAMES];
   return Array.from({ length: options.hosts }, (_, i) =>
     options.profile === 'bench' ? `bench-${i + 1}` : (FULL_HOST_NAMES[i] ?? `site-${i + 1}`),
   );
@@ -45,6 +47,11 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
     nearDuplicates: [],
     notNearDuplicates: [],
   };
+  if (options.profile === 'edge') {
+    web.seeds = [];
+    web.hosts = buildEdgeHosts(Object.fromEntries(EDGE_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<EdgeHostName, string>);
+    return web;
+  }
   if (options.profile === 'bench') {
     web.hosts = names.map((_, i) => uniform(i, options.pagesPerHost, options.pageBytes, options.linksPerPage, 'bench'));
     return web;

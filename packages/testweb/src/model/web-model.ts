@@ -47,6 +47,21 @@ export interface PageSpec {
 export type RedirectStatus = 301 | 302 | 307 | 308;
 export type ErrorStatus = 404 | 410 | 429 | 500 | 503;
 
+/** What a raw answer may depend on: the request's headers and the time it arrived. */
+export interface RawRequest {
+  headers: Record<string, string | string[] | undefined>;
+  now: number;
+}
+
+/** An answer written out byte for byte (edge profile): any status, any headers, any body. */
+export interface RawAnswer {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  body?: Buffer;
+  /** Wait this long before answering (a site that answers slowly). */
+  delayMs?: number;
+}
+
 export interface FileContext {
   round: number;
   /** The ground truth of the round; robots.txt bodies must not call it (the truth reads them). */
@@ -60,7 +75,8 @@ export type Resource =
   | { kind: 'redirect'; status: RedirectStatus; location: string; target: string }
   | { kind: 'error'; status: ErrorStatus }
   | { kind: 'endless' }
-  | { kind: 'file'; contentType: string; body(context: FileContext): Buffer };
+  | { kind: 'file'; contentType: string; body(context: FileContext): Buffer }
+  | { kind: 'raw'; answer(request: RawRequest): RawAnswer };
 
 export interface HostModel {
   name: string;
@@ -86,7 +102,7 @@ export interface DuplicateDeclarations {
 }
 
 export interface WebModel extends DuplicateDeclarations {
-  profile: 'full' | 'bench';
+  profile: 'full' | 'bench' | 'edge';
   seed: number;
   maxDepth: number;
   hosts: HostModel[];

@@ -76,6 +76,25 @@ export function createRequestHandler(state: WebState, host: HostModel): (req: In
       case 'endless':
         drip(state, res, head);
         return;
+      case 'raw': {
+        const answer = resource.answer({ headers: req.headers, now: Date.now() });
+        const send = () => {
+          const body = answer.body ?? Buffer.alloc(0);
+          res.writeHead(answer.status, STATUS_TEXT[answer.status] ?? 'Status', { 'content-length': body.length, ...answer.headers });
+          res.end(head ? undefined : body);
+        };
+        if (!answer.delayMs) return send();
+        const timer = setTimeout(() => {
+          state.timers.delete(timer);
+          if (!res.destroyed) send();
+        }, answer.delayMs);
+        state.timers.add(timer);
+        res.once('close', () => {
+          clearTimeout(timer);
+          state.timers.delete(timer);
+        });
+        return;
+      }
       case 'file': {
         const body = resource.body({ round: state.round, truth: state.truth });
         res.writeHead(200, { 'content-type': resource.contentType, 'content-length': body.length });

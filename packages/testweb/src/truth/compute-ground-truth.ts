@@ -57,6 +57,9 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
         case 'file':
           truth.nonHtml.push({ url, contentType: resource.contentType });
           break;
+        case 'raw':
+          // Raw answers are HTTP edge cases for fetcher tests, requested directly: never linked.
+          throw new ModelError(`link to a raw edge-case resource: ${url}`);
         case 'page':
         case 'slow':
         case 'flaky': {
