@@ -36,7 +36,7 @@ interface BulkOp {
 }
 
 interface DueAggregations {
-  queues: { buckets: { key: { queueKey: string }; due: { hits: { hits: { _source: LinkRecord }[] } } }[] };
+  queues: { buckets: { key: { queueKey: string }; due: { hits: { hits: { _source: LinkRecord; _seq_no: number; _primary_term: number }[] } } }[] };
 }
 
 interface StatsAggregations {
@@ -53,6 +53,8 @@ interface StatsAggregations {
 class ElasticsearchLinkBase implements LinkBase {
   private readonly gate: RefreshGate;
   private readonly rotation = new QueueRotation();
+  /** The versions the last findDue read: the lease that follows writes against them without reading first. */
+  private lastDue = new Map<string, Versioned>();
   private closed = false;
 
   constructor(
@@ -91,18 +93,27 @@ class ElasticsearchLinkBase implements LinkBase {
     this.assertOpen();
     await this.gate.awaitVisible();
     const perQueue = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
+    const seen = new Map<string, Versioned>();
     const fetchPage = async (page: QueuePageRequest): Promise<QueueBatch[]> => {
       const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perQueue)));
-      return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({ queueKey: bucket.key.queueKey, records: bucket.due.hits.hits.map((hit) => hit._source) }));
+      return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({
+        queueKey: bucket.key.queueKey,
+        records: bucket.due.hits.hits.map((hit) => {
+          seen.set(hit._source.id, { record: hit._source, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
+          return hit._source;
+        }),
+      }));
     };
-    return this.rotation.take(fetchPage, query.limit, perQueue);
+    const due = await this.rotation.take(fetchPage, query.limit, perQueue);
+    this.lastDue = seen;
+    return due;
   }
 
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
-    return this.compareAndSet('lease', ids, (current) =>
+    const mutate: LinkMutation = (current) =>
       // A lease at or before now ran out without an answer: counted, so a poison URL stops eventually.
-      isDue(current, now) ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) } : null,
-    );
+      isDue(current, now) ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) } : null;
+    return this.compareAndSet('lease', ids, mutate, this.lastDue);
   }
 
   async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
@@ -155,9 +166,10 @@ class ElasticsearchLinkBase implements LinkBase {
   /**
    * Read-modify-write per record: read with its sequence number, write only if it is unchanged,
    * and read again the records another writer changed meanwhile. The mutation may run more than
-   * once for a record; only its last result is stored.
+   * once for a record; only its last result is stored. Versions in `known` stand in for the first
+   * read and are used up: one that is out of date costs a 409 and a read, never a wrong write.
    */
-  private async compareAndSet(operation: string, ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
+  private async compareAndSet(operation: string, ids: string[], mutate: LinkMutation, known?: Map<string, Versioned>): Promise<LinkRecord[]> {
     this.assertOpen();
     const unique = [...new Set(ids)];
     const written = new Map<string, LinkRecord>();
@@ -169,7 +181,7 @@ class ElasticsearchLinkBase implements LinkBase {
       }
       // Full jitter: writers that collided do not collide again in step.
       if (attempt > 1) await sleep(Math.random() * Math.min(100, 2 ** attempt));
-      const current = await this.read(operation, pending);
+      const current = attempt === 1 && known ? await this.readKnown(operation, pending, known) : await this.read(operation, pending);
       const ops: BulkOp[] = [];
       for (const id of pending) {
         const stored = current.get(id);
@@ -186,6 +198,17 @@ class ElasticsearchLinkBase implements LinkBase {
       }
     }
     return unique.filter((id) => written.has(id)).map((id) => written.get(id)!);
+  }
+
+  private async readKnown(operation: string, ids: string[], known: Map<string, Versioned>): Promise<Map<string, Versioned>> {
+    const out = await this.read(operation, ids.filter((id) => !known.has(id)));
+    for (const id of ids) {
+      const versioned = known.get(id);
+      if (!versioned) continue;
+      out.set(id, versioned);
+      known.delete(id);
+    }
+    return out;
   }
 
   /** Realtime multi-get with sequence numbers; unknown ids are left out. */

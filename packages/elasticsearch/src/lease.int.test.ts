@@ -45,6 +45,21 @@ describe('leases', () => {
     expect((await first.lease([record.id], now + 900, now + 500))[0]!.leaseExpiries).toBe(1);
   });
 
+  it('check the stored record when it changed after findDue read it', async () => {
+    const now = 8_000_000;
+    const host = 'stale.lease.test';
+    const finished = makeLinkRecord(`http://${host}/finished`, { nextFetchAt: now - 1 });
+    const linked = makeLinkRecord(`http://${host}/linked`, { nextFetchAt: now - 1 });
+    await first.insertNew([finished, linked]);
+    const due = (await first.findDue({ now, limit: 100, perQueueLimit: 10 })).filter((record) => record.host === host);
+    expect(due).toHaveLength(2);
+    await second.update([finished.id], (current) => ({ ...current, status: 'gone' }));
+    await second.update([linked.id], (current) => ({ ...current, inlinks: current.inlinks + 1 }));
+    const leased = await first.lease(due.map((record) => record.id), now + 1000, now);
+    expect(leased.map((record) => [record.id, record.inlinks])).toEqual([[linked.id, 1]]);
+    expect((await first.getMany([finished.id])).get(finished.id)).toMatchObject({ status: 'gone', leaseUntil: 0 });
+  });
+
   it('leave URLs alone that are final, not due yet, or unknown', async () => {
     const now = 7_000_000;
     const gone = makeLinkRecord('http://final.lease.test/gone', { status: 'gone' });

@@ -22,7 +22,7 @@ describe('link base queries', () => {
     expect(request).toMatchObject({ index: 'links', size: 0, track_total_hits: false, request_cache: false, query: { bool: { filter: dueFilter(500) } } });
     const queues = request.aggs!.queues!;
     expect(queues.composite).toEqual({ size: 7, sources: [{ queueKey: { terms: { field: 'queueKey' } } }] });
-    expect(queues.aggs!.due!.top_hits).toEqual({ size: 3, sort: CRAWL_ORDER, _source: true });
+    expect(queues.aggs!.due!.top_hits).toEqual({ size: 3, sort: CRAWL_ORDER, _source: true, seq_no_primary_term: true });
     expect(CRAWL_ORDER).toEqual([{ priority: 'desc' }, { depth: 'asc' }, { nextFetchAt: 'asc' }, { id: 'asc' }]);
   });
 

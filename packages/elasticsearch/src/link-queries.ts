@@ -21,7 +21,7 @@ export function isDue(record: LinkRecord, now: number): boolean {
 /**
  * One page of due queues in key order, each with its first `perQueue` records in crawl order: a
  * composite aggregation pages through queue keys with `after`, and top_hits picks per queue, in one
- * request. The request cache is off: `now` differs on every call, so cached entries would never hit.
+ * request. Sequence numbers come along, so a lease right after can write without reading first. The request cache is off: `now` differs on every call, so cached entries would never hit.
  */
 export function dueQueuesRequest(index: string, now: number, page: QueuePageRequest, perQueue: number): estypes.SearchRequest {
   const filter = dueFilter(now);
@@ -39,7 +39,7 @@ export function dueQueuesRequest(index: string, now: number, page: QueuePageRequ
           sources: [{ queueKey: { terms: { field: 'queueKey' } } }],
           ...(page.after === undefined ? {} : { after: { queueKey: page.after } }),
         },
-        aggs: { due: { top_hits: { size: perQueue, sort: CRAWL_ORDER, _source: true } } },
+        aggs: { due: { top_hits: { size: perQueue, sort: CRAWL_ORDER, _source: true, seq_no_primary_term: true } } },
       },
     },
   };
