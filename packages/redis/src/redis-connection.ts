@@ -119,22 +119,22 @@ export function openRedisConnection(config: RedisConfig, logger: Logger): RedisC
 }
 
 /**
- * Logs each distinct connection problem once rather than on every reconnect attempt, and keeps the
- * latest one. Listening to 'error' also keeps ioredis from printing unhandled errors itself.
+ * Logs each distinct connection problem once per outage rather than on every reconnect attempt,
+ * and keeps the latest one. Listening to 'error' also stops ioredis printing errors itself.
  */
 function watchConnection(client: RedisClient, where: { mode: string; nodes: string[] }, secrets: string[], logger: Logger): () => unknown {
   let lastError: unknown;
-  let lastProblem: string | undefined;
+  const logged = new Set<string>();
   const problem = (error: unknown, node?: string) => {
     lastError = error;
     const message = describeRedisError(error, secrets);
-    if (message === lastProblem) return;
-    lastProblem = message;
+    if (logged.has(message)) return;
+    logged.add(message);
     logger.warn({ ...where, node, error: message, auth: isAuthError(error) }, 'redis connection problem');
   };
   client.on('ready', () => {
     lastError = undefined;
-    lastProblem = undefined;
+    logged.clear();
     logger.info(where, 'redis ready');
   });
   client.on('error', (error: unknown) => problem(error));

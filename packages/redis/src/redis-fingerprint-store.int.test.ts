@@ -54,6 +54,21 @@ describe.each(['standalone', 'cluster'] as const)('redis %s: TTL', (mode) => {
   });
 });
 
+describe.each(['standalone', 'cluster'] as const)('redis %s: empty calls', (mode) => {
+  const { store, pipelines } = useStore(mode);
+
+  it('answer without a round trip', async () => {
+    expect(await store().putIfAbsent([])).toEqual([]);
+    expect(await store().get('url', [])).toEqual([]);
+    expect(await store().members('band', [])).toEqual([]);
+    await store().set([]);
+    await store().delete('url', []);
+    expect(pipelines).toEqual([]);
+    await store().addToSet('band', 'none', [], 1000);
+    expect(await store().members('band', ['none'])).toEqual([[]]);
+  });
+});
+
 describe('redis cluster: a 10k batch', () => {
   const { config, store, pipelines } = useStore('cluster');
 
