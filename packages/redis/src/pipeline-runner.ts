@@ -42,6 +42,8 @@ function invoke<T>(target: ChainableCommander | RedisClient, command: RoutedComm
  */
 export class PipelineRunner {
   private closed = false;
+  /** Settles when the client is next ready; shared by every call waiting for it. */
+  private readiness: Promise<'ready' | 'end' | { error: unknown }> | undefined;
 
   constructor(
     private readonly connection: RedisConnection,
@@ -92,29 +94,40 @@ export class PipelineRunner {
     const closed = () => new BackendError(`redis ${operation} failed: the connection was closed`, { retriable: false });
     if (client.status === 'end') throw closed();
     if (isAuthError(this.connection.lastError())) throw this.connection.lastError();
-    await new Promise<void>((resolve, reject) => {
-      const settle = (error?: unknown) => {
+    this.readiness ??= this.watchReadiness().finally(() => (this.readiness = undefined));
+    const outcome = await Promise.race([
+      this.readiness,
+      this.expiry(signal, () => {
+        const last = this.connection.lastError();
+        const why = last === undefined ? '' : `; last error: ${describeRedisError(last, this.connection.secrets)}`;
+        return `redis ${operation} failed: no connection to ${this.connection.nodes.join(',')} within ${this.options.timeoutMs} ms${why}`;
+      }),
+    ]);
+    if (outcome === 'end') throw closed();
+    if (outcome !== 'ready') throw outcome.error;
+  }
+
+  /**
+   * One set of listeners however many calls wait (no listener pile-up in an outage), settled by the
+   * next ready, end, or rejected login.
+   */
+  private watchReadiness(): Promise<'ready' | 'end' | { error: unknown }> {
+    const { client } = this.connection;
+    return new Promise((resolve) => {
+      const settle = (outcome: 'ready' | 'end' | { error: unknown }) => {
         client.off('ready', onReady);
         client.off('error', onError);
         client.off('end', onEnd);
-        signal.removeEventListener('abort', onAbort);
-        if (error === undefined) resolve();
-        else reject(error);
+        resolve(outcome);
       };
-      const onReady = () => settle();
+      const onReady = () => settle('ready');
       const onError = (error: unknown) => {
-        if (isAuthError(error)) settle(error);
+        if (isAuthError(error)) settle({ error });
       };
-      const onEnd = () => settle(closed());
-      const onAbort = () => {
-        const last = this.connection.lastError();
-        const why = last === undefined ? '' : `; last error: ${describeRedisError(last, this.connection.secrets)}`;
-        settle(new BackendError(`redis ${operation} failed: no connection to ${this.connection.nodes.join(',')} within ${this.options.timeoutMs} ms${why}`));
-      };
+      const onEnd = () => settle('end');
       client.on('ready', onReady);
       client.on('error', onError);
       client.on('end', onEnd);
-      signal.addEventListener('abort', onAbort);
     });
   }
 

@@ -46,6 +46,14 @@ describe('redis unreachable', () => {
       expect(error.message).toMatch(reason);
       expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
     }
+    // Many calls waiting at once share one set of listeners on the client.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const many = await Promise.all(Array.from({ length: 50 }, () => failure(() => store.get('url', ['k']))));
+    process.off('warning', onWarning);
+    expect(many.every(({ error }) => error.retriable)).toBe(true);
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
     const closing = Date.now();
     await store.close();
     expect(Date.now() - closing).toBeLessThan(1000);
