@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { BackendError, redactUrl, type DueQuery, type LinkBase, type LinkBaseStats, type LinkMutation, type LinkRecord, type Logger } from '@crawler/core';
 import { createElasticsearchClient } from './elasticsearch-client.js';
-import { BulkItemsError, isRetriableStatus, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
+import { BulkItemsError, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
 import type { ElasticsearchConfig } from './elasticsearch-settings.js';
 import { installLinkIndex } from './link-index.js';
 import { MAX_PER_QUEUE } from './link-index-template.js';
@@ -10,7 +10,7 @@ import { dueQueuesRequest, isDue, statsRequest } from './link-queries.js';
 import { QueueRotation, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
 import { RefreshGate } from './refresh-gate.js';
 
-/** Documents per bulk request: a few hundred KB, well under http.max_content_length. */
+/** Documents per bulk or multi-get request: a few hundred KB, well under http.max_content_length. */
 const BULK_CHUNK = 1000;
 /** Bulk requests of one call in flight at once: enough to overlap round trips, not to flood the write pool. */
 const BULK_CONCURRENCY = 2;
@@ -81,8 +81,11 @@ class ElasticsearchLinkBase implements LinkBase {
 
   async getMany(ids: string[]): Promise<Map<string, LinkRecord>> {
     this.assertOpen();
-    const found = await this.read('getMany', [...new Set(ids)]);
-    return new Map([...found].map(([id, versioned]) => [id, versioned.record]));
+    const out = new Map<string, LinkRecord>();
+    await inPool(chunk([...new Set(ids)], BULK_CHUNK), BULK_CONCURRENCY, async (part) => {
+      for (const [id, versioned] of await this.read('getMany', part)) out.set(id, versioned.record);
+    });
+    return out;
   }
 
   update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
@@ -173,30 +176,32 @@ class ElasticsearchLinkBase implements LinkBase {
     this.assertOpen();
     const unique = [...new Set(ids)];
     const written = new Map<string, LinkRecord>();
-    let pending = unique;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > MAX_CAS_ATTEMPTS) {
-        this.log.warn({ operation, records: pending.length, attempts: MAX_CAS_ATTEMPTS }, 'records kept changing under a read-modify-write');
-        throw new BackendError(`elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`);
+    await inPool(chunk(unique, BULK_CHUNK), BULK_CONCURRENCY, async (part) => {
+      let pending = part;
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > MAX_CAS_ATTEMPTS) {
+          this.log.warn({ operation, records: pending.length, attempts: MAX_CAS_ATTEMPTS }, 'records kept changing under a read-modify-write');
+          throw new BackendError(`elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`);
+        }
+        // Full jitter: writers that collided do not collide again in step.
+        if (attempt > 1) await sleep(Math.random() * Math.min(100, 2 ** attempt));
+        const current = attempt === 1 && known ? await this.readKnown(operation, pending, known) : await this.read(operation, pending);
+        const ops: BulkOp[] = [];
+        for (const id of pending) {
+          const stored = current.get(id);
+          if (!stored) continue;
+          const next = mutate(stored.record);
+          if (!next || next === stored.record) continue;
+          ops.push({ id, action: { index: { _id: id, if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } }, doc: next });
+        }
+        const statuses = ops.length > 0 ? await this.bulk(operation, ops) : [];
+        pending = [];
+        for (const [i, op] of ops.entries()) {
+          if (statuses[i] === 409) pending.push(op.id);
+          else written.set(op.id, op.doc);
+        }
       }
-      // Full jitter: writers that collided do not collide again in step.
-      if (attempt > 1) await sleep(Math.random() * Math.min(100, 2 ** attempt));
-      const current = attempt === 1 && known ? await this.readKnown(operation, pending, known) : await this.read(operation, pending);
-      const ops: BulkOp[] = [];
-      for (const id of pending) {
-        const stored = current.get(id);
-        if (!stored) continue;
-        const next = mutate(stored.record);
-        if (!next || next === stored.record) continue;
-        ops.push({ id, action: { index: { _id: id, if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } }, doc: next });
-      }
-      const statuses = ops.length > 0 ? await this.bulk(operation, ops) : [];
-      pending = [];
-      for (const [i, op] of ops.entries()) {
-        if (statuses[i] === 409) pending.push(op.id);
-        else written.set(op.id, op.doc);
-      }
-    }
+    });
     return unique.filter((id) => written.has(id)).map((id) => written.get(id)!);
   }
 
@@ -252,10 +257,7 @@ class ElasticsearchLinkBase implements LinkBase {
         if (item.status === 429 && round < MAX_BULK_RETRIES) overloaded.push(i);
         else failures.push({ id: ops[i]!.id, status: item.status, type: item.error?.type ?? 'unknown', reason: item.error?.reason ?? '' });
       });
-      if (failures.length > 0) {
-        this.log.error({ operation, failed: failures.length, first: failures[0] }, 'bulk items failed');
-        throw new BulkItemsError(operation, this.index, failures);
-      }
+      if (failures.length > 0) throw new BulkItemsError(operation, this.index, failures);
       if (overloaded.length === 0) return statuses;
       this.log.warn({ operation, items: overloaded.length, round }, 'cluster write queue full; sending items again');
       todo = overloaded;
