@@ -1,0 +1,98 @@
+import type { StoredPage } from '@crawler/core';
+import { decodeCell, encodeCell, gunzipOrThrow } from './cell-codec.js';
+import { CellEncodingError } from './hbase-errors.js';
+import type { HbaseCell } from './rest-client.js';
+
+/** One column family holds the page; its VERSIONS are the fetches kept. */
+export const PAGE_FAMILY = 'p';
+
+/**
+ * A page version is four cells with the same timestamp (its fetchedAt). Body and text live apart
+ * from the small metadata, so a reader that needs only the fields skips the large cells.
+ */
+export const PageQualifier = { body: 'body', headers: 'headers', text: 'text', meta: 'meta' } as const;
+export type PageQualifier = (typeof PageQualifier)[keyof typeof PageQualifier];
+const QUALIFIERS = new Set<string>(Object.values(PageQualifier));
+
+/** Everything but the body, headers and text, as stored in the `meta` cell. */
+export type PageMeta = Omit<StoredPage, 'body' | 'bodyEncoding' | 'bodyLength' | 'headers' | 'text'>;
+
+export interface PageCell {
+  qualifier: PageQualifier;
+  value: Buffer;
+}
+
+export interface PageVersion {
+  timestamp: number;
+  cells: Map<PageQualifier, Buffer>;
+}
+
+/** The cells of one page; a gzip body is checked (and decoded) here, so a corrupt one is refused at write, not found at read. */
+export async function encodePage(page: StoredPage, compressMinBytes: number): Promise<PageCell[]> {
+  const { body, bodyEncoding, bodyLength: _length, headers, text, ...meta } = page;
+  let bodyCell: Buffer;
+  if (bodyEncoding === 'gzip') {
+    const decoded = await gunzipOrThrow(body, `body of ${page.url}`);
+    bodyCell = await encodeCell(decoded, { compressMinBytes, gzipped: body });
+  } else if (bodyEncoding === 'identity') {
+    bodyCell = await encodeCell(body, { compressMinBytes });
+  } else {
+    throw new CellEncodingError(`body of ${page.url}: unsupported bodyEncoding ${JSON.stringify(bodyEncoding)} (expected identity or gzip)`);
+  }
+  const [headersCell, textCell, metaCell] = await Promise.all([
+    encodeCell(Buffer.from(JSON.stringify(headers)), { compressMinBytes }),
+    encodeCell(Buffer.from(text), { compressMinBytes }),
+    encodeCell(Buffer.from(JSON.stringify(meta satisfies PageMeta)), { compressMinBytes }),
+  ]);
+  return [
+    { qualifier: PageQualifier.body, value: bodyCell },
+    { qualifier: PageQualifier.headers, value: headersCell },
+    { qualifier: PageQualifier.text, value: textCell },
+    { qualifier: PageQualifier.meta, value: metaCell },
+  ];
+}
+
+/** Cells of one row grouped into versions, newest first; columns outside the page family are ignored. */
+export function groupVersions(cells: readonly HbaseCell[]): PageVersion[] {
+  const byTimestamp = new Map<number, Map<PageQualifier, Buffer>>();
+  for (const cell of cells) {
+    const separator = cell.column.indexOf(':');
+    if (cell.column.slice(0, separator) !== PAGE_FAMILY) continue;
+    const qualifier = cell.column.slice(separator + 1);
+    if (!QUALIFIERS.has(qualifier)) continue;
+    let version = byTimestamp.get(cell.timestamp);
+    if (!version) byTimestamp.set(cell.timestamp, (version = new Map()));
+    version.set(qualifier as PageQualifier, cell.value);
+  }
+  return [...byTimestamp.entries()].sort(([a], [b]) => b - a).map(([timestamp, versionCells]) => ({ timestamp, cells: versionCells }));
+}
+
+async function decodeJson<T>(cell: Buffer, what: string): Promise<T> {
+  const bytes = await decodeCell(cell, what);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch (cause) {
+    throw new CellEncodingError(`${what}: not JSON (${(cause as Error).message})`, { cause });
+  }
+}
+
+function required(version: PageVersion, qualifier: PageQualifier, what: string): Buffer {
+  const cell = version.cells.get(qualifier);
+  if (!cell) throw new CellEncodingError(`${what}: cell ${PAGE_FAMILY}:${qualifier} is missing`);
+  return cell;
+}
+
+/** The metadata of a version alone (cheap): enough to tell which URL it belongs to. */
+export function decodeMeta(version: PageVersion, what: string): Promise<PageMeta> {
+  return decodeJson<PageMeta>(required(version, PageQualifier.meta, what), `${what} ${PAGE_FAMILY}:meta`);
+}
+
+/** A whole page from its version's cells, body decoded (`bodyEncoding: 'identity'`). */
+export async function decodePage(version: PageVersion, meta: PageMeta, what: string): Promise<StoredPage> {
+  const [body, headers, text] = await Promise.all([
+    decodeCell(required(version, PageQualifier.body, what), `${what} ${PAGE_FAMILY}:body`),
+    decodeJson<Record<string, string>>(required(version, PageQualifier.headers, what), `${what} ${PAGE_FAMILY}:headers`),
+    decodeCell(required(version, PageQualifier.text, what), `${what} ${PAGE_FAMILY}:text`),
+  ]);
+  return { ...meta, headers, text: text.toString('utf8'), body, bodyEncoding: 'identity', bodyLength: body.length };
+}

@@ -1,0 +1,1 @@
+export * from './hbase-test-support.js';
