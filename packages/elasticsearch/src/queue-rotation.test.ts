@@ -1,7 +1,7 @@
 import { makeLinkRecord } from '@crawler/core/testing';
 import type { LinkRecord } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
-import { MAX_QUEUES_PER_PAGE, QueueRotation, nextPageSize, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
+import { MAX_QUEUES_PER_PAGE, MAX_RECORDS_PER_PAGE, QueueRotation, nextPageSize, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
 
 /** Queues as the cluster would page them: sorted keys, `after` exclusive, `upTo` inclusive. */
 function fakeCluster(sizes: Record<string, number>) {
@@ -90,10 +90,13 @@ describe('QueueRotation', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('bounds the queues of one page', () => {
+  it('bounds the queues and records of one page', () => {
     expect(nextPageSize(1000, 20, 0, 0)).toBe(50);
-    expect(nextPageSize(950, 20, 50, 50)).toBe(950);
+    expect(nextPageSize(950, 20, 50, 50)).toBe(MAX_RECORDS_PER_PAGE / 20);
+    expect(nextPageSize(950, 5, 50, 50)).toBe(950);
     expect(nextPageSize(100_000, 1, 0, 0)).toBe(MAX_QUEUES_PER_PAGE);
+    expect(nextPageSize(5000, 1000, 0, 0)).toBe(5);
     expect(nextPageSize(1, 20, 0, 0)).toBe(1);
+    expect(nextPageSize(1, 20_000, 0, 0)).toBe(1);
   });
 });

@@ -19,13 +19,16 @@ export interface QueuePageRequest {
 /** Returns the page's queues in ascending key order; fewer than asked means the walk reached the end. */
 export type FetchQueuePage = (request: QueuePageRequest) => Promise<QueueBatch[]>;
 
-/** One page's request stays bounded, whatever limit asks for (each queue costs a top-hits bucket). */
+/** One page's request stays bounded, whatever limit asks for: each queue costs a top-hits bucket... */
 export const MAX_QUEUES_PER_PAGE = 2000;
+/** ...and may bring up to perQueue records, of which the round may need far fewer. */
+export const MAX_RECORDS_PER_PAGE = 10_000;
 
 /** Queues to ask for next: enough to fill what remains at the yield per queue seen so far. */
 export function nextPageSize(remaining: number, perQueue: number, taken: number, queuesSeen: number): number {
   const perQueueYield = queuesSeen === 0 ? perQueue : Math.max(1, taken / queuesSeen);
-  return Math.min(MAX_QUEUES_PER_PAGE, Math.max(1, Math.ceil(remaining / perQueueYield)));
+  const bound = Math.min(MAX_QUEUES_PER_PAGE, Math.floor(MAX_RECORDS_PER_PAGE / perQueue));
+  return Math.max(1, Math.min(bound, Math.ceil(remaining / perQueueYield)));
 }
 
 /**
