@@ -180,7 +180,6 @@ class ElasticsearchLinkBase implements LinkBase {
       let pending = part;
       for (let attempt = 1; pending.length > 0; attempt++) {
         if (attempt > MAX_CAS_ATTEMPTS) {
-          this.log.warn({ operation, records: pending.length, attempts: MAX_CAS_ATTEMPTS }, 'records kept changing under a read-modify-write');
           throw new BackendError(`elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`);
         }
         // Full jitter: writers that collided do not collide again in step.
