@@ -1,7 +1,8 @@
 // putIfAbsent lookups per second in batches of 100, standalone and cluster, beside redis-benchmark
 // SET/GET on the same servers. Uses the built package, so build first. Usage:
 //   npx tsc -b packages/redis && node packages/redis/scripts/bench-fingerprints.mjs [--lookups 200000] [--batch 100] [--in-flight 1,8,32]
-// Servers: REDIS_URL / REDIS_CLUSTER_NODES, else the local stack (16379; 17001-17003).
+// Servers: REDIS_URL / REDIS_CLUSTER_NODES, else the local stack (16379; 17001-17003). Its keys are
+// deleted at the end and carry a 10-minute TTL, so an interrupted run leaves nothing for long.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { silentLogger } from '@crawler/core';
