@@ -58,7 +58,10 @@ export function parseClusterNode(node: string): { host: string; port: number } {
 // longer than their own deadline.
 const retryStrategy = (attempt: number): number => Math.min(50 * 2 ** attempt, 2000);
 
-/** Options shared by the standalone client and every cluster node connection. */
+/**
+ * Options shared by the standalone client and every cluster node connection. Cluster nodes keep
+ * ioredis' own policy of not reconnecting alone: the cluster refreshes its slot map instead.
+ */
 function nodeOptions(config: RedisConfig, credentials: { username?: string; password?: string }, tls: boolean): RedisOptions {
   return {
     ...credentials,
@@ -68,7 +71,6 @@ function nodeOptions(config: RedisConfig, credentials: { username?: string; pass
     // putIfAbsent would then report our own write as a duplicate (a page never crawled).
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    retryStrategy,
   };
 }
 
@@ -110,6 +112,7 @@ export function openRedisConnection(config: RedisConfig, logger: Logger): RedisC
       port: endpoint.port,
       db: endpoint.db,
       enableOfflineQueue: false,
+      retryStrategy,
     });
     mode = 'standalone';
     nodes = [`${endpoint.host}:${endpoint.port}`];
