@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Schemas, surtKey, urlId, type StoredPage } from '@crawler/core';
+import { sampleMessages } from '@crawler/core/testing';
 import { loadHbaseConfig, type HbaseConfig } from '../hbase-settings.js';
 import { createHbaseRestClient } from '../rest-client.js';
 
@@ -23,4 +25,22 @@ export function localHbaseConfig(env: Record<string, string> = {}): HbaseConfig 
 export async function dropTable(config: HbaseConfig): Promise<void> {
   const client = createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 120_000 });
   if (await client.getSchema(config.table)) await client.dropTable(config.table);
+}
+
+/** A stored page of `url` fetched at `fetchedAt`; the sample page's fields, body and text replaceable. */
+export function samplePage(url: string, fetchedAt: number, overrides: Partial<StoredPage> = {}): StoredPage {
+  const body = overrides.body ?? Buffer.from(`<html><body>${url} at ${fetchedAt}</body></html>`);
+  return {
+    ...sampleMessages[Schemas.StoredPage],
+    url,
+    urlId: urlId(url),
+    surt: surtKey(url),
+    host: new URL(url).host,
+    finalUrl: url,
+    fetchedAt,
+    text: `${url} at ${fetchedAt}`,
+    ...overrides,
+    body,
+    bodyLength: overrides.bodyLength ?? body.length,
+  };
 }
