@@ -42,7 +42,7 @@ export async function startEmbeddedCrawl(options: EmbeddedCrawlOptions) {
   const pages = await WarcPageStore.open(join(outDir, 'warc'));
 
   const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger);
-  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec }, logger);
+  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger);
   const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger);
   const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger);
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);

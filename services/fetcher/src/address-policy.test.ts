@@ -16,11 +16,12 @@ describe('AddressPolicy', () => {
   it.each([
     '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1', '2002:0a00:0001::', '::a9fe:a9fe', 'fec0::1', '100.100.100.200', '192.0.0.192',
   ])('refuses %s by default', (address) => {
     expect(policy.isBlocked(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1'])('admits public address %s', (address) => {
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1', '::ffff:8.8.8.8', '2002:0808:0808::1'])('admits public address %s', (address) => {
     expect(policy.isBlocked(address)).toBe(false);
   });
 
@@ -30,6 +31,25 @@ describe('AddressPolicy', () => {
     await expect(resolving.resolve('intranet.example')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
     await expect(resolving.resolve('public.example')).resolves.toEqual({ address: '93.184.216.34', family: 4 });
     await expect(resolving.resolve('[::1]')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
+  });
+
+  it('asks the resolver once per name within the DNS cache time, and judges every answer', async () => {
+    let now = 0;
+    let calls = 0;
+    const counting: Resolver = async (hostname) => {
+      calls++;
+      return [{ address: hostname === 'inside.example' ? '10.0.0.1' : '93.184.216.34', family: 4 }];
+    };
+    const cached = new AddressPolicy([], counting, { dnsCacheMs: 1000, now: () => now });
+    await cached.resolve('www.example.org');
+    await cached.resolve('WWW.example.org');
+    expect(calls).toBe(1);
+    now = 1001;
+    await cached.resolve('www.example.org');
+    expect(calls).toBe(2);
+    await expect(cached.resolve('inside.example')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
+    await expect(cached.resolve('inside.example')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
+    expect(calls).toBe(3);
   });
 
   it('admits what the allow list names, and only that', async () => {

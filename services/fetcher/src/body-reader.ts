@@ -1,5 +1,5 @@
 import type { Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, constants } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, constants } from 'node:zlib';
 
 export interface CappedBody {
   body: Buffer;
@@ -31,7 +31,7 @@ export async function decodeContent(raw: Buffer, contentEncoding: string | undef
   const codings = (contentEncoding ?? '').toLowerCase().split(',').map((coding) => coding.trim()).filter((coding) => coding && coding !== 'identity');
   let current: CappedBody = { body: raw, truncated: false };
   for (const coding of codings.reverse()) {
-    const decoder = decoderFor(coding);
+    const decoder = decoderFor(coding, current.body);
     if (!decoder) return { ...current, encoding: `unsupported:${coding}` };
     const truncatedBefore = current.truncated;
     decoder.end(current.body);
@@ -41,10 +41,15 @@ export async function decodeContent(raw: Buffer, contentEncoding: string | undef
   return { ...current, encoding: codings.length > 0 ? codings.join(',') : 'identity' };
 }
 
-function decoderFor(coding: string): Transform | null {
+function decoderFor(coding: string, body: Buffer): Transform | null {
   // SYNC_FLUSH tolerates a body cut short (by our own cap or the server): we keep what inflated.
   if (coding === 'gzip' || coding === 'x-gzip') return createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
-  if (coding === 'deflate') return createInflate({ finishFlush: constants.Z_SYNC_FLUSH });
+  if (coding === 'deflate') return hasZlibHeader(body) ? createInflate({ finishFlush: constants.Z_SYNC_FLUSH }) : createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
   if (coding === 'br') return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
   return null;
+}
+
+/** "deflate" is zlib-wrapped by the standard, but some servers send raw DEFLATE; browsers accept both. */
+function hasZlibHeader(body: Buffer): boolean {
+  return body.length >= 2 && (body[0]! & 0x0f) === 8 && ((body[0]! << 8) | body[1]!) % 31 === 0;
 }

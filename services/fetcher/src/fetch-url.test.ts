@@ -1,204 +1,147 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
-import { silentLogger } from '@crawler/core';
+import { canonicalUrl, silentLogger } from '@crawler/core';
+import { MemoryFingerprintStore } from '@crawler/embedded';
+import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AddressPolicy } from './address-policy.js';
-import { fetchUrl, parseRetryAfter, type FetchUrlDeps } from './fetch-url.js';
-import { HttpClient } from './http-client.js';
-import { PolitenessGate } from './politeness-gate.js';
-import { RobotsCache } from './robots/robots-cache.js';
+import { decodeText } from './charset/decode-text.js';
+import { loadFetcherConfig } from './config.js';
+import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
+import { fetchUrl, parseRetryAfter, type FetchUrlOutcome } from './fetch-url.js';
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-
-function listen(routes: Record<string, Handler>): Promise<{ server: Server; origin: string; hits: Map<string, number> }> {
-  const hits = new Map<string, number>();
-  const server = createServer((request, response) => {
-    const path = request.url ?? '/';
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    const handler = routes[path];
-    if (handler) handler(request, response);
-    else {
-      response.writeHead(404, { 'content-type': 'text/html' });
-      response.end('<h1>not found</h1>');
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })));
-}
-
-const html = (body: string, headers: Record<string, string> = {}): Handler => (_, response) => {
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
-  response.end(body);
-};
-const redirect = (status: number, location: string): Handler => (_, response) => {
-  response.writeHead(status, { location });
-  response.end();
+/** Settings for our own loopback site: admitted address, no politeness pauses worth waiting for. */
+const testWebSettings = {
+  allowAddresses: ['127.0.0.1'],
+  minDelayMs: 0,
+  perHostConcurrency: 4,
+  concurrency: 32,
+  totalTimeoutMs: 2500,
+  headersTimeoutMs: 2500,
+  bodyTimeoutMs: 2000,
+  delayFactor: 0,
+  backoffBaseMs: 10,
+  maxRetryAfterMs: 10,
+  maxCrawlDelayMs: 10,
 };
 
-describe('fetchUrl', () => {
-  let site: Awaited<ReturnType<typeof listen>>;
-  let other: Awaited<ReturnType<typeof listen>>;
-  let deps: FetchUrlDeps;
-  let client: HttpClient;
+describe('fetchUrl on the full test web', () => {
+  let web: TestWeb;
+  let truth: GroundTruth;
+  let parts: FetcherParts;
+  const fetch = (url: string, extra: { etag?: string; lastModified?: string; maxRedirects?: number } = {}): Promise<FetchUrlOutcome> =>
+    fetchUrl({ ...parts.deps, maxRedirects: extra.maxRedirects ?? 0 }, { url, jobId: 'test', etag: extra.etag ?? null, lastModified: extra.lastModified ?? null });
 
   beforeAll(async () => {
-    other = await listen({ '/': html('<p>other host</p>') });
-    site = await listen({
-      '/robots.txt': (_, response) => response.end('User-agent: *\nDisallow: /private/\n'),
-      '/page': html('<title>Page</title><a href="/x">x</a>'),
-      '/private/secret': html('secret'),
-      '/r1': redirect(301, '/r2'),
-      '/r2': redirect(302, '/r3#frag'),
-      '/r3': html('<p>end of chain</p>'),
-      '/loop-a': redirect(307, '/loop-b'),
-      '/loop-b': redirect(308, '/loop-a'),
-      '/to-private': redirect(301, '/private/secret'),
-      '/cross': redirect(301, `${other.origin}/`),
-      '/many': redirect(302, '/many1'),
-      '/many1': redirect(302, '/many2'),
-      '/many2': redirect(302, '/many3'),
-      '/many3': redirect(302, '/many4'),
-      '/gone': (_, response) => {
-        response.writeHead(410);
-        response.end();
-      },
-      '/busy': (_, response) => {
-        response.writeHead(429, { 'retry-after': '2' });
-        response.end();
-      },
-      '/conditional': (request, response) => {
-        if (request.headers['if-none-match'] === '"v1"') {
-          response.writeHead(304, { etag: '"v1"' });
-          response.end();
-        } else html('<p>fresh</p>', { etag: '"v1"' })(request, response);
-      },
-      '/pdf': (_, response) => {
-        response.writeHead(200, { 'content-type': 'application/pdf' });
-        response.end('%PDF-1.4 ...');
-      },
-      '/untyped': (_, response) => response.end('<!DOCTYPE html><title>no header</title>'),
-      '/big': html('<p>' + 'a'.repeat(200_000) + '</p>'),
-      '/bomb': (_, response) => {
-        response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
-        response.end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x61)));
-      },
-      '/gzip': (_, response) => {
-        response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
-        response.end(gzipSync(Buffer.from('<p>compressed</p>')));
-      },
-      '/drip': (_, response) => {
-        response.writeHead(200, { 'content-type': 'text/html' });
-        const timer = setInterval(() => response.write('x'), 50);
-        response.on('close', () => clearInterval(timer));
-      },
-      '/sjis': (_, response) => {
-        response.writeHead(200, { 'content-type': 'text/html' });
-        response.end(Buffer.concat([Buffer.from('<meta charset="Shift_JIS"><p>'), Buffer.from([0x82, 0xa0])]));
-      },
-    });
-    client = new HttpClient({ policy: new AddressPolicy(['127.0.0.1']), userAgent: 'crawler-test/1.0 (+http://example.test)', connectTimeoutMs: 2000, headersTimeoutMs: 2000, bodyTimeoutMs: 2000, connectionsPerOrigin: 4 });
-    deps = {
-      client,
-      gate: new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 4, minDelayMs: 0 }),
-      robots: new RobotsCache({ client, productToken: 'crawler', ttlMs: 60_000, errorTtlMs: 1000, timeoutMs: 2000, logger: silentLogger() }),
-      contentTypes: new Set(['text/html']),
-      maxBodyBytes: 100_000,
-      maxRedirects: 3,
-      maxCrawlDelayMs: 1000,
-      maxRetryAfterMs: 10,
-      totalTimeoutMs: 1500,
-    };
+    web = await startTestWeb({ seed: 4 });
+    truth = web.groundTruth();
+    parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: testWebSettings }), new MemoryFingerprintStore(), silentLogger());
   });
   afterAll(async () => {
-    await client.close();
-    site.server.closeAllConnections();
-    other.server.closeAllConnections();
-    await new Promise((resolve) => site.server.close(resolve));
-    await new Promise((resolve) => other.server.close(resolve));
+    parts.gate.close();
+    await parts.client.close();
+    await web.close();
   });
 
-  const get = (path: string, extra: { etag?: string } = {}) => fetchUrl(deps, { url: `${site.origin}${path}`, queueKey: new URL(site.origin).host, etag: extra.etag ?? null, lastModified: null });
-
-  it('fetches a page with its status, type, charset and one hop', async () => {
-    const result = await get('/page');
-    expect(result).toMatchObject({ kind: 'page', httpStatus: 200, contentType: 'text/html', charset: 'utf-8', charsetSource: 'header', truncated: false });
-    expect(result.hops).toEqual([{ url: `${site.origin}/page`, status: 200, location: null }]);
+  it('fetches pages with status, type, charset and one hop', async () => {
+    const url = truth.pages.find((page) => page.endsWith('/about'))!;
+    const result = await fetch(url);
+    expect(result).toMatchObject({ kind: 'page', httpStatus: 200, contentType: 'text/html', charset: 'utf-8', charsetSource: 'header', truncated: false, sniffed: false });
+    expect(result.hops).toEqual([{ url, status: 200, location: null }]);
   });
 
-  it('follows a same-host chain hop by hop, recording every hop', async () => {
-    const result = await get('/r1');
+  it('never requests a URL robots.txt disallows, and says which rule did', async () => {
+    for (const url of truth.disallowed) {
+      const result = await fetch(url);
+      expect(result, url).toMatchObject({ kind: 'status', outcome: 'blocked_robots', errorCode: 'ROBOTS_DISALLOWED', retriable: false });
+      expect((result as { errorMessage: string }).errorMessage).toMatch(/line \d+/);
+      expect(web.requests.count(url), url).toBe(0);
+    }
+  });
+
+  it('hands every HTTP redirect to the scheduler by default, with its target', async () => {
+    for (const { from, to, status } of truth.redirects.filter((redirect) => redirect.status !== 'meta-refresh')) {
+      expect(await fetch(from), from).toMatchObject({ kind: 'status', outcome: 'redirect', httpStatus: status, redirectTo: canonicalUrl(to) });
+    }
+  });
+
+  it('follows a same-host chain inline when allowed, recording every hop, and detects loops', async () => {
+    const chainStart = truth.redirects.find((redirect) => redirect.from.endsWith('/r/1'))!.from;
+    const result = await fetch(chainStart, { maxRedirects: 5 });
     expect(result.kind).toBe('page');
-    expect(result.kind === 'page' && result.finalUrl).toBe(`${site.origin}/r3`);
-    expect(result.hops.map((hop) => hop.status)).toEqual([301, 302, 200]);
-    expect(result.hops[1]!.location).toBe(`${site.origin}/r3`);
+    expect(result.hops.map((hop) => hop.status)).toEqual([301, 302, 307, 200]);
+    expect(truth.pages).toContain((result as { finalUrl: string }).finalUrl);
+    expect(await fetch(chainStart, { maxRedirects: 2 })).toMatchObject({ kind: 'status', outcome: 'redirect', hops: [{ status: 301 }, { status: 302 }, { status: 307 }] });
+    for (const url of truth.redirectLoops.filter((loop) => new URL(loop).host === new URL(chainStart).host)) {
+      expect(await fetch(url, { maxRedirects: 5 }), url).toMatchObject({ kind: 'status', outcome: 'redirect_loop', errorCode: 'REDIRECT_LOOP' });
+    }
+    const cross = truth.redirects.find((redirect) => redirect.status !== 'meta-refresh' && new URL(redirect.from).host !== new URL(redirect.to).host)!;
+    expect(await fetch(cross.from, { maxRedirects: 5 })).toMatchObject({ outcome: 'redirect', redirectTo: canonicalUrl(cross.to) });
+    expect(web.requests.count(cross.to)).toBe(0);
   });
 
-  it('hands a redirect to the scheduler when inline following is off (the default)', async () => {
-    expect(await fetchUrl({ ...deps, maxRedirects: 0 }, { url: `${site.origin}/r1`, queueKey: new URL(site.origin).host, etag: null, lastModified: null })).toMatchObject({ kind: 'status', outcome: 'redirect', httpStatus: 301, redirectTo: `${site.origin}/r2` });
+  it('classifies the error statuses: 404/410 gone, 429 throttled with Retry-After, 5xx retriable', async () => {
+    const expected: Record<number, { outcome: string; retriable: boolean }> = {
+      404: { outcome: 'gone', retriable: false },
+      410: { outcome: 'gone', retriable: false },
+      429: { outcome: 'throttled', retriable: true },
+      500: { outcome: 'server_error', retriable: true },
+      503: { outcome: 'server_error', retriable: true },
+    };
+    for (const { url, status } of truth.errors) {
+      const result = await fetch(url);
+      expect(result, url).toMatchObject({ kind: 'status', httpStatus: status, ...expected[status] });
+      if (status === 429) expect(result).toMatchObject({ retryAfterMs: 1000 });
+    }
   });
 
-  it('detects inline loops, hands over past the hop budget, and robots-checks every hop', async () => {
-    expect(await get('/loop-a')).toMatchObject({ kind: 'status', outcome: 'redirect_loop' });
-    expect(await get('/many')).toMatchObject({ kind: 'status', outcome: 'redirect', redirectTo: `${site.origin}/many4` });
-    expect(site.hits.get('/many4')).toBeUndefined();
-    expect(await get('/to-private')).toMatchObject({ kind: 'status', outcome: 'blocked_robots', errorCode: 'ROBOTS_DISALLOWED' });
-    expect(site.hits.get('/private/secret')).toBeUndefined();
+  it('gets flaky pages once their failures are spent', async () => {
+    for (const { url, failures, status } of truth.flaky) {
+      for (let i = 0; i < failures; i++) expect(await fetch(url), url).toMatchObject({ kind: 'status', httpStatus: status, retriable: true });
+      expect(await fetch(url), url).toMatchObject({ kind: 'page', httpStatus: 200 });
+    }
   });
 
-  it('hands a redirect to another host back instead of following it', async () => {
-    expect(await get('/cross')).toMatchObject({ kind: 'status', outcome: 'redirect', redirectTo: `${other.origin}/`, httpStatus: 301 });
-    expect(other.hits.get('/')).toBeUndefined();
+  it('sends the stored validators and reports 304 as not_modified, without a body', async () => {
+    const page = truth.pages.find((url) => truth.validatorHosts.some((origin) => url.startsWith(`${origin}/`)))!;
+    const first = await fetch(page);
+    expect(first.kind).toBe('page');
+    const { etag, 'last-modified': lastModified } = (first as { headers: Record<string, string> }).headers;
+    expect(etag && lastModified).toBeTruthy();
+    expect(await fetch(page, { etag })).toMatchObject({ kind: 'status', outcome: 'not_modified', httpStatus: 304, etag });
+    expect(await fetch(page, { lastModified })).toMatchObject({ kind: 'status', outcome: 'not_modified', httpStatus: 304 });
+    expect(await fetch(page, { etag: '"stale"' })).toMatchObject({ kind: 'page' });
   });
 
-  it('refuses robots-disallowed URLs without requesting them', async () => {
-    expect(await get('/private/secret')).toMatchObject({ outcome: 'blocked_robots' });
-    expect(site.hits.get('/private/secret')).toBeUndefined();
+  it('refuses types outside the allow list, bounds the endless page and waits for the slow one', async () => {
+    for (const { url } of truth.nonHtml) expect(await fetch(url), url).toMatchObject({ kind: 'status', outcome: 'unsupported_type', errorCode: 'CONTENT_TYPE_REFUSED' });
+    for (const url of truth.endless) expect(await fetch(url), url).toMatchObject({ kind: 'status', outcome: 'timeout', retriable: true });
+    for (const { url } of truth.slow) expect(await fetch(url), url).toMatchObject({ kind: 'page' });
   });
 
-  it('classifies 404/410 as gone and 429 as throttled with Retry-After', async () => {
-    expect(await get('/gone')).toMatchObject({ outcome: 'gone', httpStatus: 410, retriable: false });
-    expect(await get('/nowhere')).toMatchObject({ outcome: 'gone', httpStatus: 404 });
-    expect(await get('/busy')).toMatchObject({ outcome: 'throttled', httpStatus: 429, retriable: true, retryAfterMs: 2000 });
+  it('chooses the charset of every legacy page so that its text decodes, and says how', async () => {
+    const sources = { header: 'header', meta: 'meta', none: 'detected' } as const;
+    for (const { url, declared, sampleText } of truth.charsets) {
+      const result = await fetch(url);
+      expect(result.kind, url).toBe('page');
+      if (result.kind !== 'page') continue;
+      expect(result.charsetSource, url).toBe(sources[declared]);
+      expect(decodeText(result.body, result.charset!), url).toContain(sampleText);
+    }
   });
 
-  it('sends validators and reports 304 as not_modified', async () => {
-    expect(await get('/conditional')).toMatchObject({ kind: 'page' });
-    expect(await get('/conditional', { etag: '"v1"' })).toMatchObject({ kind: 'status', outcome: 'not_modified', httpStatus: 304, etag: '"v1"' });
-  });
-
-  it('refuses content types outside the allow list and sniffs a missing type', async () => {
-    expect(await get('/pdf')).toMatchObject({ outcome: 'unsupported_type', errorCode: 'CONTENT_TYPE_REFUSED' });
-    expect(await get('/untyped')).toMatchObject({ kind: 'page', contentType: 'text/html' });
-  });
-
-  it('truncates bodies over the cap and flags them, also for a gzip bomb', async () => {
-    const big = await get('/big');
-    expect(big.kind === 'page' && big.body.length).toBe(100_000);
-    expect(big.kind === 'page' && big.truncated).toBe(true);
-    const bomb = await get('/bomb');
-    expect(bomb.kind === 'page' && bomb.body.length).toBe(100_000);
-    expect(bomb.kind === 'page' && bomb.truncated).toBe(true);
-    const gz = await get('/gzip');
-    expect(gz.kind === 'page' && gz.body.toString()).toBe('<p>compressed</p>');
-  });
-
-  it('bounds a slow-drip body by the total deadline', async () => {
-    const started = Date.now();
-    expect(await get('/drip')).toMatchObject({ kind: 'status', outcome: 'timeout', retriable: true });
-    expect(Date.now() - started).toBeLessThan(3000);
-  });
-
-  it('takes the charset from a meta declaration', async () => {
-    const result = await get('/sjis');
-    expect(result).toMatchObject({ kind: 'page', charset: 'shift_jis', charsetSource: 'meta' });
-  });
-
-  it('reports refused connections and blocked addresses as outcomes', async () => {
-    const closed = await fetchUrl(deps, { url: 'http://127.0.0.1:1/', queueKey: '127.0.0.1:1', etag: null, lastModified: null });
-    expect(closed).toMatchObject({ kind: 'status', retriable: true });
-    expect(['connection_refused', 'server_error']).toContain((closed as { outcome: string }).outcome);
-    const strict = { ...deps, client: new HttpClient({ policy: new AddressPolicy([]), userAgent: 'x', connectTimeoutMs: 500, headersTimeoutMs: 500, bodyTimeoutMs: 500, connectionsPerOrigin: 1 }), robots: null };
-    expect(await fetchUrl(strict, { url: `${site.origin}/page`, queueKey: 'x', etag: null, lastModified: null })).toMatchObject({ outcome: 'blocked_address', errorCode: 'BLOCKED_ADDRESS' });
+  it('hands over the Sitemap lines of each robots.txt once, with the lookup that fetched it', async () => {
+    const fresh = createFetcherParts(loadFetcherConfig({ env: {}, overrides: testWebSettings }), new MemoryFingerprintStore(), silentLogger());
+    const handed = new Set<string>();
+    for (const host of web.hosts) {
+      for (let i = 0; i < 2; i++) {
+        const result = await fetchUrl(fresh.deps, { url: `${host.origin}/`, jobId: 'test', etag: null, lastModified: null });
+        for (const url of result.sitemaps?.urls ?? []) {
+          expect(handed.has(url), url).toBe(false);
+          handed.add(url);
+        }
+      }
+    }
+    expect([...handed].sort()).toEqual([...truth.sitemaps].sort());
+    fresh.gate.close();
+    await fresh.client.close();
   });
 });
 

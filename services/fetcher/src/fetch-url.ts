@@ -1,79 +1,96 @@
-import { canonicalize, hostQueueKey, type Hop, type Outcome } from '@crawler/core';
-import { mediaType, sniffMediaType } from './content-type.js';
-import { sniffCharset } from './charset-sniff.js';
-import type { HttpClient } from './http-client.js';
+import { canonicalize, type Hop, type Outcome } from '@crawler/core';
+import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
+import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
+import type { ContentTypeList } from './content-type-list.js';
+import type { CookieJars } from './cookie-jars.js';
+import type { HttpClient, HopResponse } from './http-client.js';
 import { outcomeOfError, outcomeOfStatus } from './outcome.js';
-import type { PolitenessGate } from './politeness-gate.js';
+import { GateClosedError, type PolitenessGate } from './politeness/politeness-gate.js';
+import type { QueueKeyer } from './politeness/queue-key.js';
+import type { Feedback } from './politeness/slow-down.js';
 import type { RobotsCache } from './robots/robots-cache.js';
 
 export interface FetchUrlDeps {
   client: HttpClient;
   gate: PolitenessGate;
+  queueKeyOf: QueueKeyer;
   robots: RobotsCache | null;
-  contentTypes: ReadonlySet<string>;
+  cookies: CookieJars | null;
+  contentTypes: ContentTypeList;
   maxBodyBytes: number;
   maxRedirects: number;
   maxCrawlDelayMs: number;
-  maxRetryAfterMs: number;
   totalTimeoutMs: number;
 }
 
 export interface FetchUrlRequest {
   url: string;
-  queueKey: string;
+  jobId: string;
   etag: string | null;
   lastModified: string | null;
 }
 
-export interface PageOutcome {
+interface Common {
+  hops: Hop[];
+  durationMs: number;
+  /** Sitemap lines of a robots.txt this fetch was the first to read, for the scheduler. */
+  sitemaps?: { robotsUrl: string; urls: string[] };
+}
+
+export interface PageOutcome extends Common {
   kind: 'page';
   finalUrl: string;
   httpStatus: number;
   headers: Record<string, string>;
   body: Buffer;
   truncated: boolean;
-  contentType: string | null;
+  contentType: string;
+  /** True when the bytes, not the Content-Type header, said what the body is. */
+  sniffed: boolean;
   charset: string | null;
-  charsetSource: string | null;
-  hops: Hop[];
-  durationMs: number;
+  charsetSource: CharsetSource | null;
+  wireBytes: number;
+  timings: HopResponse['timings'];
 }
 
-export interface StatusOutcome {
+export interface StatusOutcome extends Common {
   kind: 'status';
   outcome: Outcome;
   httpStatus: number | null;
   retriable: boolean;
-  hops: Hop[];
-  durationMs: number;
   redirectTo?: string;
   retryAfterMs?: number;
   errorCode?: string;
   errorMessage?: string;
   etag?: string | null;
   lastModified?: string | null;
+  headers?: Record<string, string>;
 }
 
 export type FetchUrlOutcome = PageOutcome | StatusOutcome;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const GENERIC_TYPES = new Set(['application/octet-stream', 'text/plain', 'binary/octet-stream', 'application/unknown']);
+/** Statuses that mean "too much load": they hold the queue (Retry-After or back-off). */
+const BUSY = new Set([429, 503]);
 
 /**
- * Fetches one URL. By default a redirect ends here and is handed to the scheduler, which fetches
- * each target once. With maxRedirects > 0, same-host redirects are followed inline, hop by hop:
- * every hop is robots-checked, waits for its host's politeness slot and is recorded, and loops
- * are detected. A redirect to another host is always handed over, so that host's own fetcher,
- * with its own politeness, fetches it. Never throws: failures are outcomes.
+ * Fetches one URL. Never throws for the URL's sake: failures are outcomes. It throws
+ * GateClosedError only when the fetcher stops (`signals`), so the URL is handed back uncommitted.
+ *
+ * By default a redirect ends here and is handed to the scheduler, which fetches each target once.
+ * With maxRedirects > 0, redirects within the politeness queue are followed inline, hop by hop:
+ * every hop is robots-checked, address-checked, waits for its queue's turn and is recorded, and
+ * loops are detected. A redirect to another queue is always handed over, so the fetcher that owns
+ * that queue fetches it with its own politeness.
  */
-export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, stopSignal?: AbortSignal): Promise<FetchUrlOutcome> {
+export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, signals?: { handBack: AbortSignal; abort: AbortSignal }): Promise<FetchUrlOutcome> {
   const started = performance.now();
   const hops: Hop[] = [];
+  let sitemaps: Common['sitemaps'];
+  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({ kind: 'status', hops, durationMs: elapsed(), ...(sitemaps ? { sitemaps } : {}), ...outcome });
   const elapsed = () => Math.round(performance.now() - started);
-  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({ kind: 'status', hops, durationMs: elapsed(), ...outcome });
-  // The deadline starts with the first request, not while the URL waits for its host's turn.
+  // The deadline starts with the first request, not while the URL waits for its queue's turn.
   let deadline: AbortSignal | null = null;
-  let signal: AbortSignal | null = null;
 
   let url: URL;
   try {
@@ -85,47 +102,72 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
   let conditional: Record<string, string> = {};
   if (request.etag) conditional['if-none-match'] = request.etag;
   if (request.lastModified) conditional['if-modified-since'] = request.lastModified;
+  let firstQueueKey: string | null = null;
 
   for (;;) {
     visited.add(url.href);
     let delayMs = 0;
     if (deps.robots) {
-      let policy;
+      let lookup;
       try {
-        policy = await deps.robots.policyFor(url);
+        lookup = await deps.robots.lookup(url);
       } catch (error) {
         return errorStatus(error);
       }
+      const { policy } = lookup;
+      if (lookup.fetched && policy.sitemaps.length > 0) sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: policy.sitemaps };
       if (policy.failure) {
         const classified = policy.failure.httpStatus !== null ? outcomeOfStatus(policy.failure.httpStatus) : outcomeOfError(policy.failure.error);
-        return status({ outcome: classified.outcome, httpStatus: policy.failure.httpStatus, retriable: true, errorCode: 'ROBOTS_UNAVAILABLE', errorMessage: `robots.txt of ${url.origin} unavailable (${policy.failure.httpStatus ?? classified.outcome}); the site is not crawled until it answers` });
+        return status({ outcome: classified.outcome, httpStatus: policy.failure.httpStatus, retriable: classified.retriable, errorCode: 'ROBOTS_UNAVAILABLE', errorMessage: `robots.txt of ${url.origin} unavailable (${policy.failure.httpStatus ?? outcomeOfError(policy.failure.error).code}); the site is not crawled until it answers` });
       }
-      if (!policy.isAllowed(url)) return status({ outcome: 'blocked_robots', httpStatus: null, retriable: false, errorCode: 'ROBOTS_DISALLOWED', errorMessage: `robots.txt disallows ${url.pathname}` });
+      const decision = policy.decide(url);
+      if (!decision.allowed) return status({ outcome: 'blocked_robots', httpStatus: null, retriable: false, errorCode: 'ROBOTS_DISALLOWED', errorMessage: `robots.txt disallows ${url.pathname} (line ${decision.rule?.line}: ${decision.rule?.pattern})` });
       if (policy.crawlDelaySeconds !== null) delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
     }
 
-    const permit = await deps.gate.acquire(request.queueKey, delayMs);
-    if (!deadline) {
-      deadline = AbortSignal.timeout(deps.totalTimeoutMs);
-      signal = stopSignal ? AbortSignal.any([deadline, stopSignal]) : deadline;
+    let queueKey: string;
+    try {
+      queueKey = await deps.queueKeyOf(url);
+    } catch (error) {
+      return errorStatus(error);
     }
-    let response;
+    if (firstQueueKey === null) {
+      firstQueueKey = queueKey;
+      const admission = deps.gate.admit(queueKey, delayMs);
+      if (!admission.admitted) {
+        return status({ outcome: 'throttled', httpStatus: null, retriable: true, retryAfterMs: admission.retryAfterMs, errorCode: 'FETCHER_QUEUE_FULL', errorMessage: `politeness queue ${queueKey} is full; try again in ${Math.round(admission.retryAfterMs / 1000)} s` });
+      }
+    }
+    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack);
+    deadline ??= AbortSignal.timeout(deps.totalTimeoutMs);
+    const signal = signals ? AbortSignal.any([deadline, signals.abort]) : deadline;
+    const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
+    const requestStarted = performance.now();
+    let response: HopResponse;
     try {
       response = await deps.client.get({
         url,
-        headers: conditional,
-        signal: signal!,
+        headers: jarHeader ? { ...conditional, cookie: jarHeader } : conditional,
+        signal,
         maxBodyBytes: deps.maxBodyBytes,
-        wantBody: (code, headers) => code >= 200 && code < 300 && isWanted(mediaType(headers['content-type']), deps.contentTypes),
+        wantBody: (code, headers) => code >= 200 && code < 300 && wantsBody(deps, headers),
       });
     } catch (error) {
-      permit.release();
-      if (deadline.aborted) return status({ outcome: 'timeout', httpStatus: null, retriable: true, errorCode: 'FETCH_DEADLINE', errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms` });
-      return errorStatus(error);
+      if (signals?.abort.aborted) {
+        permit.release();
+        throw new GateClosedError();
+      }
+      const result = deadline.aborted
+        ? status({ outcome: 'timeout', httpStatus: null, retriable: true, errorCode: 'FETCH_DEADLINE', errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms` })
+        : errorStatus(error);
+      // A timeout or a dropped connection says the site struggles; a refusal or a blocked address says nothing about its load.
+      permit.release(result.outcome === 'timeout' || result.outcome === 'network_error' ? { signal: 'answered', durationMs: performance.now() - requestStarted } : undefined);
+      return result;
     }
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-    const busy = response.status === 429 || response.status === 503;
-    permit.release({ holdMs: busy ? Math.min(retryAfterMs ?? 0, deps.maxRetryAfterMs) : 0 });
+    const feedback: Feedback = BUSY.has(response.status) ? { signal: 'busy', durationMs: performance.now() - requestStarted, retryAfterMs } : { signal: 'answered', durationMs: performance.now() - requestStarted };
+    permit.release(feedback);
+    await deps.cookies?.remember(request.jobId, url, response.headers['set-cookie']);
 
     const location = response.headers.location;
     const target = location && REDIRECTS.has(response.status) ? canonicalize(location, url) : null;
@@ -133,8 +175,10 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
     if (REDIRECTS.has(response.status) && location) {
       if (!target?.ok) return status({ outcome: 'invalid_url', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_INVALID', errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}` });
       if (visited.has(target.url)) return status({ outcome: 'redirect_loop', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_LOOP', errorMessage: `redirect loop back to ${target.url}` });
-      // Past the inline budget, or to another host: the scheduler takes over (it bounds the whole chain).
-      if (hops.length > deps.maxRedirects || hostQueueKey(target.parsed) !== request.queueKey) return status({ outcome: 'redirect', httpStatus: response.status, retriable: false, redirectTo: target.url });
+      // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
+      let targetQueue: string | null = null;
+      if (hops.length <= deps.maxRedirects) targetQueue = await deps.queueKeyOf(target.parsed).catch(() => null);
+      if (targetQueue !== queueKey) return status({ outcome: 'redirect', httpStatus: response.status, retriable: false, redirectTo: target.url, headers: response.headers });
       url = target.parsed;
       conditional = {};
       continue;
@@ -147,17 +191,22 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
         httpStatus: response.status,
         retriable,
         ...(retryAfterMs !== null ? { retryAfterMs } : {}),
+        ...(outcome === 'client_error' && REDIRECTS.has(response.status) ? { errorCode: 'REDIRECT_WITHOUT_LOCATION' } : {}),
         etag: response.headers.etag ?? null,
         lastModified: response.headers['last-modified'] ?? null,
+        headers: response.headers,
       });
     }
     const declared = mediaType(response.headers['content-type']);
-    const sniffed = !declared || GENERIC_TYPES.has(declared) ? sniffMediaType(response.body) : null;
-    const type = sniffed ?? declared;
-    if (!type || !deps.contentTypes.has(type)) {
-      return status({ outcome: 'unsupported_type', httpStatus: response.status, retriable: false, errorCode: 'CONTENT_TYPE_REFUSED', errorMessage: `content type ${type ?? 'unknown'} is not in FETCHER_CONTENT_TYPES` });
+    const { type, sniffed } = effectiveMediaType(declared, response.body);
+    if (!type || !deps.contentTypes.allows(type)) {
+      return status({ outcome: 'unsupported_type', httpStatus: response.status, retriable: false, errorCode: 'CONTENT_TYPE_REFUSED', errorMessage: `content type ${type ?? 'unknown'}${sniffed ? ` (sniffed; the header said ${declared ?? 'nothing'})` : ''} is not in FETCHER_CONTENT_TYPES`, headers: response.headers });
     }
-    const charset = type.startsWith('text/') || type.includes('xml') ? sniffCharset(response.body, response.headers['content-type']) : null;
+    const declaredLength = Number(response.headers['content-length']);
+    if (!isTruncatable(type) && (response.truncated || declaredLength > deps.maxBodyBytes)) {
+      return status({ outcome: 'too_large', httpStatus: response.status, retriable: false, errorCode: 'BODY_TOO_LARGE', errorMessage: `${type} body over ${deps.maxBodyBytes} bytes; a cut ${type} is useless, so it is not kept`, headers: response.headers });
+    }
+    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type'], type) : null;
     return {
       kind: 'page',
       finalUrl: url.href,
@@ -166,10 +215,14 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
       body: response.body,
       truncated: response.truncated,
       contentType: type,
+      sniffed,
       charset: charset?.charset ?? null,
       charsetSource: charset?.source ?? null,
+      wireBytes: response.wireBytes,
+      timings: response.timings,
       hops,
       durationMs: elapsed(),
+      ...(sitemaps ? { sitemaps } : {}),
     };
   }
 
@@ -179,9 +232,16 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sto
   }
 }
 
-/** Missing and generic types are downloaded so their bytes can tell what they are. */
-function isWanted(type: string | null, allowed: ReadonlySet<string>): boolean {
-  return type === null || allowed.has(type) || GENERIC_TYPES.has(type);
+/**
+ * Whether a 2xx body is worth downloading, from the headers alone. Missing and generic types are
+ * downloaded so their bytes can tell what they are; a type that cannot be cut (PDF, images) and
+ * announces more than the cap is not downloaded at all.
+ */
+function wantsBody(deps: FetchUrlDeps, headers: Record<string, string>): boolean {
+  const type = mediaType(headers['content-type']);
+  if (type === null || GENERIC_TYPES.has(type)) return true;
+  if (!deps.contentTypes.allows(type)) return false;
+  return isTruncatable(type) || !(Number(headers['content-length']) > deps.maxBodyBytes);
 }
 
 /** Retry-After as delay-seconds or an HTTP-date, in milliseconds. */

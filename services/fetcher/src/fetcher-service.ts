@@ -1,16 +1,24 @@
-import type { Bus, BusProducer, Codec, Logger, StageObserver } from '@crawler/core';
+import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
 import { AddressPolicy, type Resolver } from './address-policy.js';
-import type { FetcherConfig } from './config.js';
+import { robotsTokenOf, type FetcherConfig } from './config.js';
+import { ContentTypeList } from './content-type-list.js';
+import { CookieJars } from './cookie-jars.js';
+import { FetcherMetrics } from './fetcher-metrics.js';
 import { createFetcherStage } from './fetcher-stage.js';
+import type { FetchUrlDeps } from './fetch-url.js';
 import { HttpClient } from './http-client.js';
-import { PolitenessGate } from './politeness-gate.js';
+import { PolitenessGate } from './politeness/politeness-gate.js';
+import { createQueueKeyer } from './politeness/queue-key.js';
+import { QueueStateStore } from './politeness/queue-state-store.js';
 import { RobotsCache } from './robots/robots-cache.js';
 
 export interface FetcherPorts {
   bus: Bus;
   producer: BusProducer;
   codec: Codec;
+  /** Shared robots.txt records and per-queue politeness timing (Redis in distributed mode). */
+  state: FingerprintStore;
 }
 
 export interface FetcherService {
@@ -18,14 +26,26 @@ export interface FetcherService {
   stage: ReturnType<typeof createFetcherStage>;
   gate: PolitenessGate;
   robots: RobotsCache | null;
+  metrics: FetcherMetrics;
+  /** Prometheus text for /metrics. */
+  renderMetrics(): string;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
-export function createFetcherService(config: FetcherConfig, ports: FetcherPorts, logger: Logger, options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {}): FetcherService {
-  const log = logger.child({ component: 'fetcher' });
-  const policy = new AddressPolicy(config.allowAddresses, options.resolver);
+export interface FetcherParts {
+  deps: FetchUrlDeps;
+  client: HttpClient;
+  gate: PolitenessGate;
+  robots: RobotsCache | null;
+  queueState: QueueStateStore | null;
+  metrics: FetcherMetrics;
+}
+
+/** Builds what fetches a URL from config: used by the service, `crawler check fetch` and the benchmark. */
+export function createFetcherParts(config: FetcherConfig, state: FingerprintStore | null, logger: Logger, options: { resolver?: Resolver } = {}): FetcherParts {
+  const metrics = new FetcherMetrics();
+  const policy = new AddressPolicy(config.allowAddresses, options.resolver, { dnsCacheMs: config.dnsCacheMs });
   const client = new HttpClient({
     policy,
     userAgent: config.userAgent,
@@ -33,27 +53,53 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
     headersTimeoutMs: config.headersTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
     connectionsPerOrigin: Math.max(config.perHostConcurrency, 1),
+    proxyUrl: config.proxyUrl ?? null,
   });
-  const gate = new PolitenessGate({ globalConcurrency: config.concurrency, perQueueConcurrency: config.perHostConcurrency, minDelayMs: config.minDelayMs });
+  const queueState = state ? new QueueStateStore(state, logger) : null;
+  const gate = new PolitenessGate({
+    globalConcurrency: config.concurrency,
+    perQueueConcurrency: config.perHostConcurrency,
+    minDelayMs: config.minDelayMs,
+    slowDown: { delayFactor: config.delayFactor, backoffBaseMs: config.backoffBaseMs, maxBackoffMs: config.maxBackoffMs, maxRetryAfterMs: config.maxRetryAfterMs },
+    maxWaitingPerQueue: config.queueWaitingMax,
+    maxQueueWaitMs: config.maxQueueWaitMs,
+    shared: queueState,
+  });
   const robots = config.obeyRobots
-    ? new RobotsCache({ client, productToken: config.robotsAgent, ttlMs: config.robotsTtlMs, errorTtlMs: config.robotsErrorTtlMs, timeoutMs: Math.min(config.totalTimeoutMs, 30_000), logger: log })
+    ? new RobotsCache({
+        client,
+        productToken: robotsTokenOf(config),
+        ttlMs: config.robotsTtlMs,
+        errorTtlMs: config.robotsErrorTtlMs,
+        staleMs: config.robotsStaleMs,
+        timeoutMs: Math.min(config.totalTimeoutMs, 30_000),
+        store: state,
+        logger,
+        onFetch: (record) => metrics.countRobotsFetch(record),
+      })
     : null;
-  const stopping = new AbortController();
-  const stage = createFetcherStage({
-    deps: {
-      client,
-      gate,
-      robots,
-      contentTypes: new Set(config.contentTypes),
-      maxBodyBytes: config.maxBodyBytes,
-      maxRedirects: config.maxRedirects,
-      maxCrawlDelayMs: config.maxCrawlDelayMs,
-      maxRetryAfterMs: config.maxRetryAfterMs,
-      totalTimeoutMs: config.totalTimeoutMs,
-    },
-    bodyCompression: config.bodyCompression,
-    stopSignal: stopping.signal,
-  });
+  const deps: FetchUrlDeps = {
+    client,
+    gate,
+    queueKeyOf: createQueueKeyer(config.queueMode, (hostname) => policy.resolve(hostname)),
+    robots,
+    cookies: config.cookieJobs.length > 0 ? new CookieJars(new Set(config.cookieJobs), config.cookieSitesMax) : null,
+    contentTypes: new ContentTypeList(config.contentTypes),
+    maxBodyBytes: config.maxBodyBytes,
+    maxRedirects: config.maxRedirects,
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
+    totalTimeoutMs: config.totalTimeoutMs,
+  };
+  return { deps, client, gate, robots, queueState, metrics };
+}
+
+/** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
+export function createFetcherService(config: FetcherConfig, ports: FetcherPorts, logger: Logger, options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {}): FetcherService {
+  const log = logger.child({ component: 'fetcher' });
+  const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
+  const stopWaiting = new AbortController();
+  const abortRequests = new AbortController();
+  const stage = createFetcherStage({ deps: parts.deps, bodyCompression: config.bodyCompression, signals: { handBack: stopWaiting.signal, abort: abortRequests.signal }, metrics: parts.metrics });
   const runner = new StageRunner({
     stage,
     bus: ports.bus,
@@ -64,20 +110,31 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
     concurrency: config.queuedMax,
     topicPrefix: options.topicPrefix,
     observer: options.observer,
-    // A fetch that outlives the drain is aborted and handed back: its URL's lease makes it due again.
+    // URLs still waiting for their queue, or fetching past the drain, are handed back: redelivered after the restart.
     drainTimeoutMs: 5_000,
   });
   return {
     runner: runner as StageRunner<unknown>,
     stage,
-    gate,
-    robots,
+    gate: parts.gate,
+    robots: parts.robots,
+    metrics: parts.metrics,
+    renderMetrics: () => {
+      const depth = parts.gate.depth();
+      return parts.metrics.render({ queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: parts.robots?.hits ?? 0, robotsCacheMisses: parts.robots?.misses ?? 0 });
+    },
     start: () => runner.start(),
     async stop() {
       const stopped = runner.stop();
-      setTimeout(() => stopping.abort(), 4_000).unref();
+      // URLs waiting for their queue are handed back at once; requests in flight get most of the drain time.
+      stopWaiting.abort();
+      const timer = setTimeout(() => abortRequests.abort(), 4_000);
       await stopped;
-      await client.close();
+      clearTimeout(timer);
+      abortRequests.abort();
+      parts.gate.close();
+      await parts.queueState?.flush();
+      await parts.client.close();
     },
   };
 }

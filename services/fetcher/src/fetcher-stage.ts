@@ -1,79 +1,81 @@
 import { gzipSync } from 'node:zlib';
-import { errorCode, errorMessage, Schemas, Topics, urlId } from '@crawler/core';
-import type { Emission, FetchResult, FrontierRequest, Stage, StatusUpdate } from '@crawler/core';
-import { fetchUrl, type FetchUrlDeps, type StatusOutcome } from './fetch-url.js';
+import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId } from '@crawler/core';
+import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
+import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 
 export interface FetcherStageOptions {
   deps: FetchUrlDeps;
   bodyCompression: 'identity' | 'gzip';
-  /** Aborts fetches in flight when the service stops. */
-  stopSignal?: AbortSignal;
+  /** On stop: `handBack` returns URLs still waiting for their queue, `abort` cuts requests in flight. */
+  signals?: { handBack: AbortSignal; abort: AbortSignal };
+  metrics?: FetcherMetrics;
   now?: () => number;
 }
 
 /**
- * crawl.frontier -> crawl.fetched (pages with a body) and crawl.status (everything else).
- * A page reached through same-host redirects is published under its final URL, and the
+ * crawl.frontier -> crawl.fetched (pages with a body), crawl.status (everything else) and
+ * crawl.links (Sitemap lines of a robots.txt read for the first time, for the scheduler).
+ * A page reached through same-queue redirects is published under its final URL, and the
  * requested URL gets a `redirect` status saying the target was already fetched.
  */
-export function createFetcherStage(options: FetcherStageOptions): Stage<FrontierRequest> & { outcomes: Map<string, number> } {
+export function createFetcherStage(options: FetcherStageOptions): Stage<FrontierRequest> & { metrics: FetcherMetrics } {
   const now = options.now ?? Date.now;
-  const outcomes = new Map<string, number>();
-  const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+  const metrics = options.metrics ?? new FetcherMetrics();
 
   return {
     name: 'fetcher',
     input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
-    outputs: [Topics.fetched, Topics.status],
-    outcomes,
+    outputs: [Topics.fetched, Topics.status, Topics.links],
+    metrics,
 
     async handle(request) {
-      const result = await fetchUrl(options.deps, request, options.stopSignal);
-      if (result.kind === 'status') {
-        count(result.outcome);
-        return [statusEmission(request, result, now())];
-      }
-      count('ok');
-      const emissions: Emission[] = [];
-      const redirected = result.finalUrl !== request.url;
-      const body = options.bodyCompression === 'gzip' ? gzipSync(result.body, { level: 1 }) : result.body;
-      const fetched: FetchResult = {
-        ...request,
-        url: result.finalUrl,
-        urlId: redirected ? urlId(result.finalUrl) : request.urlId,
-        finalUrl: result.finalUrl,
-        httpStatus: result.httpStatus,
-        contentType: result.contentType,
-        charset: result.charset,
-        charsetSource: result.charsetSource,
-        headers: result.headers,
-        fetchedAt: now(),
-        durationMs: result.durationMs,
-        etag: result.headers.etag ?? null,
-        lastModified: result.headers['last-modified'] ?? null,
-        hops: result.hops,
-        body,
-        bodyEncoding: options.bodyCompression,
-        bodyLength: result.body.length,
-        truncated: result.truncated,
-        previousDigest: redirected ? null : request.previousDigest,
-        meta: request.meta,
-      };
-      emissions.push({ topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value: fetched });
-      if (redirected) {
-        const first = result.hops[0]!;
-        emissions.push(
-          statusEmission(request, { kind: 'status', outcome: 'redirect', httpStatus: first.status, retriable: false, redirectTo: result.finalUrl, hops: result.hops, durationMs: result.durationMs }, now(), { followed: 'true' }),
-        );
-      }
+      const started = performance.now();
+      const result = await fetchUrl(options.deps, request, options.signals);
+      const emissions = result.kind === 'status' ? [statusEmission(request, result, now())] : pageEmissions(request, result);
+      metrics.countOutcome(result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok', performance.now() - started, result.kind === 'page' ? result.wireBytes : 0);
+      if (result.sitemaps) emissions.push(sitemapEmission(request, result.sitemaps, now()));
       return emissions;
     },
 
     onGiveUp(request, error) {
-      count('processing_failed');
+      metrics.countOutcome('processing_failed', 0);
       return [statusEmission(request, { kind: 'status', outcome: 'processing_failed', httpStatus: null, retriable: true, hops: [], durationMs: 0, errorCode: errorCode(error), errorMessage: errorMessage(error).slice(0, 500) }, now())];
     },
   };
+
+  function pageEmissions(request: FrontierRequest, result: Extract<FetchUrlOutcome, { kind: 'page' }>): Emission[] {
+    const redirected = result.finalUrl !== request.url;
+    const body = options.bodyCompression === 'gzip' ? gzipSync(result.body, { level: 1 }) : result.body;
+    const fetched: FetchResult = {
+      ...request,
+      url: result.finalUrl,
+      urlId: redirected ? urlId(result.finalUrl) : request.urlId,
+      finalUrl: result.finalUrl,
+      httpStatus: result.httpStatus,
+      contentType: result.contentType,
+      charset: result.charset,
+      charsetSource: result.charsetSource,
+      headers: result.headers,
+      fetchedAt: now(),
+      durationMs: result.durationMs,
+      etag: result.headers.etag ?? null,
+      lastModified: result.headers['last-modified'] ?? null,
+      hops: result.hops,
+      body,
+      bodyEncoding: options.bodyCompression,
+      bodyLength: result.body.length,
+      truncated: result.truncated,
+      previousDigest: redirected ? null : request.previousDigest,
+      meta: result.sniffed ? { ...request.meta, contentTypeSniffed: 'true' } : request.meta,
+    };
+    const emissions: Emission[] = [{ topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value: fetched }];
+    if (redirected) {
+      const first = result.hops[0]!;
+      emissions.push(statusEmission(request, { kind: 'status', outcome: 'redirect', httpStatus: first.status, retriable: false, redirectTo: result.finalUrl, hops: result.hops, durationMs: result.durationMs }, now(), { followed: 'true' }));
+    }
+    return emissions;
+  }
 }
 
 export function statusEmission(request: FrontierRequest, result: StatusOutcome, fetchedAt: number, meta: Record<string, string> = {}): Emission {
@@ -105,4 +107,22 @@ export function statusEmission(request: FrontierRequest, result: StatusOutcome, 
     meta: { ...request.meta, ...meta },
   };
   return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
+}
+
+/** A robots.txt's Sitemap lines, as links one hop from the site's root; the scheduler scopes them. */
+function sitemapEmission(request: FrontierRequest, sitemaps: { robotsUrl: string; urls: string[] }, discoveredAt: number): Emission {
+  const value: Outlinks = {
+    kind: 'robots',
+    sourceUrl: sitemaps.robotsUrl,
+    sourceUrlId: urlId(sitemaps.robotsUrl),
+    jobId: request.jobId,
+    traceId: request.traceId,
+    depth: 1,
+    discoveredAt,
+    links: sitemaps.urls.flatMap((url) => {
+      const canonical = canonicalUrl(url);
+      return canonical ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap' }] : [];
+    }),
+  };
+  return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sitemaps.robotsUrl).host, value };
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 import { decodeContent, readCapped } from './body-reader.js';
 
@@ -11,6 +11,10 @@ export interface HttpClientOptions {
   bodyTimeoutMs: number;
   /** Keep-alive connections per origin. */
   connectionsPerOrigin: number;
+  /** Plain HTTP(S) forward proxy as egress, e.g. http://proxy.internal:3128; null: direct. */
+  proxyUrl?: string | null;
+  /** Accept header: the media types worth asking for. */
+  accept?: string;
 }
 
 export interface HopRequest {
@@ -29,29 +33,41 @@ export interface HopResponse {
   truncated: boolean;
   /** Bytes received on the wire (before decompression). */
   wireBytes: number;
+  /** Milliseconds from sending the request to its headers, and from there to the end of the body. */
+  timings: { headersMs: number; bodyMs: number };
 }
 
 const MAX_HEADER_VALUE = 2048;
 
-/** One HTTP GET, no redirects followed: undici connection pools, timeouts, capped and decoded body. */
+/**
+ * One HTTP GET, no redirects followed: undici connection pools, timeouts, capped and decoded body.
+ * Direct connections check the resolved address inside the connector's DNS lookup. Through a
+ * proxy the proxy resolves names, so the name is resolved and checked here first; a DNS answer
+ * that changes between our lookup and the proxy's is the residual risk of proxied egress.
+ */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
+  private readonly proxied: boolean;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs, lookup: options.policy.lookup },
+    const common = {
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
       connections: options.connectionsPerOrigin,
       keepAliveTimeout: 10_000,
       maxHeaderSize: 64 * 1024,
-    });
+    };
+    this.proxied = Boolean(options.proxyUrl);
+    this.dispatcher = options.proxyUrl
+      ? // proxyTunnel false: plain http goes as absolute-form requests (proxies often refuse CONNECT to port 80); https is tunnelled.
+        new ProxyAgent({ ...common, uri: options.proxyUrl, proxyTunnel: false, connect: { timeout: options.connectTimeoutMs } })
+      : new Agent({ ...common, connect: { timeout: options.connectTimeoutMs, lookup: options.policy.lookup } });
   }
 
   async get(hop: HopRequest): Promise<HopResponse> {
-    // IP literals never reach the connector's DNS lookup, so they are checked here.
+    // IP literals never reach the connector's DNS lookup, and a proxy does its own: both are checked here.
     const bare = hop.url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(bare)) await this.options.policy.resolve(bare);
+    if (this.proxied || isIP(bare)) await this.options.policy.resolve(bare);
     // A per-hop controller: undici keeps listening to the signal it gets, so a long-lived deadline
     // would later abort bodies that were already read or dropped.
     const controller = new AbortController();
@@ -66,30 +82,33 @@ export class HttpClient {
   }
 
   private async send(hop: HopRequest, signal: AbortSignal): Promise<HopResponse> {
+    const started = performance.now();
     const response = await request(hop.url, {
-      dispatcher: this.agent,
+      dispatcher: this.dispatcher,
       method: 'GET',
       signal,
       headers: {
         'user-agent': this.options.userAgent,
-        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+        accept: this.options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
         'accept-encoding': 'gzip, deflate, br',
         ...hop.headers,
       },
     });
+    const headersAt = performance.now();
+    const timings = () => ({ headersMs: Math.round(headersAt - started), bodyMs: Math.round(performance.now() - headersAt) });
     const headers = flattenHeaders(response.headers);
     response.body.on('error', () => undefined); // errors surface through the reads below
     if (!hop.wantBody(response.statusCode, headers)) {
       response.body.destroy();
-      return { status: response.statusCode, headers, body: Buffer.alloc(0), truncated: false, wireBytes: 0 };
+      return { status: response.statusCode, headers, body: Buffer.alloc(0), truncated: false, wireBytes: 0, timings: timings() };
     }
     const raw = await readCapped(response.body, hop.maxBodyBytes);
     const decoded = await decodeContent(raw.body, headers['content-encoding'], hop.maxBodyBytes);
-    return { status: response.statusCode, headers, body: decoded.body, truncated: raw.truncated || decoded.truncated, wireBytes: raw.body.length };
+    return { status: response.statusCode, headers, body: decoded.body, truncated: raw.truncated || decoded.truncated, wireBytes: raw.body.length, timings: timings() };
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.dispatcher.close();
   }
 }
 

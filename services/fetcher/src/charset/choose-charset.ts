@@ -1,36 +1,38 @@
-export type CharsetSource = 'bom' | 'header' | 'meta' | 'default';
+import { normalizeCharsetLabel } from './charset-label.js';
+import { detectCharset } from './detect-charset.js';
+import { prescanMetaCharset } from './prescan.js';
 
-export interface SniffedCharset {
+export type CharsetSource = 'bom' | 'header' | 'xml-declaration' | 'meta' | 'detected' | 'default';
+
+export interface ChosenCharset {
+  /** WHATWG encoding name. */
   charset: string;
   source: CharsetSource;
 }
 
-/** The WHATWG name of a charset label, or null if the label is unknown. */
-export function normalizeCharsetLabel(label: string): string | null {
-  try {
-    return new TextDecoder(label.trim().replace(/^["']|["']$/g, '')).encoding;
-  } catch {
-    return null;
-  }
-}
-
-const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
+const XML_DECLARATION = /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/;
 
 /**
- * Chooses the charset a page is decoded with, in the HTML standard's order: byte order mark, HTTP
- * Content-Type, then a <meta> declaration in the first 1024 bytes; windows-1252 when nothing says.
+ * Chooses the charset a page is decoded with, in the HTML standard's order: byte order mark, the
+ * Content-Type header's charset (if it names a known encoding), the XML declaration (XML types
+ * only), a <meta> declaration found by the prescan, then detection from the bytes; windows-1252,
+ * the standard's default for undeclared pages, when nothing else says.
  */
-export function sniffCharset(body: Buffer, contentTypeHeader: string | undefined): SniffedCharset {
+export function chooseCharset(body: Buffer, contentTypeHeader: string | undefined, mediaType: string | null): ChosenCharset {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return { charset: 'utf-8', source: 'bom' };
   if (body[0] === 0xfe && body[1] === 0xff) return { charset: 'utf-16be', source: 'bom' };
   if (body[0] === 0xff && body[1] === 0xfe) return { charset: 'utf-16le', source: 'bom' };
-  const fromHeader = contentTypeHeader?.match(/charset\s*=\s*["']?([^;"'\s]+)/i)?.[1];
+  const fromHeader = contentTypeHeader?.match(/;\s*charset\s*=\s*["']?([^;"'\s]+)/i)?.[1];
   const headerCharset = fromHeader ? normalizeCharsetLabel(fromHeader) : null;
   if (headerCharset) return { charset: headerCharset, source: 'header' };
-  const head = body.subarray(0, 1024).toString('latin1');
-  const fromMeta = head.match(META_CHARSET)?.[1];
-  const metaCharset = fromMeta ? normalizeCharsetLabel(fromMeta) : null;
-  // A page that declares UTF-16 in ASCII bytes cannot be UTF-16; the standard reads it as UTF-8.
-  if (metaCharset) return { charset: metaCharset.startsWith('utf-16') ? 'utf-8' : metaCharset, source: 'meta' };
+  if (mediaType && (mediaType.endsWith('+xml') || mediaType.endsWith('/xml'))) {
+    const declared = body.subarray(0, 200).toString('latin1').match(XML_DECLARATION)?.[1];
+    const xmlCharset = declared ? normalizeCharsetLabel(declared) : null;
+    if (xmlCharset) return { charset: xmlCharset, source: 'xml-declaration' };
+  }
+  const metaCharset = prescanMetaCharset(body);
+  if (metaCharset) return { charset: metaCharset, source: 'meta' };
+  const detected = detectCharset(body);
+  if (detected) return { charset: detected, source: 'detected' };
   return { charset: 'windows-1252', source: 'default' };
 }

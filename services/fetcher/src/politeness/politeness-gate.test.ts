@@ -1,42 +1,53 @@
+import { silentLogger } from '@crawler/core';
+import { MemoryFingerprintStore } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
-import { PolitenessGate } from './politeness-gate.js';
+import { GateClosedError, PolitenessGate, type PolitenessOptions } from './politeness-gate.js';
+import { QueueStateStore } from './queue-state-store.js';
+
+const slowDown = { delayFactor: 0, backoffBaseMs: 100, maxBackoffMs: 10_000, maxRetryAfterMs: 10_000 };
+const gateWith = (options: Partial<PolitenessOptions> = {}) =>
+  new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 0, slowDown, maxWaitingPerQueue: 1000, maxQueueWaitMs: 600_000, ...options });
+const answered = (durationMs = 1) => ({ signal: 'answered' as const, durationMs });
 
 describe('PolitenessGate', () => {
   it('spaces requests to one queue by the delay, from start and from end', async () => {
-    const gate = new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 50 });
+    const gate = gateWith({ minDelayMs: 50 });
     const starts: number[] = [];
     await Promise.all(
       [0, 1, 2].map(async () => {
         const permit = await gate.acquire('a');
         starts.push(Date.now());
         await new Promise((resolve) => setTimeout(resolve, 20));
-        permit.release();
+        permit.release(answered(20));
       }),
     );
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(68);
     expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(68);
+    gate.close();
   });
 
   it('uses the larger of the configured delay and the crawl-delay', async () => {
-    const gate = new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 0 });
+    const gate = gateWith();
     const first = await gate.acquire('slow', 120);
     const t0 = Date.now();
-    first.release();
+    first.release(answered());
     const second = await gate.acquire('slow', 120);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
     second.release();
+    gate.close();
   });
 
   it('does not let one queue delay another', async () => {
-    const gate = new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 500 });
-    (await gate.acquire('a')).release();
+    const gate = gateWith({ minDelayMs: 500 });
+    (await gate.acquire('a')).release(answered());
     const t0 = Date.now();
-    (await gate.acquire('b')).release();
+    (await gate.acquire('b')).release(answered());
     expect(Date.now() - t0).toBeLessThan(50);
+    gate.close();
   });
 
   it('caps requests in flight per queue and globally', async () => {
-    const gate = new PolitenessGate({ globalConcurrency: 3, perQueueConcurrency: 2, minDelayMs: 0 });
+    const gate = gateWith({ globalConcurrency: 3, perQueueConcurrency: 2, sweepIntervalMs: 10 });
     let active = 0;
     let peak = 0;
     const perQueue = new Map<string, number>();
@@ -52,19 +63,69 @@ describe('PolitenessGate', () => {
         await new Promise((resolve) => setTimeout(resolve, 3));
         active--;
         perQueue.set(key, perQueue.get(key)! - 1);
-        permit.release();
+        permit.release(answered());
       }),
     );
     expect(peak).toBe(3);
     expect(peakPerQueue).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(gate.depth()).toEqual({ queues: 0, waiting: 0, active: 0 });
+    gate.close();
   });
 
-  it('holds a queue closed for a Retry-After', async () => {
-    const gate = new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 0 });
-    (await gate.acquire('busy')).release({ holdMs: 150 });
-    const t0 = Date.now();
-    (await gate.acquire('busy')).release();
+  it('holds a queue closed for a Retry-After, and waits longer when the site answers slowly', async () => {
+    const gate = gateWith({ slowDown: { ...slowDown, delayFactor: 2 } });
+    (await gate.acquire('busy')).release({ signal: 'busy', durationMs: 1, retryAfterMs: 150 });
+    let t0 = Date.now();
+    (await gate.acquire('busy')).release(answered(60));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    t0 = Date.now();
+    (await gate.acquire('busy')).release(answered());
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110); // twice the 60 ms answer
+    gate.close();
+  });
+
+  it('turns URLs away from a queue that is full or would keep them waiting too long', async () => {
+    const gate = gateWith({ minDelayMs: 1000, maxWaitingPerQueue: 3, maxQueueWaitMs: 2500 });
+    const permit = await gate.acquire('slow');
+    expect(gate.admit('slow')).toEqual({ admitted: true });
+    const controller = new AbortController();
+    const waiting = [gate.acquire('slow', 0, controller.signal), gate.acquire('slow', 0, controller.signal)];
+    // One in flight and two waiting, a second apart: a fourth would wait past the 2.5 s limit.
+    expect(gate.admit('slow')).toEqual({ admitted: false, retryAfterMs: expect.any(Number) });
+    expect((gate.admit('slow') as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(2500);
+    expect(gateWith({ maxWaitingPerQueue: 2 }).admit('other')).toEqual({ admitted: true });
+    expect(gate.admit('another-host')).toEqual({ admitted: true });
+    controller.abort();
+    await expect(Promise.all(waiting)).rejects.toBeInstanceOf(GateClosedError);
+    expect(gate.depth().waiting).toBe(0);
+    permit.release();
+    gate.close();
+  });
+
+  it('turns URLs away past the per-queue cap even when the wait is short', async () => {
+    const gate = gateWith({ maxWaitingPerQueue: 2 });
+    const permit = await gate.acquire('q');
+    const waiting = [gate.acquire('q'), gate.acquire('q')];
+    expect(gate.admit('q')).toMatchObject({ admitted: false });
+    permit.release(answered());
+    for (const next of waiting) (await next).release(answered());
+    gate.close();
+  });
+
+  it('shares a queue’s pause and back-off with another gate through the store', async () => {
+    const store = new MemoryFingerprintStore();
+    const a = gateWith({ shared: new QueueStateStore(store, silentLogger()) });
+    const b = gateWith({ shared: new QueueStateStore(store, silentLogger()) });
+    (await a.acquire('host')).release({ signal: 'busy', durationMs: 1, retryAfterMs: 1200 });
+    expect(a.timing('host')?.busyStreak).toBe(1);
+    const t0 = Date.now();
+    const permit = await b.acquire('host');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1100);
+    expect(b.timing('host')?.busyStreak).toBe(1);
+    permit.release({ signal: 'busy', durationMs: 1 }); // no Retry-After: the shared streak doubles the hold
+    expect(b.timing('host')!.nextAt - Date.now()).toBeGreaterThan(150);
+    a.close();
+    b.close();
   });
 });

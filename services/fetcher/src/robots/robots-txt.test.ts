@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt, ROBOTS_PARSE_LIMIT } from './robots-txt.js';
+import { parseRobotsTxt, productTokenOf, ROBOTS_PARSE_LIMIT } from './robots-txt.js';
 
 const allowed = (robots: string, path: string, agent = 'crawlerbot') => parseRobotsTxt(robots, agent).isAllowed(new URL(path, 'http://example.test'));
 
@@ -65,8 +65,44 @@ describe('parseRobotsTxt (RFC 9309)', () => {
     expect(parseRobotsTxt(robots, 'x').sitemaps).toEqual(['http://example.test/sitemap.xml']);
   });
 
-  it('parses only the first 500 KiB', () => {
+  it('parses only the first 500 KiB, counted in bytes, and drops a line cut in two', () => {
     const filler = `User-agent: *\n${'# padding\n'.repeat(ROBOTS_PARSE_LIMIT / 10)}`;
     expect(allowed(`${filler}Disallow: /late`, '/late')).toBe(true);
+    // Two-byte characters: 500 KiB of bytes is reached long before 500 Ki characters.
+    const wide = `User-agent: *\n${'# é\n'.repeat(ROBOTS_PARSE_LIMIT / 4 - 10)}Disallow: /second-half\n`;
+    expect(wide.length).toBeLessThan(ROBOTS_PARSE_LIMIT);
+    expect(allowed(wide, '/second-half')).toBe(true);
+    const start = 'User-agent: *\nDisallow: /\n';
+    const head = `${start}${'#'.repeat(ROBOTS_PARSE_LIMIT - start.length - 'Allow: /p'.length - 1)}\n`;
+    const cut = parseRobotsTxt(Buffer.from(`${head}Allow: /public-only\n`), 'x');
+    // Read whole, the cut line would be "Allow: /p", which would open /private.
+    expect(cut.decide(new URL('http://example.test/private'))).toEqual({ allowed: false, rule: { allow: false, pattern: '/', line: 2 } });
+  });
+
+  it('matches the product token of a user-agent line exactly, not as a prefix', () => {
+    const text = 'User-agent: crawlerbot\nDisallow: /a\n\nUser-agent: crawl\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n';
+    expect(allowed(text, '/a', 'crawler')).toBe(true);
+    expect(allowed(text, '/b', 'crawler')).toBe(true);
+    expect(allowed(text, '/c', 'crawler')).toBe(false);
+    expect(allowed('User-agent: Crawler/2.1\nDisallow: /v\n', '/v', 'crawler')).toBe(false);
+    expect(productTokenOf('MyBot/1.0 (+https://me.example/bot)')).toBe('mybot');
+  });
+
+  it('says which rule decided, with its line', () => {
+    const policy = parseRobotsTxt('User-agent: *\nDisallow: /private/\nAllow: /private/open$\n', 'x');
+    expect(policy.decide(new URL('http://example.test/private/open'))).toEqual({ allowed: true, rule: { allow: true, pattern: '/private/open$', line: 3 } });
+    expect(policy.decide(new URL('http://example.test/private/x')).rule?.line).toBe(2);
+    expect(policy.groupAgents).toEqual(['*']);
+  });
+
+  it('keeps only absolute http(s) Sitemap URLs', () => {
+    expect(parseRobotsTxt('Sitemap: /relative.xml\nSitemap: ftp://x.test/s.xml\nSitemap: https://x.test/s.xml\n', 'x').sitemaps).toEqual(['https://x.test/s.xml']);
+  });
+
+  it('matches a hostile wildcard pattern in linear-ish time', () => {
+    const policy = parseRobotsTxt(`User-agent: *\nDisallow: /${'*a'.repeat(30)}*b$\n`, 'x');
+    const started = performance.now();
+    expect(policy.isAllowed(new URL(`http://example.test/${'a'.repeat(3000)}`))).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

@@ -1,47 +1,61 @@
 import { normalizePercentEncoding } from '@crawler/core';
+import { matchesRobotsPattern } from './robots-pattern.js';
 
-/** RFC 9309: crawlers must parse at least 500 KiB; what follows is ignored. */
+/** RFC 9309 2.5: crawlers must parse at least 500 KiB; what follows is ignored. */
 export const ROBOTS_PARSE_LIMIT = 500 * 1024;
 
-interface Rule {
+export interface RobotsRule {
   allow: boolean;
+  /** The path pattern, percent-encoding normalized. */
   pattern: string;
-  regex: RegExp;
+  /** 1-based line in the file, for people asking "why". */
+  line: number;
 }
 
-interface Group {
-  agents: string[];
-  rules: Rule[];
-  crawlDelaySeconds: number | null;
+export interface RobotsDecision {
+  allowed: boolean;
+  /** The rule that decided; null when no rule matched (allowed by default). */
+  rule: RobotsRule | null;
 }
 
 export interface RobotsPolicy {
+  decide(url: URL): RobotsDecision;
   isAllowed(url: URL): boolean;
-  /** Crawl-delay of the matching group, in seconds. */
+  /** Crawl-delay of the matching groups, in seconds. */
   crawlDelaySeconds: number | null;
+  /** Absolute http(s) URLs from Sitemap lines (they belong to no group). */
   sitemaps: string[];
+  /** The user-agent lines of the groups that apply: our product token, or `*`, or none. */
+  groupAgents: string[];
   /** Why this policy: parsed, or a whole-site rule from the fetch outcome. */
   source: 'parsed' | 'allow-all' | 'disallow-all';
   /** Set when robots.txt could not be had (5xx, 429, network): the site is off limits meanwhile. */
   failure?: { httpStatus: number | null; error: unknown };
 }
 
+interface Group {
+  agents: string[];
+  rules: RobotsRule[];
+  crawlDelaySeconds: number | null;
+}
+
 /**
- * Parses robots.txt per RFC 9309 for one product token: groups are matched case-insensitively,
- * the most specific matching user-agent wins (groups naming it are merged), `*` is the fallback;
- * the longest matching rule decides, allow wins a tie; `*` and `$` are supported and
- * percent-encoding is normalized on both sides before matching.
+ * Parses robots.txt per RFC 9309 for one product token. A group applies when a user-agent line's
+ * product token (its leading letters, `-` and `_`, so "Crawler/2.1" names "crawler") equals ours,
+ * case-insensitively; all such groups are merged, and only when there is none do the `*` groups
+ * apply. The longest matching pattern decides, allow wins a tie. Input past 500 KiB is ignored,
+ * up to the last complete line, so a cut rule never becomes a broader one.
  */
-export function parseRobotsTxt(text: string, productToken: string): RobotsPolicy {
+export function parseRobotsTxt(input: string | Buffer, productToken: string): RobotsPolicy {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   let current: Group | null = null;
   let lastWasAgent = false;
-  const body = text.length > ROBOTS_PARSE_LIMIT ? text.slice(0, ROBOTS_PARSE_LIMIT) : text;
-  for (const rawLine of body.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+  const lines = limitedText(input).replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  lines.forEach((rawLine, index) => {
     const line = rawLine.replace(/#.*$/, '').trim();
     const colon = line.indexOf(':');
-    if (colon <= 0) continue;
+    if (colon <= 0) return;
     const key = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
     if (key === 'user-agent') {
@@ -49,59 +63,66 @@ export function parseRobotsTxt(text: string, productToken: string): RobotsPolicy
         current = { agents: [], rules: [], crawlDelaySeconds: null };
         groups.push(current);
       }
-      current.agents.push(value.toLowerCase());
+      current.agents.push(value);
       lastWasAgent = true;
-      continue;
+      return;
+    }
+    if (key === 'sitemap') {
+      if (isAbsoluteHttpUrl(value)) sitemaps.push(value);
+      return;
     }
     lastWasAgent = false;
-    if (key === 'sitemap') {
-      if (value) sitemaps.push(value);
-      continue;
-    }
-    if (!current) continue;
+    if (!current) return;
     if ((key === 'allow' || key === 'disallow') && value) {
-      const pattern = normalizePattern(value);
-      current.rules.push({ allow: key === 'allow', pattern, regex: compilePattern(pattern) });
+      current.rules.push({ allow: key === 'allow', pattern: normalizePattern(value), line: index + 1 });
     } else if (key === 'crawl-delay') {
       const seconds = Number(value);
       if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelaySeconds = seconds;
     }
-  }
-  const matching = selectGroups(groups, productToken.toLowerCase());
+  });
+  const matching = selectGroups(groups, productToken);
   const rules = matching.flatMap((group) => group.rules);
   const delays = matching.map((group) => group.crawlDelaySeconds).filter((delay): delay is number => delay !== null);
+  const decide = (url: URL) => decideFor(rules, url);
   return {
-    isAllowed: (url) => isAllowed(rules, url),
+    decide,
+    isAllowed: (url) => decide(url).allowed,
     crawlDelaySeconds: delays.length > 0 ? Math.max(...delays) : null,
     sitemaps,
+    groupAgents: matching.flatMap((group) => group.agents),
     source: 'parsed',
   };
 }
 
-export const allowAll: RobotsPolicy = { isAllowed: () => true, crawlDelaySeconds: null, sitemaps: [], source: 'allow-all' };
-export const disallowAll: RobotsPolicy = { isAllowed: (url) => url.pathname === '/robots.txt', crawlDelaySeconds: null, sitemaps: [], source: 'disallow-all' };
+export const allowAll: RobotsPolicy = wholeSite(true);
+export const disallowAll: RobotsPolicy = wholeSite(false);
 
-/** The groups naming the longest user-agent that our token starts with; else the `*` groups. */
-function selectGroups(groups: Group[], token: string): Group[] {
-  let best = '';
-  for (const group of groups) {
-    for (const agent of group.agents) {
-      if (agent !== '*' && token.startsWith(agent) && agent.length > best.length) best = agent;
-    }
-  }
-  const wanted = best || '*';
-  return groups.filter((group) => group.agents.includes(wanted));
+function wholeSite(allowed: boolean): RobotsPolicy {
+  const decide = (url: URL): RobotsDecision => ({ allowed: allowed || url.pathname === '/robots.txt', rule: null });
+  return { decide, isAllowed: (url) => decide(url).allowed, crawlDelaySeconds: null, sitemaps: [], groupAgents: [], source: allowed ? 'allow-all' : 'disallow-all' };
 }
 
-function isAllowed(rules: Rule[], url: URL): boolean {
+/** The product token of a user-agent line or User-Agent header: "Crawler/2.1 (+url)" -> "crawler". */
+export function productTokenOf(userAgent: string): string {
+  return (userAgent.trim().match(/^[A-Za-z_-]+/)?.[0] ?? '').toLowerCase();
+}
+
+function selectGroups(groups: Group[], productToken: string): Group[] {
+  const token = productTokenOf(productToken);
+  const named = groups.filter((group) => group.agents.some((agent) => agent !== '*' && token !== '' && productTokenOf(agent) === token));
+  return named.length > 0 ? named : groups.filter((group) => group.agents.includes('*'));
+}
+
+function decideFor(rules: RobotsRule[], url: URL): RobotsDecision {
   const path = normalizePercentEncoding(`${url.pathname}${url.search}`);
-  if (path === '/robots.txt') return true;
-  let winner: Rule | null = null;
+  if (path === '/robots.txt') return { allowed: true, rule: null };
+  let winner: RobotsRule | null = null;
   for (const rule of rules) {
-    if (!rule.regex.test(path)) continue;
-    if (!winner || rule.pattern.length > winner.pattern.length || (rule.pattern.length === winner.pattern.length && rule.allow)) winner = rule;
+    if (winner && rule.pattern.length < winner.pattern.length) continue;
+    if (!matchesRobotsPattern(path, rule.pattern)) continue;
+    if (!winner || rule.pattern.length > winner.pattern.length || (rule.allow && !winner.allow)) winner = rule;
   }
-  return winner ? winner.allow : true;
+  return { allowed: winner ? winner.allow : true, rule: winner };
 }
 
 /** Non-ASCII characters are percent-encoded as UTF-8, escapes normalized like paths are. */
@@ -110,12 +131,19 @@ function normalizePattern(pattern: string): string {
   return normalizePercentEncoding(encoded.startsWith('/') || encoded.startsWith('*') ? encoded : `/${encoded}`);
 }
 
-function compilePattern(pattern: string): RegExp {
-  const anchored = pattern.endsWith('$');
-  const core = anchored ? pattern.slice(0, -1) : pattern;
-  const source = core
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}${anchored ? '$' : ''}`);
+function limitedText(input: string | Buffer): string {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  if (bytes.length <= ROBOTS_PARSE_LIMIT) return bytes.toString('utf8');
+  const cut = bytes.subarray(0, ROBOTS_PARSE_LIMIT);
+  const lastBreak = Math.max(cut.lastIndexOf(0x0a), cut.lastIndexOf(0x0d));
+  return cut.subarray(0, lastBreak + 1).toString('utf8');
+}
+
+function isAbsoluteHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
