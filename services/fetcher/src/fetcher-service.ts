@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
 import { AddressPolicy, type Resolver } from './address-policy.js';
@@ -99,6 +100,8 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
   const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
   const stopWaiting = new AbortController();
   const abortRequests = new AbortController();
+  // Every waiting URL and every request listens to these; their number is bounded by FETCHER_QUEUED_MAX.
+  setMaxListeners(0, stopWaiting.signal, abortRequests.signal);
   const stage = createFetcherStage({ deps: parts.deps, bodyCompression: config.bodyCompression, signals: { handBack: stopWaiting.signal, abort: abortRequests.signal }, metrics: parts.metrics });
   const runner = new StageRunner({
     stage,
