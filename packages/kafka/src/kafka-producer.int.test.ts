@@ -44,6 +44,23 @@ describe('KafkaProducer', () => {
     await producer.close();
   });
 
+  it('merges concurrent sends, and a send the broker refuses fails alone', async () => {
+    const good = await topic(MiB);
+    const tiny = await topic(2048);
+    const producer = bus.producer();
+    const sends = Array.from({ length: 200 }, (_, i) => producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(i)) }]));
+    const refused = producer.send(tiny, [{ key: 'k', value: randomBytes(8192) }]);
+    sends.push(...Array.from({ length: 100 }, (_, i) => producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(200 + i)) }])));
+    await expect(refused).rejects.toBeInstanceOf(MessageTooLargeError);
+    await Promise.all(sends);
+    const ids = new Set<string>();
+    const consumer = bus.consumer({ groupId: `g-${randomUUID()}`, topics: [good], fromBeginning: true });
+    await consumer.start({ onMessage: async (message) => void ids.add(message.value.toString()) });
+    await waitFor(() => ids.size === 300, 15_000);
+    await consumer.stop();
+    await producer.close();
+  });
+
   it('refuses a topic that does not exist without creating it', async () => {
     const producer = bus.producer();
     await expect(producer.send(`missing.${randomUUID().slice(0, 8)}`, [{ key: null, value: Buffer.from('x') }])).rejects.toMatchObject({ code: 'BUS_UNKNOWN_TOPIC', retriable: false });
