@@ -196,8 +196,8 @@ export class KafkaConsumer implements BusConsumer {
 
   private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     this.heartbeat = heartbeat;
-    // The fetch position moves once per batch, to after the last message onMessage accepted:
-    // kafkajs' resolveOffset parses offsets into Longs, which per message costs a third of throughput.
+    // Only the next fetch reads the position, so it moves once per batch, to after the last message
+    // onMessage accepted; per message, kafkajs' resolveOffset would parse Longs (~0.2 µs) for nothing.
     let delivered: string | null = null;
     try {
       for (const message of batch.messages) {
