@@ -1,0 +1,61 @@
+/**
+ * A light element tree, built during the one parsing pass for main-content extraction: tag,
+ * id/class signature, children (elements and text), and statistics filled in afterwards.
+ * It holds no attributes beyond what the scorer reads, so it costs far less than a full DOM.
+ */
+export interface ContentNode {
+  tag: string;
+  /** Lowercased `id` and `class`, space separated: the class/id signals read this. */
+  signature: string;
+  role: string | null;
+  itemprop: string | null;
+  /** hidden attribute, aria-hidden="true" or an inline display:none / visibility:hidden. */
+  hidden: boolean;
+  parent: ContentNode | null;
+  children: ContentChild[];
+  /** Visible characters below this node, whitespace not counted. */
+  textChars: number;
+  /** Of those, characters inside links. */
+  linkChars: number;
+  commas: number;
+}
+
+export type ContentChild = ContentNode | string;
+
+export function createNode(tag: string, parent: ContentNode | null, attributes: Record<string, string> = {}): ContentNode {
+  const id = attributes.id ?? '';
+  const cls = attributes.class ?? '';
+  const style = attributes.style;
+  return {
+    tag,
+    signature: id || cls ? `${id} ${cls}`.toLowerCase().slice(0, 300) : '',
+    role: attributes.role?.toLowerCase() ?? null,
+    itemprop: attributes.itemprop?.toLowerCase() ?? null,
+    hidden:
+      attributes.hidden !== undefined ||
+      attributes['aria-hidden'] === 'true' ||
+      (style !== undefined && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)),
+    parent,
+    children: [],
+    textChars: 0,
+    linkChars: 0,
+    commas: 0,
+  };
+}
+
+/** Elements that start a new line of text when flattened. */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main',
+  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+]);
+
+/** Elements whose content is never page text: not materialized at all. */
+export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'frame', 'frameset', 'object', 'embed', 'head', 'title', 'select',
+  'textarea', 'button', 'canvas', 'video', 'audio', 'datalist', 'input',
+]);
+
+export function isNode(child: ContentChild): child is ContentNode {
+  return typeof child !== 'string';
+}
