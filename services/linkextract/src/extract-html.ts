@@ -1,166 +1,92 @@
-import { Parser } from 'htmlparser2';
+import { createContentTreeBuilder } from './content/content-tree-builder.js';
+import { extractMainContent } from './content/main-content.js';
+import { createHeadCollector } from './html/head-collector.js';
+import { runHtmlPass } from './html/html-pass.js';
+import { createLinkCollector } from './html/link-collector.js';
+import { LinkList } from './html/raw-link.js';
+import type { PageExtraction } from './page-extraction.js';
+import { createTextLinkCollector } from './html/text-link-collector.js';
+import { parseRobotsDirectives } from './robots-directives.js';
+import { createJsonLdCollector } from './structured/json-ld-collector.js';
+import { readJsonLd } from './structured/json-ld.js';
+import { createMicrodataCollector } from './structured/microdata-collector.js';
+import { findPublishedAt } from './structured/publish-date.js';
 
-export interface RawLink {
-  href: string;
-  anchor: string | null;
-  rel: string | null;
-  source: 'a' | 'area' | 'frame' | 'iframe' | 'meta-refresh' | 'canonical' | 'link';
-}
-
-export interface ExtractedHtml {
-  title: string | null;
-  description: string | null;
-  lang: string | null;
-  baseHref: string | null;
-  canonical: string | null;
-  links: RawLink[];
-  text: string;
-  noindex: boolean;
-  nofollow: boolean;
-  warnings: string[];
-}
 
 export interface ExtractLimits {
   maxLinks: number;
   maxAnchorChars: number;
+  /** Text characters kept from the page (in the content tree, hence in the main text). */
   maxTextChars: number;
+  /** Elements kept in the content tree. */
+  maxElements: number;
+  /** Nesting kept in the content tree. */
+  maxNesting: number;
+  /** Time budget of the parsing pass; the rest of a slower document is not parsed. */
+  maxParseMs: number;
 }
 
-/** Elements whose text is never visible. */
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'iframe', 'object']);
-/** Elements that separate words when text is flattened. */
-const BLOCK = new Set([
-  'p', 'div', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'td', 'th', 'table', 'section', 'article', 'header', 'footer',
-  'nav', 'aside', 'main', 'blockquote', 'pre', 'hr', 'dd', 'dt', 'dl', 'figcaption', 'form', 'option', 'title',
-]);
-const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'previous']);
+export interface ExtractOptions {
+  /** Follow URLs written as plain text. */
+  textLinks: boolean;
+  /** Keep `<link rel=alternate>` to feeds. */
+  feedLinks: boolean;
+}
+
+/** No real page nests this deep; hostile ones stop here (see runHtmlPass). */
+const MAX_OPEN_ELEMENTS = 10_000;
+
+export const defaultExtractOptions: ExtractOptions = Object.freeze({ textLinks: true, feedLinks: false });
 
 /**
- * One streaming pass over the markup (no DOM is built): links with their anchor text and rel,
- * <base href>, canonical, meta refresh, meta robots, title, description, lang and visible text.
- * Every collection is capped, so hostile pages cost bounded memory.
+ * One streaming pass over the markup feeds every collector: links (with anchor text and rel),
+ * head metadata, JSON-LD, microdata, URLs in text and the content tree. Main-content
+ * extraction then walks the tree. Every collection is capped, so hostile pages cost bounded
+ * memory; each cap that was hit is named in `warnings`.
  */
-export function extractHtml(html: string, limits: ExtractLimits): ExtractedHtml {
-  const links: RawLink[] = [];
+export function extractHtml(html: string, limits: ExtractLimits, options: ExtractOptions = defaultExtractOptions): PageExtraction {
   const warnings = new Set<string>();
-  const text: string[] = [];
-  let textChars = 0;
-  let title: string | null = null;
-  let titleParts: string[] | null = null;
-  let description: string | null = null;
-  let lang: string | null = null;
-  let baseHref: string | null = null;
-  let canonical: string | null = null;
-  let noindex = false;
-  let nofollow = false;
-  let hiddenDepth = 0;
-  let anchor: { link: RawLink; parts: string[]; chars: number } | null = null;
+  const warn = (reason: string) => warnings.add(reason);
+  const links = new LinkList(limits.maxLinks);
+  const textLinks = new LinkList(limits.maxLinks);
+  const head = createHeadCollector();
+  const jsonLd = createJsonLdCollector(warn);
+  const microdata = createMicrodataCollector();
+  const tree = createContentTreeBuilder({ maxNodes: limits.maxElements, maxDepth: limits.maxNesting, maxTextChars: limits.maxTextChars }, warn);
+  const textLinkCollector = options.textLinks ? createTextLinkCollector(textLinks) : null;
+  const collectors = [createLinkCollector(links, { maxAnchorChars: limits.maxAnchorChars, feedLinks: options.feedLinks }), head, jsonLd, microdata, tree];
+  if (textLinkCollector) collectors.push(textLinkCollector);
+  runHtmlPass(html, collectors, { maxOpenElements: MAX_OPEN_ELEMENTS, maxParseMs: limits.maxParseMs, warn });
+  textLinkCollector?.flush();
 
-  const addLink = (link: RawLink) => {
-    if (links.length >= limits.maxLinks) {
-      warnings.add('links-capped');
-      return false;
-    }
-    links.push(link);
-    return true;
+  const meta = head.result();
+  const structured = readJsonLd(jsonLd.blocks);
+  if (structured.invalidBlocks > 0) warn('jsonld-invalid');
+  for (const link of [...structured.links, ...textLinks.links]) links.add(link);
+  const linksOverflow = links.overflow + textLinks.overflow;
+  if (linksOverflow > 0) warn('links-capped');
+
+  const fields = new Map<string, string[]>();
+  for (const [key, values] of meta.metas) if (key.startsWith('og:') || key.startsWith('article:')) fields.set(key, values);
+  for (const [key, values] of structured.fields) fields.set(key, values);
+  for (const [key, values] of microdata.fields) fields.set(key, values);
+
+  const robots = parseRobotsDirectives([meta.robots]);
+  const main = extractMainContent(tree.root, meta.title);
+  return {
+    title: meta.title,
+    description: meta.description,
+    lang: meta.lang,
+    baseHref: meta.baseHref,
+    canonical: meta.canonical,
+    links: links.links,
+    linksOverflow,
+    text: main.text,
+    textMethod: main.method,
+    noindex: robots.noindex,
+    nofollow: robots.nofollow,
+    fields,
+    publishedAt: findPublishedAt({ jsonLd: structured.datePublished, metas: meta.metas, microdata: microdata.fields }),
+    warnings: [...warnings],
   };
-  const pushText = (chunk: string) => {
-    if (textChars >= limits.maxTextChars) {
-      warnings.add('text-capped');
-      return;
-    }
-    text.push(chunk);
-    textChars += chunk.length;
-  };
-
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (HIDDEN.has(name)) hiddenDepth++;
-        if (BLOCK.has(name)) pushText('\n');
-        switch (name) {
-          case 'a':
-          case 'area': {
-            if (attributes.href === undefined) break;
-            const link: RawLink = { href: attributes.href, anchor: null, rel: attributes.rel?.toLowerCase() ?? null, source: name };
-            if (addLink(link) && name === 'a') anchor = { link, parts: [], chars: 0 };
-            else if (name === 'area' && attributes.alt) link.anchor = attributes.alt.slice(0, limits.maxAnchorChars);
-            break;
-          }
-          case 'frame':
-          case 'iframe':
-            if (attributes.src) addLink({ href: attributes.src, anchor: null, rel: null, source: name });
-            break;
-          case 'base':
-            if (baseHref === null && attributes.href) baseHref = attributes.href;
-            break;
-          case 'link': {
-            const rels = (attributes.rel ?? '').toLowerCase().split(/\s+/);
-            if (!attributes.href) break;
-            if (rels.includes('canonical') && canonical === null) canonical = attributes.href;
-            const rel = rels.filter((value) => LINK_RELS.has(value)).join(' ');
-            if (rel) addLink({ href: attributes.href, anchor: null, rel, source: rels.includes('canonical') ? 'canonical' : 'link' });
-            break;
-          }
-          case 'meta': {
-            const key = (attributes.name ?? attributes['http-equiv'] ?? attributes.property ?? '').toLowerCase();
-            const content = attributes.content ?? '';
-            if (key === 'robots') {
-              const directives = content.toLowerCase();
-              if (/\b(noindex|none)\b/.test(directives)) noindex = true;
-              if (/\b(nofollow|none)\b/.test(directives)) nofollow = true;
-            } else if (key === 'description' && description === null) {
-              description = collapse(content).slice(0, 1000) || null;
-            } else if (key === 'refresh') {
-              const target = content.match(/url\s*=\s*['"]?([^'"]+)/i)?.[1];
-              if (target) addLink({ href: target.trim(), anchor: null, rel: null, source: 'meta-refresh' });
-            }
-            break;
-          }
-          case 'html':
-            if (attributes.lang) lang = attributes.lang.trim().slice(0, 35) || null;
-            break;
-          case 'title':
-            if (title === null && titleParts === null) titleParts = [];
-            break;
-        }
-      },
-      ontext(data) {
-        if (titleParts) {
-          titleParts.push(data);
-          return;
-        }
-        if (hiddenDepth > 0) return;
-        pushText(data);
-        if (anchor && anchor.chars < limits.maxAnchorChars) {
-          anchor.parts.push(data);
-          anchor.chars += data.length;
-        }
-      },
-      onclosetag(name) {
-        if (HIDDEN.has(name) && hiddenDepth > 0) hiddenDepth--;
-        if (BLOCK.has(name)) pushText('\n');
-        if (name === 'title' && titleParts) {
-          title = collapse(titleParts.join('')).slice(0, 1000) || null;
-          titleParts = null;
-        }
-        if (name === 'a' && anchor) {
-          anchor.link.anchor = collapse(anchor.parts.join('')).slice(0, limits.maxAnchorChars) || null;
-          anchor = null;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-
-  return { title, description, lang, baseHref, canonical, links, text: collapse(text.join('')), noindex, nofollow, warnings: [...warnings] };
-}
-
-/** Collapses runs of spaces, keeps one newline between blocks. */
-export function collapse(value: string): string {
-  return value
-    .replace(/[ \t\f\r\u00a0]+/g, ' ')
-    .replace(/ ?\n[\s]*/g, '\n')
-    .trim();
 }

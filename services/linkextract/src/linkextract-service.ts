@@ -1,6 +1,7 @@
 import type { Bus, BusProducer, Codec, CrawlJob, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
-import type { LinkextractConfig } from './config.js';
+import { extractLimitsOf, type LinkextractConfig } from './config.js';
+import type { FrameFetcher } from './frame-splicing.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
 export interface LinkextractPorts {
@@ -10,11 +11,13 @@ export interface LinkextractPorts {
 }
 
 /** Wires link extraction from its config, the crawl job and ports. */
-export function createLinkextractService(config: LinkextractConfig, job: CrawlJob, ports: LinkextractPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver } = {}) {
+export function createLinkextractService(config: LinkextractConfig, job: CrawlJob, ports: LinkextractPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {}) {
   const stage = createLinkextractStage({
     job,
-    limits: { maxLinks: config.maxLinks, maxAnchorChars: config.maxAnchorChars, maxTextChars: config.maxTextChars },
+    limits: extractLimitsOf(config),
     followNofollow: config.followNofollow,
+    maxInputBytes: config.maxInputBytes,
+    frames: options.frames,
   });
   const runner = new StageRunner({
     stage,

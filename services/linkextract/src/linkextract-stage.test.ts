@@ -1,35 +1,36 @@
 import { gzipSync } from 'node:zlib';
-import { parseCrawlJob, Schemas } from '@crawler/core';
+import { Codec, parseCrawlJob, Schemas } from '@crawler/core';
 import type { FetchResult, ParsedPage, StageContext } from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
+import type { ExtractLimits } from './extract-html.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
-const limits = { maxLinks: 100, maxAnchorChars: 100, maxTextChars: 10_000 };
+const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 100, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
 
 function fetched(html: Buffer | string, overrides: Partial<FetchResult> = {}): FetchResult {
   const body = Buffer.isBuffer(html) ? html : Buffer.from(html);
-  return { ...sampleMessages[Schemas.FetchResult], url: 'http://a.test/dir/page', finalUrl: 'http://a.test/dir/page', body: gzipSync(body), bodyEncoding: 'gzip', bodyLength: body.length, depth: 1, ...overrides };
+  return { ...sampleMessages[Schemas.FetchResult], url: 'http://a.test/dir/page', finalUrl: 'http://a.test/dir/page', contentType: 'text/html', charset: null, headers: {}, body: gzipSync(body), bodyEncoding: 'gzip', bodyLength: body.length, depth: 1, ...overrides };
 }
 
+const codec = new Codec();
+
+/** The page as it travels: every emitted value must survive the real Avro codec. */
 async function parse(stage: ReturnType<typeof createLinkextractStage>, input: FetchResult): Promise<ParsedPage> {
   const [emission] = await stage.handle(input, {} as StageContext);
-  return emission!.value as ParsedPage;
+  expect(emission).toMatchObject({ topic: 'crawl.parsed', schema: Schemas.ParsedPage, key: input.queueKey });
+  return codec.decode<ParsedPage>(codec.encode(Schemas.ParsedPage, emission!.value), Schemas.ParsedPage);
 }
 
 describe('linkextract stage', () => {
   const job = parseCrawlJob({ seeds: ['http://a.test/', 'http://b.test/'], maxDepth: 3, scope: { deny: ['/logout'] } });
 
-  it('resolves, canonicalizes, dedupes and scopes links, counting what it drops', async () => {
+  it('passes on scoped, canonical links and counts what it drops over all pages', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
-    const page = await parse(
-      stage,
-      fetched(`<a href="x#top">X</a><a href="./x">again</a><a href="../up?utm_source=z">Up</a><a href="HTTP://B.TEST:80/b">B</a>
-        <a href="http://c.test/">C</a><a href="/logout">out</a><a href="mailto:me@a.test">mail</a><a href="/ad" rel="sponsored">ad</a>`),
-    );
-    expect(page.links.map((link) => link.url)).toEqual(['http://a.test/dir/x', 'http://a.test/up', 'http://b.test/b']);
-    expect(page.links[0]!.anchor).toBe('X');
-    expect(Object.fromEntries(stage.dropped)).toEqual({ duplicate: 1, 'out-of-scope': 1, denied: 1, scheme: 1, nofollow: 1 });
+    await parse(stage, fetched('<a href="x#top">X</a><a href="./x">again</a><a href="http://c.test/">C</a>'));
+    const page = await parse(stage, fetched('<a href="../up?utm_source=z">Up</a><a href="/logout">out</a><a href="/ad" rel="sponsored">ad</a>'));
+    expect(page.links).toEqual([{ url: 'http://a.test/up', anchor: 'Up', rel: null, source: 'a' }]);
+    expect(Object.fromEntries(stage.dropped)).toEqual({ duplicate: 1, 'out-of-scope': 1, denied: 1, nofollow: 1 });
   });
 
   it('uses <base href> and the final URL after redirects', async () => {
@@ -40,26 +41,59 @@ describe('linkextract stage', () => {
     expect(redirected.links[0]!.url).toBe('http://a.test/moved/z');
   });
 
-  it('emits no links past the maximum depth or from a nofollow page', async () => {
+  it('emits no links past the maximum depth or from a nofollow page, and honours X-Robots-Tag', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     expect((await parse(stage, fetched('<a href="/deeper">d</a>', { depth: 3 }))).links).toEqual([]);
     const nofollow = await parse(stage, fetched('<meta name="robots" content="noindex,nofollow"><a href="/n">n</a>'));
     expect(nofollow).toMatchObject({ links: [], noindex: true, nofollow: true });
     const header = await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'noindex' } }));
-    expect(header.noindex).toBe(true);
+    expect(header).toMatchObject({ noindex: true, nofollow: false });
+    const otherBot = await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'googlebot: noindex, nofollow' } }));
+    expect(otherBot).toMatchObject({ noindex: false, nofollow: false });
   });
 
   it('decodes the body with the charset the fetcher chose', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     const gbk = Buffer.from([0x3c, 0x70, 0x3e, 0xc4, 0xe3, 0xba, 0xc3, 0x3c, 0x2f, 0x70, 0x3e]); // <p>你好</p> in GBK
-    const page = await parse(stage, fetched(gbk, { charset: 'gbk' }));
-    expect(page.text).toBe('你好');
-    expect(page.charset).toBe('gbk');
+    expect(await parse(stage, fetched(gbk, { charset: 'gbk' }))).toMatchObject({ text: '你好', charset: 'gbk' });
+    const cp1252 = Buffer.from([0x3c, 0x70, 0x3e, 0x80, 0x20, 0x93, 0x71, 0x94, 0x3c, 0x2f, 0x70, 0x3e]); // <p>€ “q”</p>
+    expect(await parse(stage, fetched(cp1252, { charset: 'iso-8859-1' }))).toMatchObject({ text: '€ “q”', charset: 'windows-1252' });
   });
 
-  it('records title, description and canonical', async () => {
+  it('records title, description, canonical, language, publish date and fields', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
-    const page = await parse(stage, fetched('<title>T</title><meta name="description" content="D"><link rel="canonical" href="/canon?utm_medium=x">'));
-    expect(page).toMatchObject({ title: 'T', description: 'D', canonicalUrl: 'http://a.test/canon' });
+    const page = await parse(
+      stage,
+      fetched(`<html lang="de"><title>T</title><meta name="description" content="D"><link rel="canonical" href="/canon?utm_medium=x">
+        <meta property="og:type" content="article"><meta name="date" content="2023-09-01">`),
+    );
+    expect(page).toMatchObject({ title: 'T', description: 'D', canonicalUrl: 'http://a.test/canon', lang: 'de', publishedAt: Date.UTC(2023, 8, 1), fields: { 'og:type': ['article'] } });
+  });
+
+  it('applies the job’s extraction rules and flags, not drops, a page missing a required field', async () => {
+    const ruled = parseCrawlJob({ ...job, extraction: { rules: [{ name: 'product', urls: ['/dir/'], fields: { name: { selector: 'h1', required: true }, sku: { selector: '.sku', required: true } } }] } });
+    const stage = createLinkextractStage({ job: ruled, limits, followNofollow: false });
+    const page = await parse(stage, fetched('<h1>Lamp</h1><a href="/x">x</a>'));
+    expect(page.fields).toMatchObject({ name: ['Lamp'], 'rules:matched': ['product'], 'rules:missing': ['sku'] });
+    expect(page.warnings).toContain('required-field-missing');
+    expect(page.links).toHaveLength(1);
+    expect(stage.warnings.get('required-field-missing')).toBe(1);
+  });
+
+  it('parses feeds and sitemaps that arrive, and flags binary bodies served as HTML', async () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false });
+    const feed = await parse(stage, fetched('<rss><channel><item><title>I</title><link>http://a.test/i</link></item></channel></rss>', { contentType: 'application/rss+xml' }));
+    expect(feed.links).toEqual([{ url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed' }]);
+    const sitemap = await parse(stage, fetched(gzipSync('<urlset><url><loc>http://b.test/s</loc></url></urlset>'), { contentType: 'application/x-gzip' }));
+    expect(sitemap.links.map((link) => link.url)).toEqual(['http://b.test/s']);
+    const binary = await parse(stage, fetched(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), { contentType: 'text/html' }));
+    expect(binary).toMatchObject({ text: '', links: [], warnings: ['binary-content'] });
+    expect(stage.warnings.get('binary-content')).toBe(1);
+  });
+
+  it('reports a processing failure as the URL’s status', () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false });
+    const [status] = stage.onGiveUp!(fetched('<p>x</p>'), new Error('boom'));
+    expect(status).toMatchObject({ topic: 'crawl.status', value: { outcome: 'processing_failed', errorMessage: 'boom', retriable: false } });
   });
 });

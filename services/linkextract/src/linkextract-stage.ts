@@ -1,79 +1,54 @@
-import type { CrawlJob, Emission, FetchResult, Link, ParsedPage, Stage, StatusUpdate } from '@crawler/core';
-import { decodeText, rawBody } from './decode-body.js';
-import { extractHtml, type ExtractLimits } from './extract-html.js';
-import { canonicalize, createScope, errorCode, errorMessage, Schemas, Topics, type DropReason } from '@crawler/core';
+import type { CrawlJob, DropReason, Emission, FetchResult, ParsedPage, Stage, StatusUpdate } from '@crawler/core';
+import { errorCode, errorMessage, Schemas, Topics } from '@crawler/core';
+import { rawBody } from './decode-body.js';
+import type { ExtractLimits } from './extract-html.js';
+import type { FrameFetcher } from './frame-splicing.js';
+import { createPageParser } from './page-parser.js';
 
 export interface LinkextractStageOptions {
   job: CrawlJob;
   limits: ExtractLimits;
   followNofollow: boolean;
+  /** Body bytes parsed per page (default 8 MiB). */
+  maxInputBytes?: number;
+  frames?: FrameFetcher;
 }
 
-const NOFOLLOW_RELS = /\b(nofollow|ugc|sponsored)\b/;
+export interface LinkextractCounters {
+  /** Links not passed on, by reason, over all pages. */
+  dropped: Map<DropReason, number>;
+  /** Pages flagged, by warning (caps hit, binary bodies, missing required fields…). */
+  warnings: Map<string, number>;
+}
 
 /**
  * crawl.fetched -> crawl.parsed: decodes the body with the fetcher's charset, extracts links,
- * text and metadata, resolves links against <base> and the final URL, canonicalizes them and
- * keeps those in the job's scope. Every dropped link is counted by reason.
+ * main text, metadata and structured fields (HTML, feeds, sitemaps, plain text), and passes on
+ * the links the job's scope admits. Drops and flags are counted by reason.
  */
-export function createLinkextractStage(options: LinkextractStageOptions): Stage<FetchResult> & { dropped: Map<DropReason, number> } {
-  const scope = createScope(options.job);
+export function createLinkextractStage(options: LinkextractStageOptions): Stage<FetchResult> & LinkextractCounters {
+  const parse = createPageParser({ ...options, maxInputBytes: options.maxInputBytes ?? 8 * 1024 * 1024 });
   const dropped = new Map<DropReason, number>();
-  const drop = (reason: DropReason) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
+  const warnings = new Map<string, number>();
 
   return {
     name: 'linkextract',
     input: { topic: Topics.fetched, schema: Schemas.FetchResult },
     outputs: [Topics.parsed, Topics.status],
     dropped,
+    warnings,
 
     async handle(fetched) {
-      const html = decodeText(rawBody(fetched.body, fetched.bodyEncoding), fetched.charset);
-      const extracted = extractHtml(html.text, options.limits);
-      const robotsHeader = (fetched.headers['x-robots-tag'] ?? '').toLowerCase();
-      const noindex = extracted.noindex || /\b(noindex|none)\b/.test(robotsHeader);
-      const nofollow = extracted.nofollow || /\b(nofollow|none)\b/.test(robotsHeader);
-      const pageUrl = new URL(fetched.finalUrl);
-      const base = resolveBase(extracted.baseHref, pageUrl);
-      const links: Link[] = [];
-      const seen = new Set<string>();
-      const depthOk = scope.depthAllowed(fetched.depth + 1);
-      for (const raw of extracted.links) {
-        if (raw.source === 'canonical') continue;
-        if (nofollow) {
-          drop('nofollow');
-          continue;
-        }
-        if (!options.followNofollow && raw.rel && NOFOLLOW_RELS.test(raw.rel)) {
-          drop('nofollow');
-          continue;
-        }
-        const canonical = canonicalize(raw.href, base);
-        if (!canonical.ok) {
-          drop(canonical.reason);
-          continue;
-        }
-        if (canonical.url.length > options.job.maxUrlLength) {
-          drop('too-long');
-          continue;
-        }
-        if (seen.has(canonical.url)) {
-          drop('duplicate');
-          continue;
-        }
-        seen.add(canonical.url);
-        if (!depthOk) {
-          drop('depth');
-          continue;
-        }
-        const reason = scope.check(canonical.parsed, pageUrl);
-        if (reason) {
-          drop(reason);
-          continue;
-        }
-        links.push({ url: canonical.url, anchor: raw.anchor, rel: raw.rel, source: raw.source });
-      }
-      const declaredCanonical = extracted.canonical ? canonicalize(extracted.canonical, base) : null;
+      const content = await parse({
+        body: rawBody(fetched.body, fetched.bodyEncoding),
+        finalUrl: fetched.finalUrl,
+        depth: fetched.depth,
+        mediaType: fetched.contentType,
+        charset: fetched.charset,
+        headers: fetched.headers,
+      });
+      for (const [reason, count] of content.dropped) dropped.set(reason, (dropped.get(reason) ?? 0) + count);
+      for (const warning of content.warnings) warnings.set(warning, (warnings.get(warning) ?? 0) + 1);
       const parsed: ParsedPage = {
         url: fetched.url,
         urlId: fetched.urlId,
@@ -85,7 +60,7 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
         finalUrl: fetched.finalUrl,
         httpStatus: fetched.httpStatus,
         contentType: fetched.contentType,
-        charset: html.charset,
+        charset: content.charset ?? fetched.charset,
         charsetSource: fetched.charsetSource,
         headers: fetched.headers,
         fetchedAt: fetched.fetchedAt,
@@ -97,17 +72,17 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
         bodyLength: fetched.bodyLength,
         truncated: fetched.truncated,
         previousDigest: fetched.previousDigest,
-        canonicalUrl: declaredCanonical?.ok ? declaredCanonical.url : null,
-        title: extracted.title,
-        description: extracted.description,
-        lang: extracted.lang,
-        publishedAt: null,
-        text: extracted.text,
-        links,
-        noindex,
-        nofollow,
-        fields: {},
-        warnings: extracted.warnings,
+        canonicalUrl: content.canonicalUrl,
+        title: content.title,
+        description: content.description,
+        lang: content.lang,
+        publishedAt: content.publishedAt,
+        text: content.text,
+        links: content.links,
+        noindex: content.noindex,
+        nofollow: content.nofollow,
+        fields: content.fields,
+        warnings: content.warnings,
         meta: fetched.meta,
       };
       return [{ topic: Topics.parsed, schema: Schemas.ParsedPage, key: fetched.queueKey, value: parsed }];
@@ -144,15 +119,4 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
       return [{ topic: Topics.status, schema: Schemas.StatusUpdate, key: fetched.queueKey, value: status }];
     },
   };
-}
-
-/** <base href> applies when it resolves to an http(s) URL; otherwise the page URL is the base. */
-function resolveBase(baseHref: string | null, pageUrl: URL): URL {
-  if (!baseHref) return pageUrl;
-  try {
-    const base = new URL(baseHref, pageUrl);
-    return base.protocol === 'http:' || base.protocol === 'https:' ? base : pageUrl;
-  } catch {
-    return pageUrl;
-  }
 }

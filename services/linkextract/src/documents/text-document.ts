@@ -1,0 +1,14 @@
+import { collapseWhitespace } from '../content/render-text.js';
+import { findTextUrls } from '../html/text-links.js';
+import { LinkList } from '../html/raw-link.js';
+import { emptyExtraction, type PageExtraction } from '../page-extraction.js';
+
+/** Plain text: the text itself (capped) and the http(s) URLs written in it. */
+export function extractPlainText(text: string, maxLinks: number, maxTextChars: number): PageExtraction {
+  const links = new LinkList(maxLinks);
+  for (const href of findTextUrls(text, maxLinks + 1)) links.add({ href, anchor: null, rel: null, source: 'text' });
+  const warnings: string[] = [];
+  if (links.overflow > 0) warnings.push('links-capped');
+  if (text.length > maxTextChars) warnings.push('text-capped');
+  return { ...emptyExtraction(warnings), text: collapseWhitespace(text.slice(0, maxTextChars)), links: links.links, linksOverflow: links.overflow, textMethod: 'document' };
+}

@@ -1,0 +1,76 @@
+import { canonicalize, createScope, jobCanonicalizeOptions, type CrawlJob, type DropReason, type Link } from '@crawler/core';
+import type { RawLink } from './html/raw-link.js';
+import { HostBudget } from './host-budget.js';
+
+const NOFOLLOW_RELS = /\b(?:nofollow|ugc|sponsored)\b/;
+
+export interface LinkFilterInput {
+  links: readonly RawLink[];
+  /** Links the page had past the per-page cap. */
+  overflow: number;
+  /** `<base href>` resolved, else the final URL. */
+  base: URL;
+  page: URL;
+  depth: number;
+  /** The page says nofollow (meta robots or X-Robots-Tag). */
+  nofollow: boolean;
+}
+
+export interface LinkFilterResult {
+  links: Link[];
+  dropped: Map<DropReason, number>;
+}
+
+export type LinkFilter = (input: LinkFilterInput) => LinkFilterResult;
+
+/**
+ * Turns raw links into the page's outlinks: nofollow, canonical form (the job's URL options),
+ * one per URL, depth, the job's scope and entry-page rules, then the per-host budget. Every link
+ * that does not make it is counted under the first reason that refused it. The canonical link
+ * is recorded as the page's canonical URL, not followed.
+ */
+export function createLinkFilter(job: CrawlJob, followNofollow: boolean): LinkFilter {
+  const scope = createScope(job);
+  const canonicalOptions = jobCanonicalizeOptions(job);
+  const budget = new HostBudget(job.scope.maxUrlsPerHost);
+  return (input) => {
+    const dropped = new Map<DropReason, number>();
+    const drop = (reason: DropReason, count = 1) => dropped.set(reason, (dropped.get(reason) ?? 0) + count);
+    if (input.overflow > 0) drop('links-capped', input.overflow);
+    const links: Link[] = [];
+    const seen = new Set<string>();
+    const depthOk = scope.depthAllowed(input.depth + 1);
+    for (const raw of input.links) {
+      if (raw.source === 'canonical') continue;
+      if (input.nofollow || (!followNofollow && raw.rel && NOFOLLOW_RELS.test(raw.rel))) {
+        drop('nofollow');
+        continue;
+      }
+      const canonical = canonicalize(raw.href, input.base, canonicalOptions);
+      if (!canonical.ok) {
+        drop(canonical.reason);
+        continue;
+      }
+      if (seen.has(canonical.url)) {
+        drop('duplicate');
+        continue;
+      }
+      seen.add(canonical.url);
+      if (!depthOk) {
+        drop('depth');
+        continue;
+      }
+      const reason = scope.check(canonical.parsed, input.page) ?? scope.entryRule(canonical.parsed, input.page);
+      if (reason) {
+        drop(reason);
+        continue;
+      }
+      if (!budget.admit(canonical.parsed.host, canonical.url)) {
+        drop('host-budget');
+        continue;
+      }
+      links.push({ url: canonical.url, anchor: raw.anchor, rel: raw.rel, source: raw.source });
+    }
+    return { links, dropped };
+  };
+}

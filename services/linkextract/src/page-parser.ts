@@ -1,0 +1,130 @@
+import type { CrawlJob, DropReason, Link } from '@crawler/core';
+import { canonicalize, jobCanonicalizeOptions } from '@crawler/core';
+import type { DocumentKind } from './documents/document-kind.js';
+import { extractDocument } from './documents/extract-document.js';
+import type { ExtractLimits } from './extract-html.js';
+import { spliceFrames, type FrameFetcher } from './frame-splicing.js';
+import { createLinkFilter } from './link-filter.js';
+import { parseRobotsDirectives } from './robots-directives.js';
+import { applyRules, rulesFor } from './structured/apply-rules.js';
+import { compileJobRules } from './structured/extraction-rules.js';
+
+export interface PageParserOptions {
+  job: CrawlJob;
+  limits: ExtractLimits;
+  followNofollow: boolean;
+  /** Body bytes parsed per page. */
+  maxInputBytes: number;
+  /** Backs frame splicing when the job asks for it; without it frames are only links. */
+  frames?: FrameFetcher;
+}
+
+export interface PageInput {
+  /** The body as the server sent it (bus compression undone). */
+  body: Buffer;
+  finalUrl: string;
+  depth: number;
+  mediaType: string | null;
+  charset: string | null;
+  headers: Record<string, string>;
+}
+
+export interface ParsedContent {
+  kind: DocumentKind;
+  charset: string | null;
+  canonicalUrl: string | null;
+  title: string | null;
+  description: string | null;
+  lang: string | null;
+  publishedAt: number | null;
+  text: string;
+  textMethod: string;
+  links: Link[];
+  noindex: boolean;
+  nofollow: boolean;
+  fields: Record<string, string[]>;
+  warnings: string[];
+  /** Links of this page that were not passed on, by reason. */
+  dropped: Map<DropReason, number>;
+}
+
+const MAX_FRAMES = 4;
+const FRAME_TIMEOUT_MS = 5000;
+
+/**
+ * Everything link extraction does to one fetched body, bus aside: the document's links, text,
+ * metadata and fields; X-Robots-Tag; outlinks resolved and scoped; the job's extraction rules;
+ * frame splicing. The stage and `crawler check parse` both use it.
+ */
+export function createPageParser(options: PageParserOptions): (input: PageInput) => Promise<ParsedContent> {
+  const { job } = options;
+  const filterLinks = createLinkFilter(job, options.followNofollow);
+  const rules = compileJobRules(job);
+  const canonicalOptions = jobCanonicalizeOptions(job);
+  const documentOptions = {
+    limits: options.limits,
+    maxInputBytes: options.maxInputBytes,
+    extract: { textLinks: job.extraction.textLinks, feedLinks: job.extraction.feeds },
+  };
+
+  return async (input) => {
+    const document = await extractDocument({ body: input.body, mediaType: input.mediaType, charset: input.charset }, documentOptions);
+    const extraction = document.extraction;
+    const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? '']);
+    const noindex = extraction.noindex || header.noindex;
+    const nofollow = extraction.nofollow || header.nofollow;
+    const page = new URL(input.finalUrl);
+    const base = resolveBase(extraction.baseHref, page);
+    const { links, dropped } = filterLinks({ links: extraction.links, overflow: extraction.linksOverflow, base, page, depth: input.depth, nofollow });
+
+    const fields = Object.fromEntries(extraction.fields);
+    const warnings = [...extraction.warnings];
+    const applicable = document.kind === 'html' ? rulesFor(rules, page.href) : [];
+    if (applicable.length > 0) {
+      const ruled = applyRules(document.source, applicable);
+      Object.assign(fields, Object.fromEntries(ruled.fields));
+      fields['rules:matched'] = ruled.matched;
+      if (ruled.missing.length > 0) {
+        fields['rules:missing'] = ruled.missing;
+        warnings.push('required-field-missing');
+      }
+    }
+
+    let text = extraction.text;
+    if (job.extraction.spliceFrames && options.frames && document.kind === 'html') {
+      const spliced = await spliceFrames(text, extraction.links, base, page, options.frames, { maxFrames: MAX_FRAMES, timeoutMs: FRAME_TIMEOUT_MS, document: documentOptions });
+      text = spliced.text;
+      if (spliced.failed > 0) warnings.push('frame-unavailable');
+    }
+
+    const declared = extraction.canonical ? canonicalize(extraction.canonical, base, canonicalOptions) : null;
+    return {
+      kind: document.kind,
+      charset: document.charset,
+      canonicalUrl: declared?.ok ? declared.url : null,
+      title: extraction.title,
+      description: extraction.description,
+      lang: extraction.lang,
+      publishedAt: extraction.publishedAt,
+      text,
+      textMethod: extraction.textMethod,
+      links,
+      noindex,
+      nofollow,
+      fields,
+      warnings,
+      dropped,
+    };
+  };
+}
+
+/** <base href> applies when it resolves to an http(s) URL; otherwise the page URL is the base. */
+function resolveBase(baseHref: string | null, pageUrl: URL): URL {
+  if (!baseHref) return pageUrl;
+  try {
+    const base = new URL(baseHref.trim(), pageUrl);
+    return base.protocol === 'http:' || base.protocol === 'https:' ? base : pageUrl;
+  } catch {
+    return pageUrl;
+  }
+}
