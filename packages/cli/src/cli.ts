@@ -1,4 +1,5 @@
 import { CrawlerError } from '@crawler/core';
+import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { UsageError } from './usage-error.js';
@@ -12,6 +13,7 @@ interface Command {
 const commands: Record<string, Command> = {
   run: { summary: 'crawl from seeds in one process, no servers needed', help: runHelp, run: runCommand },
   demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
+  check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
 };
 
 export const usage = `Usage: crawler <command> [options]

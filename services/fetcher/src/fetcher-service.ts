@@ -36,6 +36,7 @@ export interface FetcherService {
 
 export interface FetcherParts {
   deps: FetchUrlDeps;
+  policy: AddressPolicy;
   client: HttpClient;
   gate: PolitenessGate;
   robots: RobotsCache | null;
@@ -91,7 +92,7 @@ export function createFetcherParts(config: FetcherConfig, state: FingerprintStor
     maxCrawlDelayMs: config.maxCrawlDelayMs,
     totalTimeoutMs: config.totalTimeoutMs,
   };
-  return { deps, client, gate, robots, queueState, metrics };
+  return { deps, policy, client, gate, robots, queueState, metrics };
 }
 
 /** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */

@@ -97,7 +97,7 @@ export class RobotsCache {
   }
 
   private async fetchAndKeep(origin: string, previous: RobotsEntry | null): Promise<Local & { fetched: boolean }> {
-    const { record } = await fetchRobots(this.options.client, origin, this.options.timeoutMs, this.now);
+    const { record } = await fetchRobots(this.options.client, new URL('/robots.txt', origin), this.options.timeoutMs, this.now);
     this.options.onFetch?.(record);
     const now = this.now();
     let entry: RobotsEntry;

@@ -22,12 +22,12 @@ export interface RobotsFetch {
 }
 
 /**
- * Fetches /robots.txt of an origin, following up to five redirects (to any origin, each through
- * the address policy like any request). A blocked address is thrown: the URL's own fetch would
- * be blocked too, and that is the outcome the caller must report.
+ * Fetches a robots.txt (normally the origin's /robots.txt), following up to five redirects (to
+ * any origin, each through the address policy like any request). A blocked address is thrown:
+ * the URL's own fetch would be blocked too, and that is the outcome the caller must report.
  */
-export async function fetchRobots(client: HttpClient, origin: string, timeoutMs: number, now: () => number = Date.now): Promise<RobotsFetch> {
-  let url = new URL('/robots.txt', origin);
+export async function fetchRobots(client: HttpClient, robotsUrl: URL, timeoutMs: number, now: () => number = Date.now): Promise<RobotsFetch> {
+  let url = robotsUrl;
   const hops: Hop[] = [];
   const signal = AbortSignal.timeout(timeoutMs);
   // One byte past the parse limit tells the parser the file goes on, so it drops a line cut in two.

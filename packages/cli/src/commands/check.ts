@@ -1,0 +1,28 @@
+import { UsageError } from '../usage-error.js';
+import { checkFetchCommand, checkFetchHelp } from './check-fetch.js';
+import { checkRobotsCommand, checkRobotsHelp } from './check-robots.js';
+
+const checks: Record<string, { summary: string; help: string; run(argv: string[]): Promise<number> }> = {
+  robots: { summary: 'would robots.txt let the crawler fetch these URLs, and which rule decides', help: checkRobotsHelp, run: checkRobotsCommand },
+  fetch: { summary: 'fetch one URL as the fetcher does and show outcome, hops, headers, charset, timings', help: checkFetchHelp, run: checkFetchCommand },
+};
+
+export const checkHelp = `Usage: crawler check <what> [options]
+
+${Object.entries(checks)
+  .map(([name, check]) => `  ${name.padEnd(8)} ${check.summary}`)
+  .join('\n')}
+
+Run "crawler check <what> --help" for its options.`;
+
+/** Debugging tools for users: each check answers one question the way the services would. */
+export async function checkCommand(argv: string[]): Promise<number> {
+  const [what, ...rest] = argv;
+  if (!what || what === '--help' || what === '-h') {
+    (what ? process.stdout : process.stderr).write(`${checkHelp}\n`);
+    return what ? 0 : 2;
+  }
+  const check = checks[what];
+  if (!check) throw new UsageError(`crawler check: unknown check "${what}" (see crawler check --help)`);
+  return check.run(rest);
+}
