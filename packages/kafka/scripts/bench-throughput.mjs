@@ -5,7 +5,7 @@
 // default 1000), BENCH_COMPRESSION (gzip or none, default gzip), BENCH_REPEAT (runs of each case, the median
 // is printed, default 3). Every topic it creates is deleted at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { silentLogger } from '@crawler/core';
+import { BatchingProducer, silentLogger } from '@crawler/core';
 import { CompressionTypes, Kafka, logLevel, Partitioners } from 'kafkajs';
 import { createKafkaBus, loadKafkaConfig } from '../dist/index.js';
 
@@ -55,8 +55,8 @@ async function produce(n, size, inFlight, send) {
 const idempotent = { idempotent: true, maxInFlightRequests: 1 };
 const range = (from, count) => Array.from({ length: count }, (_, i) => message(from + i));
 
-async function adapterProduce(name, n, size, inFlight) {
-  const producer = bus.producer();
+async function adapterProduce(name, n, size, inFlight, wrap = (producer) => producer) {
+  const producer = wrap(bus.producer());
   await producer.send(name, [message(0)]);
   const rate = await produce(n, size, inFlight, (from, count) => producer.send(name, range(from, count)));
   await producer.close();
@@ -128,6 +128,7 @@ try {
     [`produce, kafkajs, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT)],
     [`produce, kafkajs idempotent, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT, idempotent)],
     [`produce, adapter, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT)],
+    [`produce, core BatchingProducer over adapter, 1/send, ${SINGLES_IN_FLIGHT} in flight`, async () => adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, (producer) => new BatchingProducer(producer))],
     [`produce, kafkajs, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT)],
     [`produce, kafkajs idempotent, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, idempotent)],
   ]);

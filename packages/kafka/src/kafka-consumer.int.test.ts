@@ -85,6 +85,24 @@ describe('KafkaConsumer', () => {
     expect(events).toEqual(['begin 0', 'end 0', 'stopped']);
   });
 
+  it('delivers a message again, in order, after onMessage threw for it', async () => {
+    const on = bus();
+    const name = await topic(on, 1);
+    await on.producer().send(name, [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+    const seen: string[] = [];
+    const consumer = on.consumer({ groupId: `g-${randomUUID()}`, topics: [name], fromBeginning: true });
+    await consumer.start({
+      onMessage: async (message) => {
+        seen.push(message.value.toString());
+        if (seen.length === 2) throw new Error('handler failed once');
+      },
+    });
+    await waitFor(() => seen.length === 4, 20_000);
+    expect(seen).toEqual(['0', '1', '1', '2']);
+    await expect(consumer.start({ onMessage: async () => undefined })).rejects.toMatchObject({ code: 'BUS_CONSUMER_STARTED' });
+    await consumer.stop();
+  });
+
   it('keeps its membership while onMessage holds a message longer than the session timeout', async () => {
     const on = bus({ KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const name = await topic(on, 1);

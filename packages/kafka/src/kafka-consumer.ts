@@ -93,7 +93,7 @@ export class KafkaConsumer implements BusConsumer {
   }
 
   start(handlers: ConsumerHandlers): Promise<void> {
-    if (this.starting) throw new CrawlerError('BUS_CONSUMER_STARTED', `consumer of group ${this.options.groupId} was already started`);
+    if (this.starting) return Promise.reject(new CrawlerError('BUS_CONSUMER_STARTED', `consumer of group ${this.options.groupId} was already started`));
     this.handlers = handlers;
     this.starting = this.join();
     return this.starting;
@@ -140,8 +140,8 @@ export class KafkaConsumer implements BusConsumer {
       await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? false });
       await this.consumer.run({
         autoCommit: false,
-        // Offsets are resolved one by one as onMessage returns, so a batch cut short by pause,
-        // stop or rebalance is fetched again from the first message not delivered.
+        // eachBatch resolves up to the last message onMessage accepted, so a batch cut short by
+        // pause, stop or rebalance is fetched again from the first message not delivered.
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
         eachBatch: (payload) => this.eachBatch(payload),
@@ -158,7 +158,8 @@ export class KafkaConsumer implements BusConsumer {
   private async leave(): Promise<void> {
     this.stopping = true;
     await this.starting?.catch(() => undefined);
-    if (this.running) {
+    const member = this.running;
+    if (member) {
       await this.idle();
       await this.revoke();
     }
@@ -169,6 +170,7 @@ export class KafkaConsumer implements BusConsumer {
     } catch (error) {
       throw toBusError(error, `leaving consumer group ${this.options.groupId}`, this.scrub);
     }
+    if (!member) return;
     this.log.info('left consumer group');
     await this.awaitHandover();
   }
@@ -190,7 +192,7 @@ export class KafkaConsumer implements BusConsumer {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } catch (error) {
-      this.log.debug({ err: errorMessage(error) }, 'group state unknown; not waiting for the handover');
+      this.log.debug({ err: this.scrub(errorMessage(error)) }, 'group state unknown; not waiting for the handover');
     }
   }
 
@@ -240,7 +242,7 @@ export class KafkaConsumer implements BusConsumer {
     } catch (error) {
       const type = (error as { type?: string }).type;
       if (type && REJOIN_ERRORS.has(type)) this.rejoin ??= error as Error;
-      else this.log.warn({ err: errorMessage(error) }, 'heartbeat failed');
+      else this.log.warn({ err: this.scrub(errorMessage(error)) }, 'heartbeat failed');
     }
   }
 
