@@ -47,6 +47,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('redacts credentials inside a URL-valued setting it prints', () => {
+    const urls = { url: setting('SOME_URL', z.url().startsWith('https:'), 'Endpoint.') };
+    expect(() => loadConfig('x', urls, { env: { SOME_URL: 'http://admin:s3cret@db.example:9200' } })).toThrow(/\[redacted\]@db.example/);
+    try {
+      loadConfig('x', urls, { env: { SOME_URL: 'http://admin:s3cret@db.example:9200' } });
+    } catch (error) {
+      expect(String(error)).not.toContain('s3cret');
+    }
+  });
+
   it('reports an unreadable config file by name', () => {
     expect(() => loadConfig('fetcher', spec, { env: { CRAWLER_CONFIG: '/nonexistent/crawler.json' } })).toThrow(/config file \/nonexistent\/crawler.json/);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { redactUrl } from '../log/logger.js';
 
 /** One setting: its schema, the environment variable that sets it, and a line of documentation. */
 export interface Setting<T extends z.ZodType = z.ZodType> {
@@ -43,7 +44,8 @@ export function loadConfig<S extends SettingsSpec>(service: string, spec: S, opt
     const parsed = item.schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const shown = item.secret ? '(hidden)' : JSON.stringify(useEnv ? fromEnv : raw);
+      // Credentials inside a URL-valued setting never reach the message, secret or not.
+      const shown = item.secret ? '(hidden)' : redactUrl(JSON.stringify(useEnv ? fromEnv : raw) ?? 'undefined');
       throw new ConfigError(
         `${service}: invalid setting ${item.env} (${key}) = ${shown}: ${issue?.message ?? 'invalid'}. ${item.doc}`,
       );
