@@ -50,18 +50,21 @@ export function canonicalize(input: string, base?: string | URL, options: Canoni
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme' };
   if (!url.hostname) return { ok: false, reason: 'invalid' };
-  url.hash = '';
-  url.username = '';
-  url.password = '';
+  // Each URL setter re-serializes the whole URL, so only what needs changing is set.
+  if (url.hash) url.hash = '';
+  if (url.username) url.username = '';
+  if (url.password) url.password = '';
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
   if (!url.hostname) return { ok: false, reason: 'invalid' };
 
   let path = url.pathname;
   if (options.removeSessionIds && path.includes(';')) path = path.replace(SESSION_PATH_PARAM, '');
-  url.pathname = normalizePercentEncoding(path);
+  const normalizedPath = normalizePercentEncoding(path);
+  if (normalizedPath !== url.pathname) url.pathname = normalizedPath;
 
   if (url.search.length > 1) {
-    url.search = canonicalQuery(url.search.slice(1), options);
+    const query = canonicalQuery(url.search.slice(1), options);
+    if (query !== url.search) url.search = query;
   } else if (url.search === '?' || url.href.endsWith('?')) {
     url.search = '';
   }

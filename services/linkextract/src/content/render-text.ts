@@ -39,8 +39,12 @@ export function renderText(roots: readonly ContentNode[], skip: (node: ContentNo
 
 const LINE_BREAKS = /[\r\n]+/g;
 
+/** Anything collapseWhitespace would change; most short strings (anchors, titles) have none. */
+const NEEDS_COLLAPSE = /[\t\n\f\r\u00a0\u200b]| {2}|^ | $/;
+
 /** Collapses runs of spaces, keeps one newline between blocks. */
 export function collapseWhitespace(value: string): string {
+  if (!NEEDS_COLLAPSE.test(value)) return value;
   return value
     .replace(/[ \t\f\r\u00a0\u200b]+/g, ' ')
     .replace(/ ?\n\s*/g, '\n')

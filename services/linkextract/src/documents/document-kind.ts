@@ -53,7 +53,8 @@ export function looksBinary(body: Buffer): boolean {
   const sample = body.subarray(0, SNIFF_BYTES);
   if (sample.length === 0) return false;
   let control = 0;
-  for (const byte of sample) {
+  for (let i = 0; i < sample.length; i++) {
+    const byte = sample[i]!;
     if (byte === 0) return true;
     if (byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) control++;
   }
