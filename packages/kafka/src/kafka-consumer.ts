@@ -1,6 +1,7 @@
 import {
   CrawlerError,
   errorMessage,
+  sleep,
   type BusConsumer,
   type ConsumerHandlers,
   type ConsumerOptions,
@@ -33,6 +34,8 @@ const HANDOVER_WAIT_MS = 10_000;
 const SETTLED_STATES = new Set(['Stable', 'Empty', 'Dead']);
 /** Longest idle fetch: bounds how late a resume() or stop() is noticed, at two empty fetches a second. */
 const MAX_WAIT_MS = 500;
+/** Bound on waiting for the first fetch in start(), should kafkajs not fetch at all. */
+const FIRST_FETCH_WAIT_MS = 5000;
 /**
  * Partitions whose fetched batches are handed to onMessage at once. Kafkajs fetches again only
  * when every batch of the last fetch is done, so this lets other partitions move while one waits.
@@ -40,7 +43,9 @@ const MAX_WAIT_MS = 500;
 const PARTITIONS_AT_ONCE = 4;
 
 /**
- * One consumer-group member on kafkajs, with offsets committed only by the caller.
+ * One consumer-group member on kafkajs, with offsets committed only by the caller. start()
+ * resolves after the first assignment, and without fromBeginning also after the first fetch, which
+ * is when kafkajs fixes the log-end position of partitions the group never committed.
  *
  * Rebalance guarantee: kafkajs has no rebalance listener, but every (re)join starts with
  * cluster.findGroupCoordinator on the consumer's own cluster, which the partition-assigner factory
@@ -133,6 +138,7 @@ export class KafkaConsumer implements BusConsumer {
   private async join(): Promise<void> {
     const { GROUP_JOIN, CRASH } = this.consumer.events;
     const joined = new Promise<void>((resolve, reject) => (this.firstJoin = { resolve, reject }));
+    const fetched = this.firstFetch();
     this.consumer.on(GROUP_JOIN, ({ payload }) => this.assign(payload.memberAssignment));
     this.consumer.on(CRASH, ({ payload }) => void this.crashed(payload.error, payload.restart));
     try {
@@ -147,12 +153,29 @@ export class KafkaConsumer implements BusConsumer {
         eachBatch: (payload) => this.eachBatch(payload),
       });
       await joined;
+      // Without a committed offset and fromBeginning, kafkajs takes the log end when it first
+      // fetches, just after the join; once that fetch is answered nothing produced later is skipped.
+      if (!this.options.fromBeginning && this.assigned.length > 0) {
+        const timeout = new AbortController();
+        await Promise.race([fetched, sleep(FIRST_FETCH_WAIT_MS, timeout.signal)]);
+        timeout.abort();
+      }
     } catch (error) {
       await this.consumer.disconnect().catch(() => undefined);
       throw toBusError(error, `joining consumer group ${this.options.groupId}`, this.scrub);
     }
     this.heartbeatTimer = setInterval(() => this.beatWhileBusy(), this.heartbeatIntervalMs);
     this.heartbeatTimer.unref();
+  }
+
+  private firstFetch(): Promise<void> {
+    return new Promise((resolve) => {
+      const remove = this.consumer.on(this.consumer.events.REQUEST, ({ payload }) => {
+        if (payload.apiName !== 'Fetch') return;
+        remove();
+        resolve();
+      });
+    });
   }
 
   private async leave(): Promise<void> {
@@ -189,7 +212,7 @@ export class KafkaConsumer implements BusConsumer {
           this.log.info({ waitedMs: HANDOVER_WAIT_MS }, 'other members have not rejoined yet; stopping without waiting for them');
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
     } catch (error) {
       this.log.debug({ err: this.scrub(errorMessage(error)) }, 'group state unknown; not waiting for the handover');
