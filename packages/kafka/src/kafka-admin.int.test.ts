@@ -32,6 +32,18 @@ describe('KafkaTopicAdmin', () => {
     await waitFor(() => lines.some((line) => line.includes('different partition count') && line.includes(name)), 5000);
   });
 
+  it('returns from createTopics only when every new partition takes writes, so the first produce writes each record once', async () => {
+    // Without waiting, a produce right after creating many partitions met NOT_LEADER on some and
+    // kafkajs retried it whole: 100 records became 150 to 340.
+    const prefix = `kafka-admin-${randomUUID().slice(0, 8)}.`;
+    await bus.createTopics(Array.from({ length: 8 }, (_, i) => ({ name: `${prefix}${i}`, partitions: 12, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 })));
+    const producer = bus.producer();
+    await producer.send(`${prefix}0`, Array.from({ length: 100 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from(String(i)) })));
+    const lag = await bus.lag(`g-${randomUUID()}`, [`${prefix}0`]);
+    expect(lag.reduce((sum, partition) => sum + partition.end, 0)).toBe(100);
+    await producer.close();
+  });
+
   it('reports lag as produced minus committed, and from the earliest offset when nothing was committed', async () => {
     const name = `kafka-admin.${randomUUID().slice(0, 8)}`;
     await bus.createTopics([{ name, partitions: 3, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 }]);

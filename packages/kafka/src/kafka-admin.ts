@@ -1,4 +1,4 @@
-import type { Logger, PartitionLag, TopicConfig } from '@crawler/core';
+import { sleep, type Logger, type PartitionLag, type TopicConfig } from '@crawler/core';
 import type { Admin, Kafka } from 'kafkajs';
 import { toBusError } from './kafka-errors.js';
 
@@ -44,6 +44,7 @@ export class KafkaTopicAdmin {
             ],
           })),
         });
+        await this.awaitLeaders(missing.map((topic) => topic.name));
         this.log.info({ topics: missing.map((topic) => topic.name) }, 'created topics');
       }
       await this.warnOnPartitionDrift(wanted.filter((topic) => existing.has(topic.name)));
@@ -89,6 +90,28 @@ export class KafkaTopicAdmin {
     await this.connecting.catch(() => undefined);
     this.connecting = null;
     await this.admin.disconnect();
+  }
+
+  /**
+   * Waits until the leader of every partition answers. Metadata names a leader slightly before that
+   * broker takes writes; a produce in between fails on some partitions, and kafkajs retries the
+   * whole request, writing the records of the partitions that had succeeded twice.
+   */
+  private async awaitLeaders(topics: string[]): Promise<void> {
+    const deadline = Date.now() + CREATE_TIMEOUT_MS;
+    await Promise.all(
+      topics.map(async (topic) => {
+        for (;;) {
+          try {
+            await this.admin.fetchTopicOffsets(topic);
+            return;
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+            await sleep(50);
+          }
+        }
+      }),
+    );
   }
 
   private async warnOnPartitionDrift(present: TopicConfig[]): Promise<void> {

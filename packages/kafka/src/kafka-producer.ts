@@ -34,8 +34,9 @@ interface PendingSend {
  * Not idempotent: kafkajs' idempotent producer allows one request in flight per broker and
  * retries forever by default (a broker outage would hang send() instead of failing it). Measured
  * through this class on the local broker, sends of 500 records fell from about 24k to 10k msg/s
- * (single-record sends were unchanged). What it prevents, a duplicate when a timed-out request is
- * retried, the at-least-once pipeline absorbs anyway.
+ * (single-record sends were unchanged). What it prevents, duplicates when kafkajs retries a request
+ * (it retries a request whole, even when only some partitions failed, e.g. during a leader move),
+ * the at-least-once pipeline absorbs anyway.
  */
 export class KafkaProducer implements BusProducer {
   private readonly producer: Producer;
