@@ -1,7 +1,11 @@
-// Writes and reads one cell every 500 ms through hbase-rpc-client and through the REST gateway
-// while HBase is restarted by hand, and prints each change of outcome. Usage:
+// Writes and reads every 500 ms through hbase-rpc-client, through bare REST calls and through the
+// page store (built package: npx tsc -b packages/hbase) while HBase is restarted by hand, and
+// prints each change of outcome. Usage:
 //   node packages/hbase/scripts/probe-restart.mjs [zkQuorum] [restUrl] [seconds]
 import { createRequire } from 'node:module';
+import { silentLogger } from '@crawler/core';
+import { createHbasePageStore, loadHbaseConfig } from '../dist/index.js';
+import { samplePage } from '../dist/testing/index.js';
 
 const require = createRequire(import.meta.url);
 const hbase = require('hbase-rpc-client');
@@ -72,6 +76,21 @@ async function restLoop() {
     await pause();
   }
 }
-await Promise.all([rpcLoop(), restLoop()]);
+const store = await createHbasePageStore(loadHbaseConfig({ env: { HBASE_REST_URL: rest, HBASE_TABLE: table, HBASE_REQUEST_TIMEOUT_MS: '5000' } }), silentLogger());
+async function storeLoop() {
+  const url = 'http://restart.probe.test/page';
+  for (let i = 0; running(); i++) {
+    let outcome;
+    try {
+      await store.put([samplePage(url, Date.now())]);
+      outcome = `put+get ok (${(await store.get(url)).length} page)`;
+    } catch (error) {
+      outcome = `${error.name} ${error.code} retriable=${error.retriable}: ${error.message.replace(/ \(gateway .*$/, '').slice(0, 120)}`;
+    }
+    note('store', outcome);
+    await pause();
+  }
+}
+await Promise.all([rpcLoop(), restLoop(), storeLoop()]);
 await restCall(`/${table}/schema`, { method: 'DELETE' });
 process.exit(0);
