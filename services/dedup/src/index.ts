@@ -3,3 +3,4 @@ export * from './content-digest.js';
 export * from './decide-change.js';
 export * from './dedup-stage.js';
 export * from './dedup-service.js';
+export * from './compose-dedup.js';

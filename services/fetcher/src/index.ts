@@ -18,3 +18,4 @@ export * from './robots/robots-cache.js';
 export * from './charset/choose-charset.js';
 export * from './charset/charset-label.js';
 export * from './charset/decode-text.js';
+export * from './compose-fetcher.js';

@@ -10,3 +10,4 @@ export * from './frame-splicing.js';
 export * from './robots-directives.js';
 export * from './linkextract-stage.js';
 export * from './linkextract-service.js';
+export * from './compose-linkextract.js';

@@ -5,3 +5,4 @@ export * from './scheduler-stages.js';
 export * from './frontier-emitter.js';
 export * from './scheduler-service.js';
 export * from './redirect-chain.js';
+export * from './compose-scheduler.js';

@@ -35,7 +35,8 @@ export async function runService(name: string, start: (runtime: RuntimeConfig, l
   } catch (error) {
     const bad = error instanceof ConfigError;
     logger.fatal({ err: errorMessage(error) }, bad ? 'invalid configuration' : 'could not start');
-    process.stderr.write(`${name}: ${errorMessage(error)}\n`);
+    // A ConfigError already names the service and the setting.
+    process.stderr.write(bad ? `${errorMessage(error)}\n` : `${name}: ${errorMessage(error)}\n`);
     await health.close();
     logger.flush();
     process.exit(bad ? 2 : 1);

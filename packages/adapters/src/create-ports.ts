@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
+import { loadCatalog } from '@crawler/core';
+import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
+import { FileLinkBase, InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
+import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
+import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
+import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
+
+/**
+ * The one place that knows every adapter. A service's composition root asks for the ports it
+ * needs; which adapter serves each follows the runtime settings (CRAWLER_BUS, CRAWLER_LINKBASE,
+ * CRAWLER_FINGERPRINTS, CRAWLER_PAGE_STORE), and each adapter reads its own settings.
+ */
+export interface PortOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Shared in-process bus when several services run in one process on the embedded bus. */
+  embeddedBus?: InProcessBus;
+}
+
+/** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
+export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
+  const bus = runtime.bus === 'kafka' ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger) : (options.embeddedBus ?? new InProcessBus());
+  await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name })));
+  return bus;
+}
+
+export async function createLinkBase(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<LinkBase> {
+  if (runtime.linkbase === 'elasticsearch') return createElasticsearchLinkBase(loadElasticsearchConfig({ env: options.env }), logger);
+  return FileLinkBase.open(join(runtime.dataDir, 'linkbase'));
+}
+
+export async function createFingerprintStore(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<FingerprintStore> {
+  if (runtime.fingerprints === 'redis') return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
+  return new MemoryFingerprintStore();
+}
+
+export async function createPageStore(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<PageStore> {
+  if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
+  return WarcPageStore.open(join(runtime.dataDir, 'warc'));
+}

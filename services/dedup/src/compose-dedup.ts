@@ -1,0 +1,25 @@
+import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
+import { BatchingProducer, Codec, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { loadDedupConfig } from './config.js';
+import { createDedupService } from './dedup-service.js';
+
+/** Composition root of a standalone dedup worker. */
+export async function composeDedup(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+  const config = loadDedupConfig({ env });
+  const fingerprints = await createFingerprintStore(runtime, logger, { env });
+  const pages = await createPageStore(runtime, logger, { env });
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
+  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix });
+  await service.start();
+  return {
+    details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, decisions: Object.fromEntries(service.stage.decisions) }),
+    async stop() {
+      await service.stop();
+      await producer.close();
+      await pages.close();
+      await fingerprints.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { createBus, createFingerprintStore } from '@crawler/adapters';
+import { BatchingProducer, Codec, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { loadFetcherConfig } from './config.js';
+import { createFetcherService } from './fetcher-service.js';
+
+/** Composition root of a standalone fetcher: settings, ports from the runtime settings, the service. */
+export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+  const config = loadFetcherConfig({ env });
+  // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
+  const state = await createFingerprintStore(runtime, logger, { env });
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
+  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix });
+  await service.start();
+  return {
+    details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, outcomes: Object.fromEntries(service.metrics.outcomes), politeness: service.gate.depth() }),
+    async stop() {
+      await service.stop();
+      await producer.close();
+      await state.close();
+      await bus.close();
+    },
+  };
+}
