@@ -58,7 +58,7 @@ export function createScope(job: CrawlJob): Scope {
       if (deny.some((pattern) => pattern.test(href))) return 'denied';
       if (allow.length > 0 && !allow.some((pattern) => pattern.test(href))) return 'not-allowed';
       if (href.length > job.maxUrlLength) return 'too-long';
-      if (maxSegmentRepeats(link.pathname) > scope.maxRepeatedSegments) return 'repeated-segments';
+      if (segmentCount(link.pathname) > scope.maxRepeatedSegments && maxSegmentRepeats(link.pathname) > scope.maxRepeatedSegments) return 'repeated-segments';
       if (countQueryParams(link.search) > scope.maxQueryParams) return 'query-params';
       return null;
     },
@@ -85,6 +85,13 @@ export function maxSegmentRepeats(pathname: string): number {
     if (count > max) max = count;
   }
   return max;
+}
+
+/** Slashes in a path: a path with no more segments than the limit cannot repeat one past it. */
+function segmentCount(pathname: string): number {
+  let count = 0;
+  for (let i = 0; i < pathname.length; i++) if (pathname.charCodeAt(i) === 47 /* / */) count++;
+  return count;
 }
 
 function countQueryParams(search: string): number {

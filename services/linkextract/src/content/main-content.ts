@@ -42,12 +42,32 @@ function declaredMain(root: ContentNode): ContentNode | null {
 
 function extractWithin(root: ContentNode, title: string | null): MainContent {
   let best: MainContent | null = null;
+  let previous: { attempt: Attempt; result: AttemptResult } | null = null;
   for (const attempt of ATTEMPTS) {
+    if (previous && repeats(previous.attempt, previous.result, attempt)) continue;
     const result = attemptExtraction(root, title, attempt);
-    if (!best || result.text.length > best.text.length) best = result;
-    if (result.text.length >= ENOUGH_TEXT) return result;
+    previous = { attempt, result };
+    if (!best || result.text.length > best.text.length) best = { text: result.text, method: result.method };
+    if (result.text.length >= ENOUGH_TEXT) return best;
   }
   return best!;
+}
+
+interface AttemptResult extends MainContent {
+  /** Subtrees dropped for their class or id alone. */
+  classRemovals: number;
+  /** Some class/id weight was not zero. */
+  weighted: boolean;
+  /** Subtrees cleaning removed. */
+  cleanRemovals: number;
+}
+
+/** An attempt that only drops signals which changed nothing last time would repeat it exactly. */
+function repeats(previous: Attempt, result: AttemptResult, next: Attempt): boolean {
+  const strip = !previous.stripUnlikely || next.stripUnlikely || result.classRemovals === 0;
+  const weigh = !previous.weighClasses || next.weighClasses || !result.weighted;
+  const clean = !previous.clean || next.clean || result.cleanRemovals === 0;
+  return strip && weigh && clean;
 }
 
 interface Attempt {
@@ -68,30 +88,41 @@ const ATTEMPTS: Attempt[] = [
 ];
 const ENOUGH_TEXT = 500;
 
-function attemptExtraction(root: ContentNode, title: string | null, attempt: Attempt): MainContent {
-  const weigh = attempt.weighClasses ? classWeight : () => 0;
+function attemptExtraction(root: ContentNode, title: string | null, attempt: Attempt): AttemptResult {
+  let weighted = false;
+  const weigh = (node: ContentNode) => {
+    const weight = attempt.weighClasses ? classWeight(node) : 0;
+    if (weight !== 0) weighted = true;
+    return weight;
+  };
   const removed = new Set<ContentNode>();
-  markBoilerplate(root, removed, attempt.stripUnlikely);
+  const classRemovals = markBoilerplate(root, removed, attempt.stripUnlikely);
   const all = computeStats(root, (node) => removed.has(node));
   const ranked = scoreContainers(all, removed, weigh);
   const top = ranked[0];
-  if (!top) return { text: renderText([root], (node) => removed.has(node)), method: 'page' };
+  if (!top) return { text: renderText([root], (node) => removed.has(node)), method: 'page', classRemovals, weighted, cleanRemovals: 0 };
   const finalScores = new Map(ranked.map((entry) => [entry.node, entry.score]));
   const container = betterAncestor(top, ranked, finalScores);
   const parts = withTwins(withSiblings(container, finalScores), container, all);
+  const beforeCleaning = removed.size;
   if (attempt.clean) for (const part of parts) cleanConditionally(part, removed, finalScores, weigh);
+  const cleanRemovals = removed.size - beforeCleaning;
   removeTitleHeading(parts, title, removed);
-  return { text: renderText(parts, (node) => removed.has(node)), method: 'scored' };
+  return { text: renderText(parts, (node) => removed.has(node)), method: 'scored', classRemovals, weighted, cleanRemovals };
 }
 
-function markBoilerplate(root: ContentNode, removed: Set<ContentNode>, byClass: boolean): void {
+/** Marks furniture subtrees; returns how many were marked for their class or id alone. */
+function markBoilerplate(root: ContentNode, removed: Set<ContentNode>, byClass: boolean): number {
+  let classRemovals = 0;
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (isBoilerplate(node, byClass)) {
       removed.add(node);
+      if (byClass && !isBoilerplate(node, false)) classRemovals++;
       continue;
     }
     for (const child of node.children) if (isNode(child)) stack.push(child);
   }
+  return classRemovals;
 }

@@ -18,6 +18,7 @@ export function documentKind(mediaType: string | null, body: Buffer, charset: st
   if (type && GZIP_TYPES.has(type)) return 'binary';
   if (type && FEED_TYPES.has(type)) return xmlRootKind(body) ?? 'feed';
   if (type === null || HTML_TYPES.has(type) || XML_TYPES.has(type) || type.endsWith('+xml')) {
+    if (type !== null && HTML_TYPES.has(type) && !mayBeXmlRoot(body)) return 'html';
     const root = xmlRootKind(body);
     if (root) return root;
     if (type === null || HTML_TYPES.has(type)) return 'html';
@@ -35,6 +36,16 @@ function isUtf16(body: Buffer, charset: string | null): boolean {
 
 function head(body: Buffer): string {
   return body.subarray(0, SNIFF_BYTES).toString('latin1');
+}
+
+/** Cheap look at the first markup: an XML declaration or one of the feed/sitemap roots. */
+function mayBeXmlRoot(body: Buffer): boolean {
+  let i = 0;
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) i = 3;
+  while (i < body.length && i < SNIFF_BYTES && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  if (body[i] !== 0x3c /* < */) return false;
+  const start = body.subarray(i + 1, i + 13).toString('latin1').toLowerCase();
+  return /^(?:\?xml|!--|urlset|sitemapindex|rss|feed|rdf:rdf)/.test(start);
 }
 
 /** The kind an XML root element names: <urlset>/<sitemapindex>, <rss>/<feed>/<rdf:RDF>. */
