@@ -73,6 +73,8 @@ export function extractHtml(html: string, limits: ExtractLimits, options: Extrac
 
   const robots = parseRobotsDirectives([meta.robots]);
   const main = extractMainContent(tree.root, meta.title);
+  // Block separators come on top of the capped tree text; the cap holds for the result too.
+  if (main.text.length > limits.maxTextChars) warn('text-capped');
   return {
     title: meta.title,
     description: meta.description,
@@ -81,7 +83,7 @@ export function extractHtml(html: string, limits: ExtractLimits, options: Extrac
     canonical: meta.canonical,
     links: links.links,
     linksOverflow,
-    text: main.text,
+    text: main.text.slice(0, limits.maxTextChars),
     textMethod: main.method,
     noindex: robots.noindex,
     nofollow: robots.nofollow,

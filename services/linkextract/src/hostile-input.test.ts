@@ -42,7 +42,15 @@ describe('hostile HTML', () => {
     expect(result.links).toHaveLength(limits.maxLinks);
     expect(result.links.at(-1)!.url).toBe(`http://hostile.test/p/${limits.maxLinks - 1}`);
     expect(result.dropped.get('links-capped')).toBe(100_000 - limits.maxLinks);
-    expect(result.warnings).toContain('links-capped');
+    expect(result.warnings).toEqual(expect.arrayContaining(['links-capped', 'elements-capped', 'text-capped']));
+    expect(result.text.length).toBeLessThanOrEqual(limits.maxTextChars);
+    expect(ms).toBeLessThan(10_000);
+  }, 30_000);
+
+  it('a million elements: the tree stops at its element cap, the text still comes through', async () => {
+    const { result, ms } = await timed(() => parse(page('<i>a</i> '.repeat(1_000_000))));
+    expect(result.warnings).toEqual(expect.arrayContaining(['input-capped', 'elements-capped']));
+    expect(result.text.length).toBeGreaterThan(100_000);
     expect(ms).toBeLessThan(10_000);
   }, 30_000);
 

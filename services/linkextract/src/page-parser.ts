@@ -93,7 +93,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
     let text = extraction.text;
     if (job.extraction.spliceFrames && options.frames && document.kind === 'html') {
       const spliced = await spliceFrames(text, extraction.links, base, page, options.frames, { maxFrames: MAX_FRAMES, timeoutMs: FRAME_TIMEOUT_MS, document: documentOptions });
-      text = spliced.text;
+      text = spliced.text.slice(0, options.limits.maxTextChars);
       if (spliced.failed > 0) warnings.push('frame-unavailable');
     }
 
