@@ -1,7 +1,9 @@
 // Pages stored per second, 4 KB pages in batches of 50: the page store's put beside a bare put of
 // the same cells with its underlying client (fetch + JSON to the REST gateway) and, for reference,
 // with hbase-rpc-client (native RPC through ZooKeeper). Uses the built package, so build first:
-//   npx tsc -b packages/hbase && node packages/hbase/scripts/bench-put.mjs [--pages 10000] [--batch 50] [--in-flight 1,4]
+//   npx tsc -b packages/hbase && node packages/hbase/scripts/bench-put.mjs [--pages 2000] [--rounds 5] [--batch 50] [--in-flight 1,4]
+// Each round runs every variant once, in a rotating order, so that load from other processes
+// spreads over all of them; the median of the rounds is reported with the range.
 // Servers: HBASE_REST_URL / HBASE_ZOOKEEPER_QUORUM, else the local stack (18080, 12181). A fresh table, dropped at the end.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -14,12 +16,14 @@ import { dropTable, localHbaseConfig, samplePage } from '../dist/testing/index.j
 
 const { values } = parseArgs({
   options: {
-    pages: { type: 'string', default: '10000' },
+    pages: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '5' },
     batch: { type: 'string', default: '50' },
     'in-flight': { type: 'string', default: '1,4' },
   },
 });
 const pageCount = Number(values.pages);
+const rounds = Number(values.rounds);
 const batchSize = Number(values.batch);
 const inFlightLevels = values['in-flight'].split(',').map(Number);
 
@@ -97,21 +101,33 @@ const variants = {
 };
 
 const cellBytes = (await encoded([[page('size', 0)]]))[0][0].cells.reduce((sum, cell) => sum + cell.value.length, 0);
-console.log(`HBase ${config.restUrl} (zk ${config.zookeeperQuorum}), table ${config.table}; ${pageCount} pages of 4096 B body (${cellBytes} B of cells each) per run, batches of ${batchSize}`);
+console.log(`HBase ${config.restUrl} (zk ${config.zookeeperQuorum}), table ${config.table}; ${pageCount} pages of 4096 B body (${cellBytes} B of cells each) per variant and round, batches of ${batchSize}, ${rounds} rounds`);
+const entries = Object.entries(variants);
+const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
+const rate = (value) => Math.round(value).toLocaleString('en-US').padStart(7);
 try {
-  // Warm-up: JIT, connections, region location caches, the table's first flush.
-  for (const [v, prepare] of Object.values(variants).entries()) await (await prepare(`warmup-${v}`, 2000))(2);
+  // Warm-up: JIT, connections, region location caches.
+  for (const [v, [, prepare]] of entries.entries()) await (await prepare(`warmup-${v}`, 1000))(2);
   for (const inFlight of inFlightLevels) {
-    for (const [v, [name, prepare]] of Object.entries(variants).entries()) {
-      const run = await prepare(`run-${v}-${inFlight}`, pageCount);
-      const label = `${name.padEnd(52)} ${String(inFlight).padStart(2)} in flight`;
-      try {
-        const rate = await run(inFlight);
-        console.log(`${label}  ${Math.round(rate).toLocaleString('en-US').padStart(8)} pages/s  ${((rate * cellBytes) / 1e6).toFixed(1).padStart(6)} MB/s of cells`);
-      } catch (error) {
-        // hbase-rpc-client loses a table for good when its region splits (see README); the run goes on without it.
-        console.log(`${label}  FAILED: ${error.message}`);
+    const rates = entries.map(() => []);
+    const failures = entries.map(() => null);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < entries.length; k++) {
+        const v = (round + k) % entries.length;
+        if (failures[v]) continue;
+        const run = await entries[v][1](`run-${v}-${inFlight}-${round}`, pageCount);
+        try {
+          rates[v].push(await run(inFlight));
+        } catch (error) {
+          // hbase-rpc-client loses a table for good when one of its regions splits (see README).
+          failures[v] = `round ${round + 1}: ${error.message}`;
+        }
       }
+    }
+    for (const [v, [name]] of entries.entries()) {
+      const sorted = rates[v].sort((a, b) => a - b);
+      const summary = sorted.length === 0 ? '' : `${rate(median(sorted))} pages/s median (${rate(sorted[0]).trim()}-${rate(sorted.at(-1)).trim()}, ${sorted.length} rounds)  ${((median(sorted) * cellBytes) / 1e6).toFixed(1).padStart(5)} MB/s of cells`;
+      console.log(`${name.padEnd(52)} ${String(inFlight).padStart(2)} in flight  ${summary}${failures[v] ? `  FAILED in ${failures[v]}` : ''}`);
     }
   }
 } finally {

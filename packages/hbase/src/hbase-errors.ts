@@ -17,12 +17,13 @@ export class CellEncodingError extends CrawlerError {
 /** What a REST call was doing, for the error message: never cell values. */
 export interface RestCallContext {
   operation: string;
-  table: string;
+  table?: string;
   row?: string;
 }
 
 function describeContext(context: RestCallContext): string {
-  return `hbase ${context.operation} on table ${context.table}${context.row === undefined ? '' : ` (row ${JSON.stringify(context.row)})`}`;
+  const table = context.table === undefined ? '' : ` on table ${context.table}`;
+  return `hbase ${context.operation}${table}${context.row === undefined ? '' : ` (row ${JSON.stringify(context.row)})`}`;
 }
 
 /**

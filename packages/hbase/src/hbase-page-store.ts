@@ -68,7 +68,7 @@ class HbasePageStore implements PageStore {
       const size = key.length + PAGE_FAMILY.length + cell.qualifier.length + cell.value.length + CELL_OVERHEAD;
       if (size > this.config.maxCellBytes) {
         throw new CellTooLargeError(
-          `page ${page.url} cannot be stored in table ${this.config.table} (row ${JSON.stringify(key)}): cell ${PAGE_FAMILY}:${cell.qualifier} is ${size} bytes after compression, over HBASE_MAX_CELL_BYTES=${this.config.maxCellBytes}`,
+          `page ${page.url} cannot be stored in table ${this.config.table} (row ${JSON.stringify(key)}): cell ${PAGE_FAMILY}:${cell.qualifier} is ${size} bytes as stored, over HBASE_MAX_CELL_BYTES=${this.config.maxCellBytes} (gzip is applied already where it makes a cell smaller)`,
         );
       }
     }

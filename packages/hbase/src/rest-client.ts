@@ -114,7 +114,7 @@ export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRes
   return {
     endpoint,
     async clusterVersion() {
-      const { text } = await call({ operation: 'version check', table: '-' }, 'GET', '/version/cluster');
+      const { text } = await call({ operation: 'version check' }, 'GET', '/version/cluster');
       return (JSON.parse(text) as { Version: string }).Version;
     },
     async getSchema(table) {
