@@ -14,15 +14,18 @@ export function isTruncatable(type: string): boolean {
 }
 
 /** Binary formats recognisable by their first bytes, as browsers' MIME sniffing does. */
+const SIGNATURES: [Buffer, string][] = [
+  [Buffer.from('%PDF-', 'latin1'), 'application/pdf'],
+  [Buffer.from('89504e470d0a1a0a', 'hex'), 'image/png'],
+  [Buffer.from('ffd8ff', 'hex'), 'image/jpeg'],
+  [Buffer.from('GIF8', 'latin1'), 'image/gif'],
+  [Buffer.from('504b0304', 'hex'), 'application/zip'],
+  [Buffer.from('1f8b08', 'hex'), 'application/gzip'],
+];
+
 function sniffBinary(body: Buffer): string | null {
-  const starts = (hex: string) => body.subarray(0, hex.length / 2).equals(Buffer.from(hex, 'hex'));
-  if (body.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  if (starts('89504e470d0a1a0a')) return 'image/png';
-  if (starts('ffd8ff')) return 'image/jpeg';
-  if (body.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  for (const [signature, type] of SIGNATURES) if (body.subarray(0, signature.length).equals(signature)) return type;
   if (body.subarray(0, 4).toString('latin1') === 'RIFF' && body.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  if (starts('504b0304')) return 'application/zip';
-  if (starts('1f8b08')) return 'application/gzip';
   return null;
 }
 

@@ -4,6 +4,7 @@ import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './c
 import type { ContentTypeList } from './content-type-list.js';
 import type { CookieJars } from './cookie-jars.js';
 import type { HttpClient, HopResponse } from './http-client.js';
+import { Deadline } from './deadline.js';
 import { outcomeOfError, outcomeOfStatus } from './outcome.js';
 import { GateClosedError, type PolitenessGate } from './politeness/politeness-gate.js';
 import type { QueueKeyer } from './politeness/queue-key.js';
@@ -84,13 +85,21 @@ const BUSY = new Set([429, 503]);
  * that queue fetches it with its own politeness.
  */
 export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, signals?: { handBack: AbortSignal; abort: AbortSignal }): Promise<FetchUrlOutcome> {
+  // The deadline starts with the first request, not while the URL waits for its queue's turn.
+  const deadline: { current: Deadline | null } = { current: null };
+  try {
+    return await fetchHops(deps, request, deadline, signals);
+  } finally {
+    deadline.current?.clear();
+  }
+}
+
+async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline: { current: Deadline | null }, signals?: { handBack: AbortSignal; abort: AbortSignal }): Promise<FetchUrlOutcome> {
   const started = performance.now();
   const hops: Hop[] = [];
   let sitemaps: Common['sitemaps'];
   const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({ kind: 'status', hops, durationMs: elapsed(), ...(sitemaps ? { sitemaps } : {}), ...outcome });
   const elapsed = () => Math.round(performance.now() - started);
-  // The deadline starts with the first request, not while the URL waits for its queue's turn.
-  let deadline: AbortSignal | null = null;
 
   let url: URL;
   try {
@@ -139,8 +148,8 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sig
       }
     }
     const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack);
-    deadline ??= AbortSignal.timeout(deps.totalTimeoutMs);
-    const signal = signals ? AbortSignal.any([deadline, signals.abort]) : deadline;
+    deadline.current ??= new Deadline(deps.totalTimeoutMs, signals?.abort);
+    const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
     const requestStarted = performance.now();
     let response: HopResponse;
@@ -157,7 +166,7 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sig
         permit.release();
         throw new GateClosedError();
       }
-      const result = deadline.aborted
+      const result = deadline.current.expired
         ? status({ outcome: 'timeout', httpStatus: null, retriable: true, errorCode: 'FETCH_DEADLINE', errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms` })
         : errorStatus(error);
       // A timeout or a dropped connection says the site struggles; a refusal or a blocked address says nothing about its load.
