@@ -275,13 +275,14 @@ class Member implements BusConsumer {
     wake?.();
   }
 
+  /** Stops delivery, lets the handler finish and commit (as Kafka allows before a rejoin), then lets go. */
   async revokeAll(): Promise<void> {
     if (this.assigned.length === 0) return;
     const revoked = this.assigned;
-    this.assigned = [];
     this.generation++;
-    this.positions.clear();
     await this.handlers?.onRevoked?.(revoked);
+    this.assigned = [];
+    this.positions.clear();
   }
 
   assign(partitions: TopicPartition[]): void {

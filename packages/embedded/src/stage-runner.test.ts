@@ -178,4 +178,34 @@ describe('StageRunner', () => {
     expect(lag).toMatchObject({ committed: 1, end: 3 });
     await bus.close();
   });
+
+  it('finishes in-flight work before its partitions move to a new member, so nothing is done twice', async () => {
+    const handled: string[] = [];
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        handled.push(input.url);
+        return [statusFor(input, 'ok')];
+      },
+    };
+    const bus = new InProcessBus();
+    await bus.createTopics(loadCatalog().topics);
+    const make = () => new StageRunner({ stage, bus, codec, producer: new BatchingProducer(bus.producer()), groupId: 'test', logger: silentLogger(), concurrency: 8, commitIntervalMs: 10_000 });
+    const first = make();
+    await first.start();
+    await bus.producer().send(Topics.frontier, Array.from({ length: 24 }, (_, n) => ({ key: `host-${n}`, value: request(n) })));
+    await waitFor(() => first.busy > 0);
+    const second = make();
+    await second.start();
+    await waitFor(() => handled.length >= 24, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(handled).toHaveLength(24);
+    expect(new Set(handled).size).toBe(24);
+    await first.stop();
+    await second.stop();
+    await bus.close();
+  });
 });

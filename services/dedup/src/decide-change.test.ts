@@ -1,17 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { contentDigest } from './content-digest.js';
-import { decideChange } from './decide-change.js';
+import { decideChange, decodeRegistration, encodeRegistration } from './decide-change.js';
+
+const first = { url: 'a', fetchedAt: 100 };
 
 describe('decideChange', () => {
   it('tells new, changed, unchanged and duplicate apart', () => {
-    expect(decideChange({ url: 'a', digest: 'd1', previousDigest: null, firstUrlWithDigest: null })).toEqual({ change: 'new', duplicateOf: null });
-    expect(decideChange({ url: 'a', digest: 'd2', previousDigest: 'd1', firstUrlWithDigest: null })).toEqual({ change: 'changed', duplicateOf: null });
-    expect(decideChange({ url: 'a', digest: 'd1', previousDigest: 'd1', firstUrlWithDigest: 'a' })).toEqual({ change: 'unchanged', duplicateOf: null });
-    expect(decideChange({ url: 'b', digest: 'd1', previousDigest: null, firstUrlWithDigest: 'a' })).toEqual({ change: 'duplicate', duplicateOf: 'a' });
+    expect(decideChange({ url: 'a', fetchedAt: 100, digest: 'd1', previousDigest: null, registeredBy: null })).toEqual({ change: 'new', duplicateOf: null });
+    expect(decideChange({ url: 'a', fetchedAt: 200, digest: 'd2', previousDigest: 'd1', registeredBy: null })).toEqual({ change: 'changed', duplicateOf: null });
+    expect(decideChange({ url: 'a', fetchedAt: 200, digest: 'd1', previousDigest: 'd1', registeredBy: first })).toEqual({ change: 'unchanged', duplicateOf: null });
+    expect(decideChange({ url: 'b', fetchedAt: 200, digest: 'd1', previousDigest: null, registeredBy: first })).toEqual({ change: 'duplicate', duplicateOf: 'a' });
   });
 
-  it('treats a redelivered page (its own URL holds the digest) as the same decision again', () => {
-    expect(decideChange({ url: 'a', digest: 'd1', previousDigest: null, firstUrlWithDigest: 'a' })).toEqual({ change: 'new', duplicateOf: null });
+  it('repeats the decision for a redelivered message of the same fetch', () => {
+    expect(decideChange({ url: 'a', fetchedAt: 100, digest: 'd1', previousDigest: null, registeredBy: first })).toEqual({ change: 'new', duplicateOf: null });
+  });
+
+  it('calls a second fetch of the same content unchanged before the link base knows the first', () => {
+    expect(decideChange({ url: 'a', fetchedAt: 150, digest: 'd1', previousDigest: null, registeredBy: first })).toEqual({ change: 'unchanged', duplicateOf: null });
+  });
+
+  it('calls a page that went back to an older version changed', () => {
+    expect(decideChange({ url: 'a', fetchedAt: 300, digest: 'd1', previousDigest: 'd2', registeredBy: first })).toEqual({ change: 'changed', duplicateOf: null });
+  });
+});
+
+describe('digest registrations', () => {
+  it('round-trip fetch time and URL', () => {
+    expect(decodeRegistration(encodeRegistration({ url: 'http://a.test/x?y=1', fetchedAt: 1790000000123 }))).toEqual({ url: 'http://a.test/x?y=1', fetchedAt: 1790000000123 });
   });
 });
 

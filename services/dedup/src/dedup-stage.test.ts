@@ -34,6 +34,8 @@ describe('dedup stage', () => {
     const first = await stage.handle(page('http://a.test/1', text), {} as StageContext);
     const digest = (first.at(-1)!.value as StatusUpdate).digest;
     const duplicate = await stage.handle(page('http://a.test/copy', text), {} as StageContext);
+    const refetched = await stage.handle(page('http://a.test/1', text, { fetchedAt: 1 }), {} as StageContext);
+    expect(refetched.map((emission) => emission.topic)).toEqual([Topics.status]);
     expect(duplicate.map((emission) => emission.topic)).toEqual([Topics.status]);
     expect(duplicate[0]!.value as StatusUpdate).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
     const recrawl = await stage.handle(page('http://a.test/1', text, { previousDigest: digest }), {} as StageContext);
@@ -42,7 +44,7 @@ describe('dedup stage', () => {
     const changed = await stage.handle(page('http://a.test/1', `${text} Updated.`, { previousDigest: digest }), {} as StageContext);
     expect((changed.at(-1)!.value as StatusUpdate).change).toBe('changed');
     expect(pages.stored.map((stored) => stored.change)).toEqual(['new', 'changed']);
-    expect(Object.fromEntries(stage.decisions)).toEqual({ new: 1, duplicate: 1, unchanged: 1, changed: 1 });
+    expect(Object.fromEntries(stage.decisions)).toEqual({ new: 1, duplicate: 1, unchanged: 2, changed: 1 });
   });
 
   it('does not store a noindex page but still follows its links', async () => {

@@ -2,7 +2,7 @@ import { errorCode, errorMessage, Schemas, surtKey, Topics } from '@crawler/core
 import type { ChangeDecision, Emission, FingerprintStore, Outlinks, PageStore, ParsedPage, Stage, StatusUpdate, StoredPage } from '@crawler/core';
 import { gunzipSync } from 'node:zlib';
 import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
-import { decideChange } from './decide-change.js';
+import { decideChange, decodeRegistration, encodeRegistration } from './decide-change.js';
 
 export interface DedupStageOptions {
   fingerprints: FingerprintStore;
@@ -32,8 +32,10 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const raw = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
       const rawDigest = hexDigest(options.digestAlgorithm, raw);
       const digest = contentDigest(options.digestAlgorithm, page.title, page.text, raw);
-      const [registration] = await options.fingerprints.putIfAbsent([{ namespace: DIGEST_NAMESPACE, key: digest, value: page.url, ttlMs: options.digestTtlMs }]);
-      const verdict = decideChange({ url: page.url, digest, previousDigest: page.previousDigest, firstUrlWithDigest: registration!.created ? null : registration!.existing });
+      const value = encodeRegistration({ url: page.url, fetchedAt: page.fetchedAt });
+      const [registration] = await options.fingerprints.putIfAbsent([{ namespace: DIGEST_NAMESPACE, key: digest, value, ttlMs: options.digestTtlMs }]);
+      const registeredBy = registration!.created || registration!.existing === null ? null : decodeRegistration(registration!.existing);
+      const verdict = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest, previousDigest: page.previousDigest, registeredBy });
       const stores = verdict.change === 'new' || verdict.change === 'changed';
       count(page.noindex && stores ? 'noindex' : verdict.change);
 

@@ -35,6 +35,8 @@ export interface StageRunnerOptions<In> {
   commitIntervalMs?: number;
   /** How long stop() waits for in-flight work before handing it back uncommitted. */
   drainTimeoutMs?: number;
+  /** How long a rebalance waits for in-flight work of the partitions leaving, before they move. */
+  revokeDrainMs?: number;
   topicPrefix?: string;
   fromBeginning?: boolean;
   observer?: StageObserver;
@@ -48,7 +50,9 @@ export interface StageRunnerOptions<In> {
 export class StageRunner<In> {
   private readonly tracker = new OffsetTracker();
   private readonly slots: Semaphore;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Map<Promise<void>, string>();
+  /** Partitions being handed over: messages of theirs still waiting for a slot are not begun. */
+  private readonly revoking = new Set<string>();
   private consumer: BusConsumer | null = null;
   private commitTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -82,8 +86,14 @@ export class StageRunner<In> {
     await this.consumer.start({
       onMessage: (message) => this.accept(message),
       onRevoked: async (partitions) => {
+        // Finishing what is in flight before the partitions move spares the next owner redoing it.
+        const leaving = partitions.map((tp) => `${tp.partition}:${tp.topic}`);
+        for (const tp of leaving) this.revoking.add(tp);
+        const work = [...this.inFlight].filter(([, tp]) => this.revoking.has(tp)).map(([promise]) => promise);
+        if (work.length > 0) await this.waitAtMost(Promise.allSettled(work), this.options.revokeDrainMs ?? 10_000);
         await this.commit();
         this.tracker.drop(partitions);
+        for (const tp of leaving) this.revoking.delete(tp);
       },
     });
     this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 1000);
@@ -96,12 +106,7 @@ export class StageRunner<In> {
     this.stopping = true;
     this.consumer?.pause();
     this.slots.close();
-    const drained = Promise.allSettled([...this.inFlight]);
-    const cancelTimeout = new AbortController();
-    const timeout = sleep(this.options.drainTimeoutMs ?? 10_000, cancelTimeout.signal).then(() => 'timeout' as const);
-    const result = await Promise.race([drained, timeout]);
-    cancelTimeout.abort();
-    if (result === 'timeout') {
+    if (!(await this.waitAtMost(Promise.allSettled([...this.inFlight.keys()]), this.options.drainTimeoutMs ?? 10_000))) {
       this.log.warn({ inFlight: this.inFlight.size }, 'drain timed out; unfinished messages stay uncommitted and will be redelivered');
     }
     if (this.commitTimer) clearInterval(this.commitTimer);
@@ -109,9 +114,23 @@ export class StageRunner<In> {
     await this.consumer?.stop();
   }
 
+  /** True if the work finished within the time, false if the time ran out first. */
+  private async waitAtMost(work: Promise<unknown>, ms: number): Promise<boolean> {
+    const cancelTimeout = new AbortController();
+    const timeout = sleep(ms, cancelTimeout.signal).then(() => 'timeout' as const);
+    const result = await Promise.race([work.then(() => 'done' as const), timeout]);
+    cancelTimeout.abort();
+    return result === 'done';
+  }
+
   private async accept(message: IncomingMessage): Promise<void> {
     this.options.observer?.consumed?.(message.topic);
     if (!(await this.slots.acquire())) return; // stopping: not begun, so never committed: redelivered later
+    const partitionKey = `${message.partition}:${message.topic}`;
+    if (this.revoking.has(partitionKey)) {
+      this.slots.release(); // its partition is moving: the next owner gets it from the committed offset
+      return;
+    }
     this.tracker.begin(message.topic, message.partition, message.offset);
     const work = this.process(message)
       .catch((error: unknown) => this.log.error({ offset: message.offset, err: errorMessage(error) }, 'message left unfinished; it will be redelivered'))
@@ -119,7 +138,7 @@ export class StageRunner<In> {
       this.slots.release();
       this.inFlight.delete(work);
     });
-    this.inFlight.add(work);
+    this.inFlight.set(work, partitionKey);
   }
 
   private async process(message: IncomingMessage): Promise<void> {

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceProcess {
+  name: string;
+  healthPort: number;
+  child: ChildProcess;
+  logFile: string;
+  exited: Promise<number | null>;
+  health(): Promise<Record<string, unknown> | null>;
+  stop(): Promise<number | null>;
+  logTail(lines?: number): string;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts one built service (`services/<service>/dist/main.js`) as its own OS process. */
+export async function startServiceProcess(service: string, name: string, env: NodeJS.ProcessEnv, logDir: string): Promise<ServiceProcess> {
+  const healthPort = await freePort();
+  const logFile = join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [join(root, 'services', service, 'dist', 'main.js')], {
+    env: { ...process.env, ...env, CRAWLER_HEALTH_PORT: String(healthPort), CRAWLER_HEALTH_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const health = async () => {
+    try {
+      const response = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
+      return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    name,
+    healthPort,
+    child,
+    logFile,
+    exited,
+    health,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    logTail(lines = 20) {
+      try {
+        return readFileSync(logFile, 'utf8').trim().split('\n').slice(-lines).join('\n');
+      } catch {
+        return '';
+      }
+    },
+  };
+}
