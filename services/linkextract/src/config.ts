@@ -13,6 +13,7 @@ export const linkextractSettings = {
   maxNesting: setting('LINKEXTRACT_MAX_NESTING', z.number().int().min(16).default(256), 'Element nesting kept for main-text extraction; deeper elements are flattened.'),
   maxParseMs: setting('LINKEXTRACT_MAX_PARSE_MS', z.number().int().min(100).default(5000), 'Time budget for parsing one page; the rest of a slower page is not parsed and the page is flagged.'),
   followNofollow: setting('LINKEXTRACT_FOLLOW_NOFOLLOW', z.boolean().default(false), 'Keep links marked rel=nofollow/ugc/sponsored.'),
+  robotsAgent: setting('LINKEXTRACT_ROBOTS_AGENT', z.string().regex(/^[A-Za-z_-]+$/, 'a product token: letters, "_" and "-"').default('crawler'), 'Product token whose own robots meta tag (name=TOKEN) and "TOKEN:" X-Robots-Tag directives apply besides the generic ones (match the fetcher User-Agent).'),
   jobFile: setting('CRAWL_JOB_FILE', z.string().optional(), 'Crawl job file (seeds, scope, limits) shared by all services.'),
 };
 

@@ -31,12 +31,14 @@ export interface ExtractOptions {
   textLinks: boolean;
   /** Keep `<link rel=alternate>` to feeds. */
   feedLinks: boolean;
+  /** The crawler's product token: `<meta name=TOKEN>` counts like `<meta name=robots>`. */
+  robotsAgent: string | null;
 }
 
 /** No real page nests this deep; hostile ones stop here (see runHtmlPass). */
 const MAX_OPEN_ELEMENTS = 10_000;
 
-export const defaultExtractOptions: ExtractOptions = Object.freeze({ textLinks: true, feedLinks: false });
+export const defaultExtractOptions: ExtractOptions = Object.freeze({ textLinks: true, feedLinks: false, robotsAgent: null });
 
 /**
  * One streaming pass over the markup feeds every collector: links (with anchor text and rel),
@@ -71,7 +73,8 @@ export function extractHtml(html: string, limits: ExtractLimits, options: Extrac
   for (const [key, values] of structured.fields) fields.set(key, values);
   for (const [key, values] of microdata.fields) fields.set(key, values);
 
-  const robots = parseRobotsDirectives([meta.robots]);
+  const agentMeta = options.robotsAgent ? (meta.metas.get(options.robotsAgent.toLowerCase()) ?? []) : [];
+  const robots = parseRobotsDirectives([meta.robots, ...agentMeta]);
   const main = extractMainContent(tree.root, meta.title);
   // Block separators come on top of the capped tree text; the cap holds for the result too.
   if (main.text.length > limits.maxTextChars) warn('text-capped');

@@ -18,6 +18,7 @@ export function createLinkextractService(config: LinkextractConfig, job: CrawlJo
     followNofollow: config.followNofollow,
     maxInputBytes: config.maxInputBytes,
     frames: options.frames,
+    robotsAgent: config.robotsAgent,
   });
   const runner = new StageRunner({
     stage,

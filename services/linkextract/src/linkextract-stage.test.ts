@@ -52,6 +52,12 @@ describe('linkextract stage', () => {
     expect(otherBot).toMatchObject({ noindex: false, nofollow: false });
   });
 
+  it('honours robots directives addressed to the crawler’s own product token', async () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false, robotsAgent: 'crawler' });
+    expect(await parse(stage, fetched('<meta name="crawler" content="noindex"><meta name="otherbot" content="nofollow"><a href="/n">n</a>'))).toMatchObject({ noindex: true, nofollow: false });
+    expect(await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'otherbot: noindex, crawler: nofollow' } }))).toMatchObject({ noindex: false, nofollow: true, links: [] });
+  });
+
   it('decodes the body with the charset the fetcher chose', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     const gbk = Buffer.from([0x3c, 0x70, 0x3e, 0xc4, 0xe3, 0xba, 0xc3, 0x3c, 0x2f, 0x70, 0x3e]); // <p>你好</p> in GBK

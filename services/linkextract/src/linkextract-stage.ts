@@ -12,6 +12,8 @@ export interface LinkextractStageOptions {
   /** Body bytes parsed per page (default 8 MiB). */
   maxInputBytes?: number;
   frames?: FrameFetcher;
+  /** The crawler's product token, for robots directives addressed to it. */
+  robotsAgent?: string | null;
 }
 
 export interface LinkextractCounters {

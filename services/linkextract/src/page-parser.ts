@@ -17,6 +17,8 @@ export interface PageParserOptions {
   maxInputBytes: number;
   /** Backs frame splicing when the job asks for it; without it frames are only links. */
   frames?: FrameFetcher;
+  /** The crawler's product token, for robots directives addressed to it. */
+  robotsAgent?: string | null;
 }
 
 export interface PageInput {
@@ -64,13 +66,13 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
   const documentOptions = {
     limits: options.limits,
     maxInputBytes: options.maxInputBytes,
-    extract: { textLinks: job.extraction.textLinks, feedLinks: job.extraction.feeds },
+    extract: { textLinks: job.extraction.textLinks, feedLinks: job.extraction.feeds, robotsAgent: options.robotsAgent ?? null },
   };
 
   return async (input) => {
     const document = await extractDocument({ body: input.body, mediaType: input.mediaType, charset: input.charset }, documentOptions);
     const extraction = document.extraction;
-    const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? '']);
+    const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? ''], options.robotsAgent ?? null);
     const noindex = extraction.noindex || header.noindex;
     const nofollow = extraction.nofollow || header.nofollow;
     const page = new URL(input.finalUrl);

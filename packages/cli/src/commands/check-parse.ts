@@ -71,7 +71,7 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
     } else {
       page = readPage(target, values.base, values['content-type'], values.charset);
     }
-    const parse = createPageParser({ job, limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, frames: fetcher ? fetcherFrames(fetcher.parts) : undefined });
+    const parse = createPageParser({ job, limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, robotsAgent: config.robotsAgent, frames: fetcher ? fetcherFrames(fetcher.parts) : undefined });
     const content = await parse(page);
     const report: ParseReport = {
       ...content,
