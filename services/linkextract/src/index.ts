@@ -10,4 +10,5 @@ export * from './frame-splicing.js';
 export * from './robots-directives.js';
 export * from './linkextract-stage.js';
 export * from './linkextract-service.js';
+export * from './linkextract-metrics.js';
 export * from './compose-linkextract.js';
