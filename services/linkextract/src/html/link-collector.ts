@@ -68,6 +68,7 @@ export function createLinkCollector(list: LinkList, options: LinkCollectorOption
       }
     },
     text(data) {
+      // Raw text shrinks when whitespace collapses: keep four times the cap, then cut after collapsing.
       if (anchor && anchor.chars < options.maxAnchorChars * 4) {
         anchor.parts.push(data);
         anchor.chars += data.length;
