@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedCrawl } from '@crawler/cli';
+import { startOneProcessCrawl } from '@crawler/cli';
 import { parseCrawlJob, silentLogger } from '@crawler/core';
 import { sampleResources } from './resource-sampler.js';
 
@@ -19,7 +19,7 @@ export async function crawlEmbedded(seeds: string[], concurrency: number, maxTim
   const outDir = mkdtempSync(join(tmpdir(), 'bench-crawl-'));
   const resources = sampleResources();
   const started = performance.now();
-  const crawl = await startEmbeddedCrawl({
+  const crawl = await startOneProcessCrawl({
     outDir,
     job: parseCrawlJob({ id: 'bench', seeds }),
     logger: silentLogger(),

@@ -2,17 +2,20 @@ import { join } from 'node:path';
 import { createLogger, type CrawlJob } from '@crawler/core';
 import pino from 'pino';
 import { buildSummary, type CrawlSummary } from './crawl-summary.js';
-import { startEmbeddedCrawl, type EmbeddedCrawl, type EmbeddedCrawlOptions } from './embedded-crawl.js';
+import { startOneProcessCrawl, type OneProcessCrawl, type OneProcessCrawlOptions } from './one-process-crawl.js';
 import { ProgressDisplay } from './progress-display.js';
 
 export interface SessionOptions {
   outDir: string;
   job: CrawlJob;
-  overrides: EmbeddedCrawlOptions['overrides'];
+  overrides: OneProcessCrawlOptions['overrides'];
   maxTimeMs?: number;
   quiet: boolean;
+  /** Run on the real stack instead of embedded adapters. */
+  stack?: boolean;
+  env?: NodeJS.ProcessEnv;
   /** Runs with the crawl still open (link base readable) before it is stopped. */
-  beforeStop?: (crawl: EmbeddedCrawl) => Promise<void>;
+  beforeStop?: (crawl: OneProcessCrawl) => Promise<void>;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   const { mkdirSync } = await import('node:fs');
   mkdirSync(options.outDir, { recursive: true });
   const logger = createLogger('crawler', { destination: pino.destination({ dest: logFile, sync: false, mkdir: true }) });
-  const crawl = await startEmbeddedCrawl({ outDir: options.outDir, job: options.job, logger, overrides: options.overrides });
+  const crawl = await startOneProcessCrawl({ outDir: options.outDir, job: options.job, logger, overrides: options.overrides, stack: options.stack, env: options.env });
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);
@@ -43,7 +46,7 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       progress.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, { warc: join(options.outDir, 'warc'), linkbase: join(options.outDir, 'linkbase') });
+    return buildSummary(snapshot, reason, elapsed, crawl.storage());
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -1,6 +1,6 @@
 import type { CrawlSnapshot } from '@crawler/scheduler';
 import { answered, pagesDone } from './progress-display.js';
-import type { StopReason } from './embedded-crawl.js';
+import type { StopReason } from './one-process-crawl.js';
 
 export interface CrawlSummary {
   stopReason: StopReason;
@@ -17,7 +17,7 @@ export interface CrawlSummary {
   linksDiscovered: number;
   requestsAnswered: number;
   pagesPerSecond: number;
-  output: { warc: string; linkbase: string };
+  output: { pages: string; linkbase: string };
 }
 
 export function buildSummary(snapshot: CrawlSnapshot, stopReason: StopReason, elapsedMs: number, output: CrawlSummary['output']): CrawlSummary {
@@ -55,6 +55,6 @@ export function formatSummary(summary: CrawlSummary): string {
     `  duplicates removed  ${summary.duplicatesRemoved}; unchanged ${summary.unchanged}`,
     `  links               ${summary.linksSeen} seen, ${summary.linksDiscovered} new URLs`,
     `  link base           ${summary.urlsKnown} URLs: ${list(summary.linkStatus)}`,
-    `  output              ${summary.output.warc} (WARC 1.1), ${summary.output.linkbase}`,
+    `  output              pages: ${summary.output.pages}; link base: ${summary.output.linkbase}`,
   ].join('\n');
 }

@@ -1,3 +1,4 @@
-export * from './embedded-crawl.js';
+export * from './one-process-crawl.js';
 export * from './crawl-summary.js';
 export * from './truth-check.js';
+export { testWebOverrides } from './commands/demo.js';

@@ -5,10 +5,10 @@ import { canonicalUrl, parseCrawlJob, silentLogger, type LinkRecord } from '@cra
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWebOverrides } from './commands/demo.js';
-import { startEmbeddedCrawl } from './embedded-crawl.js';
+import { startOneProcessCrawl } from './one-process-crawl.js';
 import { checkAgainstTruth } from './truth-check.js';
 
-async function records(crawl: Awaited<ReturnType<typeof startEmbeddedCrawl>>): Promise<Map<string, LinkRecord>> {
+async function records(crawl: Awaited<ReturnType<typeof startOneProcessCrawl>>): Promise<Map<string, LinkRecord>> {
   const out = new Map<string, LinkRecord>();
   for await (const record of crawl.linkbase.scan()) out.set(record.url, record);
   return out;
@@ -29,7 +29,7 @@ describe('embedded crawl of the test web', () => {
   it('fetches every reachable allowed page once, nothing disallowed, and finds the exact duplicates', async () => {
     const truth = web.groundTruth();
     const job = parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth });
-    const crawl = await startEmbeddedCrawl({ outDir, job, logger: silentLogger(), overrides: testWebOverrides });
+    const crawl = await startOneProcessCrawl({ outDir, job, logger: silentLogger(), overrides: testWebOverrides });
     try {
       expect(await crawl.waitUntilDone({ maxTimeMs: 60_000 })).toBe('complete');
       const report = checkAgainstTruth(truth, web.requests, await records(crawl));
@@ -70,7 +70,7 @@ describe('embedded crawl of the test web', () => {
   it('resumes from its output folder without fetching anything again', async () => {
     const before = web.requests.total();
     const truth = web.groundTruth();
-    const crawl = await startEmbeddedCrawl({ outDir, job: parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: testWebOverrides });
+    const crawl = await startOneProcessCrawl({ outDir, job: parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: testWebOverrides });
     try {
       expect(await crawl.waitUntilDone({ maxTimeMs: 20_000 })).toBe('complete');
       expect(web.requests.total()).toBe(before);

@@ -1,31 +1,41 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BatchingProducer, Codec, createLinkRecord, loadCatalog, Schemas, Topics, type CrawlJob, type Logger, type Outlinks, type PartitionLag } from '@crawler/core';
+import { createBus, createFingerprintStore, createLinkBase, createPageStore } from '@crawler/adapters';
+import { BatchingProducer, Codec, loadCatalog, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
-import { FileLinkBase, InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
+import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
 import { createSchedulerService, loadSchedulerConfig, type CrawlSnapshot } from '@crawler/scheduler';
 
-export interface EmbeddedCrawlOptions {
+export interface OneProcessCrawlOptions {
   outDir: string;
   job: CrawlJob;
   logger: Logger;
   /** Setting overrides per service (from command-line flags); environment and CRAWLER_CONFIG apply below them. */
   overrides?: { fetcher?: Record<string, unknown>; linkextract?: Record<string, unknown>; dedup?: Record<string, unknown>; scheduler?: Record<string, unknown> };
   env?: NodeJS.ProcessEnv;
+  /** On the real stack (Kafka, Elasticsearch, Redis, HBase, as configured by their variables) instead of embedded adapters. */
+  stack?: boolean;
 }
 
 export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
 
+/** Embedded adapters with their data in outDir: an in-process bus, a link base folder, WARC files. */
+function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
+  return { bus: 'embedded', linkbase: 'file', fingerprints: 'memory', pageStore: 'warc', dataDir: outDir, topicPrefix: '' };
+}
+
 /**
- * The whole loop in one process on the embedded adapters: the same four services and topics as
- * a distributed deployment, wired to an in-process bus, a link base and WARC files in outDir.
+ * The whole loop in one process: the same four services and topics as a distributed deployment,
+ * on embedded adapters (an in-process bus, a link base and WARC files in outDir) or, with
+ * `stack`, on the real adapters the runtime settings name.
  */
-export async function startEmbeddedCrawl(options: EmbeddedCrawlOptions) {
+export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const { outDir, job, logger } = options;
   const env = options.env ?? process.env;
   mkdirSync(outDir, { recursive: true });
+  const runtime = loadRuntimeConfig({ env, overrides: options.stack ? {} : embeddedRuntime(outDir) });
   const configs = {
     fetcher: loadFetcherConfig({ env, overrides: options.overrides?.fetcher }),
     linkextract: loadLinkextractConfig({ env, overrides: options.overrides?.linkextract }),
@@ -33,33 +43,26 @@ export async function startEmbeddedCrawl(options: EmbeddedCrawlOptions) {
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
   const catalog = loadCatalog();
-  const bus = new InProcessBus();
-  await bus.createTopics(catalog.topics);
+  const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
+  const bus = await createBus(runtime, logger, portOptions);
+  const linkbase = await createLinkBase(runtime, logger, portOptions);
+  const fingerprints = await createFingerprintStore(runtime, logger, portOptions);
+  const pages = await createPageStore(runtime, logger, portOptions);
   const codec = new Codec();
-  const producer = new BatchingProducer(bus.producer());
-  const linkbase = await FileLinkBase.open(join(outDir, 'linkbase'));
-  const fingerprints = new MemoryFingerprintStore();
-  const pages = await WarcPageStore.open(join(outDir, 'warc'));
+  const producer = new BatchingProducer(bus.producer(), { lingerMs: runtime.bus === 'kafka' ? 5 : 0, maxBatchBytes: 1_000_000 });
+  const topicPrefix = runtime.topicPrefix;
 
-  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger);
-  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger);
-  const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger);
-  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger);
+  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger, { topicPrefix });
+  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger, { topicPrefix });
+  const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, { topicPrefix });
+  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger, { topicPrefix });
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);
   await scheduler.start();
-  await injectSeeds(job);
 
   const started = performance.now();
 
-  async function injectSeeds(crawlJob: CrawlJob): Promise<void> {
-    const seeds = crawlJob.seeds.map((url) => ({ url: createLinkRecord(url).url, anchor: null, rel: null, source: 'seed' }));
-    if (seeds.length === 0) return;
-    const message: Outlinks = { kind: 'seed', sourceUrl: null, sourceUrlId: null, jobId: crawlJob.id, traceId: 'seed', depth: 0, discoveredAt: Date.now(), links: seeds };
-    await producer.send(Topics.links, [{ key: new URL(seeds[0]!.url).host, value: codec.encode(Schemas.Outlinks, message) }]);
-  }
-
   async function lags(): Promise<PartitionLag[]> {
-    const all = await Promise.all(catalog.consumerGroups.map((group) => bus.lag(group.group, group.topics)));
+    const all = await Promise.all(catalog.consumerGroups.map((group) => bus.lag(group.group, group.topics.map((topic) => topicPrefix + topic))));
     return all.flat();
   }
 
@@ -71,8 +74,16 @@ export async function startEmbeddedCrawl(options: EmbeddedCrawlOptions) {
     return (await lags()).every((lag) => lag.lag === 0);
   }
 
+  /** Where pages and the link base went, for the summary. */
+  function storage(): { pages: string; linkbase: string } {
+    const pagesAt = runtime.pageStore === 'warc' ? `${join(runtime.dataDir, 'warc')} (WARC 1.1)` : `HBase table ${env.HBASE_TABLE ?? 'crawler_pages'}`;
+    const linksAt = runtime.linkbase === 'file' ? join(runtime.dataDir, 'linkbase') : `Elasticsearch index ${env.ELASTICSEARCH_INDEX ?? 'crawler-links'}`;
+    return { pages: pagesAt, linkbase: linksAt };
+  }
+
   return {
     configs,
+    storage,
     scheduler,
     fetcher,
     linkextract,
@@ -115,4 +126,4 @@ export async function startEmbeddedCrawl(options: EmbeddedCrawlOptions) {
   };
 }
 
-export type EmbeddedCrawl = Awaited<ReturnType<typeof startEmbeddedCrawl>>;
+export type OneProcessCrawl = Awaited<ReturnType<typeof startOneProcessCrawl>>;

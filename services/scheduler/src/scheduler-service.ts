@@ -66,7 +66,10 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
       // Seeds of the job enter the link base directly: create-if-absent, so a restart adds nothing.
       const at = now();
       const seeds = job.seeds.map((url) => createLinkRecord(url, { jobId: job.id, source: 'seed', discoveredAt: at, nextFetchAt: at }));
-      if (seeds.length > 0) counters.discovered += (await ports.linkbase.insertNew(seeds)).length;
+      if (seeds.length > 0) {
+        const inserted = await ports.linkbase.insertNew(seeds);
+        counters.discovered += inserted.length;
+      }
       await statusRunner.start();
       await linksRunner.start();
       emitter.start();

@@ -45,7 +45,11 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
       const known = await options.linkbase.getMany(candidates.map((candidate) => candidate.id));
       const at = now();
       const fresh = candidates.filter((candidate) => !known.has(candidate.id)).map((candidate) => recordForCandidate(candidate, message, at)).filter((record) => record !== null);
-      if (fresh.length > 0) options.counters.discovered += (await options.linkbase.insertNew(fresh)).length;
+      if (fresh.length > 0) {
+        // Awaited first: `x += await y` would read x before the await and lose concurrent increments.
+        const inserted = await options.linkbase.insertNew(fresh);
+        options.counters.discovered += inserted.length;
+      }
       return [];
     },
   };
@@ -101,7 +105,8 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       redirectHops: hops,
       leaseUntil: followed ? at + options.leaseMs : 0,
     });
-    options.counters.discovered += (await options.linkbase.insertNew([record])).length;
+    const inserted = await options.linkbase.insertNew([record]);
+    options.counters.discovered += inserted.length;
   }
 
   async function fail(record: LinkRecord, outcome: string, code: string): Promise<void> {

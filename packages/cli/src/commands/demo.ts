@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCrawlJob, type LinkRecord } from '@crawler/core';
@@ -17,6 +18,9 @@ process, and checks the result against the test web's ground truth.
   --hosts N             content hosts (default 6)
   --pages-per-host N    pages per host (default 60)
   --out DIR             output folder, emptied first (default ./crawl-output/demo)
+  --stack               crawl on Kafka, Elasticsearch, Redis and HBase instead of embedded adapters
+                        (npm run stack:up; eval "$(deploy/local/stack-env.sh)"); each demo gets its
+                        own topics, index, table and key prefix
   --json                print summary and ground-truth report as JSON
   --quiet               no progress line
   -h, --help            this help
@@ -28,6 +32,7 @@ const flagSpec = {
   hosts: { type: 'string' },
   'pages-per-host': { type: 'string' },
   out: { type: 'string' },
+  stack: { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
 } as const;
@@ -37,6 +42,12 @@ export const testWebOverrides = {
   fetcher: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, perHostConcurrency: 4, concurrency: 32, totalTimeoutMs: 2500, headersTimeoutMs: 2500, bodyTimeoutMs: 2000 },
   scheduler: { retryBaseMs: 300, retryMaxMs: 2000, tickMs: 50 },
 };
+
+/** A demo on the stack starts from nothing: its own topics, index, table and key prefix. */
+function freshStackNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const run = randomUUID().slice(0, 8);
+  return { ...env, CRAWLER_TOPIC_PREFIX: `demo-${run}.`, ELASTICSEARCH_INDEX: `crawler-demo-${run}`, HBASE_TABLE: `crawler_demo_${run}`, REDIS_KEY_PREFIX: `crawler-demo-${run}:` };
+}
 
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags('demo', argv, flagSpec);
@@ -61,6 +72,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
       job: parseCrawlJob({ id: 'demo', seeds: web.seeds, maxDepth: truth.maxDepth }),
       overrides: testWebOverrides,
       quiet,
+      stack: values.stack === true,
+      env: values.stack ? freshStackNames(process.env) : process.env,
       beforeStop: async (crawl) => {
         const records = new Map<string, LinkRecord>();
         for await (const record of crawl.linkbase.scan()) records.set(record.url, record);

@@ -28,6 +28,11 @@ Fetching:
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
   --allow-address IP    admit a private/loopback address or CIDR (repeatable), e.g. for a local site
 
+Where:
+  --stack               run on Kafka, Elasticsearch, Redis and HBase (configured by KAFKA_BROKERS,
+                        ELASTICSEARCH_URL, REDIS_URL, HBASE_* …; for the local stack:
+                        eval "$(deploy/local/stack-env.sh)") instead of embedded adapters
+
 Output:
   --out DIR             output folder (default ./crawl-output)
   --json                print the summary as JSON
@@ -51,6 +56,7 @@ const flagSpec = {
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
   out: { type: 'string' },
+  stack: { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
 } as const;
@@ -73,7 +79,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (delay !== undefined) fetcher.minDelayMs = delay;
   if (values['user-agent']) fetcher.userAgent = values['user-agent'];
   if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
-  const summary = await runCrawlSession({ outDir, job, overrides: { fetcher }, maxTimeMs: durationFlag('run', 'max-time', values['max-time']), quiet: values.quiet === true || values.json === true });
+  const summary = await runCrawlSession({
+    outDir,
+    job,
+    overrides: { fetcher },
+    maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
+    quiet: values.quiet === true || values.json === true,
+    stack: values.stack === true,
+  });
   writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
   return 0;
