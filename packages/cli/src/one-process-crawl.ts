@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBus, createFingerprintStore, createLinkBase, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, loadCatalog, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, jobContentTypes, loadCatalog, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
@@ -36,8 +36,9 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const env = options.env ?? process.env;
   mkdirSync(outDir, { recursive: true });
   const runtime = loadRuntimeConfig({ env, overrides: options.stack ? {} : embeddedRuntime(outDir) });
+  const fetcherConfig = loadFetcherConfig({ env, overrides: options.overrides?.fetcher });
   const configs = {
-    fetcher: loadFetcherConfig({ env, overrides: options.overrides?.fetcher }),
+    fetcher: { ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] },
     linkextract: loadLinkextractConfig({ env, overrides: options.overrides?.linkextract }),
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),

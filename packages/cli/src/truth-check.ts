@@ -42,11 +42,13 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
   const detected = truth.exactDuplicates.filter((group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length === group.length - 1);
   const loopsDetected = truth.redirectLoops.filter((url) => records.get(canonical(url))?.lastOutcome === 'redirect_loop');
   const expected = new Set(pages);
+  // Sitemaps and feeds are fetched for their links when the job wants them; they are not pages.
+  const linkSources = new Set([...truth.sitemapFiles, ...truth.nonHtml.map((file) => file.url)].map(canonical));
   const isTrap = (url: string) => truth.traps.some((trap) => url.startsWith(trap.prefix) || new URL(url).pathname.startsWith(trap.prefix));
   let trapPages = 0;
   const others: string[] = [];
   for (const record of records.values()) {
-    if (!FETCHED.has(record.status) || expected.has(record.url)) continue;
+    if (!FETCHED.has(record.status) || expected.has(record.url) || linkSources.has(record.url)) continue;
     if (isTrap(record.url)) trapPages++;
     else others.push(record.url);
   }

@@ -13,7 +13,8 @@ describe('crawl job', () => {
   });
 
   it('names the media types to fetch for feeds, sitemaps and plain text', () => {
-    expect(jobContentTypes(parseCrawlJob({}))).toEqual([]);
+    expect(jobContentTypes(parseCrawlJob({ extraction: { sitemaps: false } }))).toEqual([]);
+    expect(jobContentTypes(parseCrawlJob({}))).toContain('application/xml');
     const types = jobContentTypes(parseCrawlJob({ extraction: { feeds: true, sitemaps: true, plainText: true } }));
     expect(types).toEqual(expect.arrayContaining(['application/rss+xml', 'application/atom+xml', 'application/xml', 'application/gzip', 'text/plain']));
   });

@@ -63,9 +63,10 @@ export const crawlJobSchema = z.object({
       rulesFile: z.string().optional(),
       /** The same rules inline. */
       rules: z.array(z.unknown()).default([]),
-      /** Fetch and parse RSS/Atom feeds, XML sitemaps and plain text as well as HTML. */
+      /** Fetch and parse RSS/Atom feeds, XML sitemaps and plain text as well as HTML. Sitemaps are
+       * on by default: robots.txt announces them, and they feed the link base. */
       feeds: z.boolean().default(false),
-      sitemaps: z.boolean().default(false),
+      sitemaps: z.boolean().default(true),
       plainText: z.boolean().default(false),
       /** Follow http(s) URLs written as plain text in a page's visible text. */
       textLinks: z.boolean().default(true),

@@ -47,5 +47,7 @@ describe('robots.txt and sitemaps', () => {
     }
     const announced = new Set(truth.sitemaps.map((s) => new URL(s).origin));
     expect(listed.sort()).toEqual(truth.pages.filter((p) => announced.has(new URL(p).origin)).sort());
+    for (const url of [...truth.sitemaps, ...children]) expect(truth.sitemapFiles).toContain(url);
+    for (const url of truth.sitemapFiles) expect((await httpGet(url)).body.toString()).toMatch(/<urlset|<sitemapindex/);
   });
 });

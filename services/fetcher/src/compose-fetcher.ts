@@ -1,11 +1,13 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
 /** Composition root of a standalone fetcher: settings, ports from the runtime settings, the service. */
 export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
-  const config = loadFetcherConfig({ env });
+  const loaded = loadFetcherConfig({ env });
+  // The job decides whether feeds, sitemaps and plain text are wanted besides HTML.
+  const config = { ...loaded, contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])] };
   // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
   const state = await createFingerprintStore(runtime, logger, { env });
   const bus = await createBus(runtime, logger, { env });

@@ -23,6 +23,7 @@ export const fetcherSettings = {
   perHostConcurrency: setting('FETCHER_PER_HOST_CONCURRENCY', z.number().int().min(1).max(100).default(1), 'Requests in flight to one politeness queue.'),
   minDelayMs: setting('FETCHER_MIN_DELAY_MS', z.number().int().min(0).default(1000), 'Minimum time between two requests to one politeness queue.'),
   maxCrawlDelayMs: setting('FETCHER_MAX_CRAWL_DELAY_MS', z.number().int().min(0).default(30_000), 'Cap on a robots.txt Crawl-delay.'),
+  jobFile: setting('CRAWL_JOB_FILE', z.string().optional(), 'Crawl job file: the fetcher reads which extra content types (feeds, sitemaps, plain text) the job wants.'),
   delayFactor: setting('FETCHER_DELAY_FACTOR', z.number().min(0).max(100).default(1), 'Adaptive slow-down: the next request to a queue waits at least this many times the last answer took. 0: off.'),
   backoffBaseMs: setting('FETCHER_BACKOFF_BASE_MS', ms(1).default(1000), 'Hold after a 429/503 without Retry-After; it doubles with each one in a row.'),
   maxBackoffMs: setting('FETCHER_MAX_BACKOFF_MS', ms(1).default(300_000), 'Cap on adaptive delays and back-off holds.'),

@@ -46,4 +46,9 @@ describe('applyStatus', () => {
     expect(applyStatus(failing, status({ outcome: 'redirect', redirectTo: 'http://a.test/new' }), now, policy)).toMatchObject({ status: 'redirect', redirectTo: 'http://a.test/new', consecutiveFailures: 0 });
     expect(applyStatus(failing, status({ outcome: 'not_modified', httpStatus: 304 }), now, policy)).toMatchObject({ status: 'fetched', consecutiveFailures: 0, digest: 'old' });
   });
+
+  it('does not count a URL handed back by a full fetcher queue as an attempt', () => {
+    const next = applyStatus(record, status({ outcome: 'throttled', retriable: true, errorCode: 'FETCHER_QUEUE_FULL', retryAfterMs: 4000 }), now, policy);
+    expect(next).toMatchObject({ status: 'queued', fetchCount: 0, consecutiveFailures: 0, leaseUntil: 0, nextFetchAt: now + 4000 });
+  });
 });

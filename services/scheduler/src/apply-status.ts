@@ -29,6 +29,8 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     httpStatus: status.httpStatus,
     errorCode: status.errorCode,
   };
+  // A fetcher whose queue for the host was full handed the URL back unfetched: not an attempt.
+  if (status.errorCode === 'FETCHER_QUEUE_FULL') return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
   const recrawlAt = now + policy.recrawlIntervalMs;
   const final = FINAL[status.outcome];
   if (final) return { ...base, status: final, nextFetchAt: NEVER };

@@ -39,7 +39,7 @@ const flagSpec = {
 
 /** Settings for crawling our own local site: admitted loopback address, no politeness delay, short timeouts. */
 export const testWebOverrides = {
-  fetcher: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, perHostConcurrency: 4, concurrency: 32, totalTimeoutMs: 2500, headersTimeoutMs: 2500, bodyTimeoutMs: 2000 },
+  fetcher: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, perHostConcurrency: 4, concurrency: 32, totalTimeoutMs: 2500, headersTimeoutMs: 2500, bodyTimeoutMs: 2000 },
   scheduler: { retryBaseMs: 300, retryMaxMs: 2000, tickMs: 50 },
 };
 

@@ -13,6 +13,7 @@ export function createSitemapResource(host: HostModel, seed: number, include: (p
   return {
     kind: 'file',
     contentType: XML_TYPE,
+    sitemap: true,
     body(context: FileContext) {
       const entries = context
         .truth()
@@ -39,5 +40,5 @@ export function createSitemapIndexResource(sitemapUrls: string[]): Resource {
       .map((u) => `<sitemap><loc>${escapeHtml(u)}</loc></sitemap>`)
       .join('\n')}\n</sitemapindex>\n`,
   );
-  return { kind: 'file', contentType: XML_TYPE, body: () => body };
+  return { kind: 'file', contentType: XML_TYPE, sitemap: true, body: () => body };
 }

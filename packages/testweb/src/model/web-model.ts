@@ -75,7 +75,7 @@ export type Resource =
   | { kind: 'redirect'; status: RedirectStatus; location: string; target: string }
   | { kind: 'error'; status: ErrorStatus }
   | { kind: 'endless' }
-  | { kind: 'file'; contentType: string; body(context: FileContext): Buffer }
+  | { kind: 'file'; contentType: string; body(context: FileContext): Buffer; sitemap?: true }
   | { kind: 'raw'; answer(request: RawRequest): RawAnswer };
 
 export interface HostModel {

@@ -86,6 +86,7 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
   for (const host of web.hosts) {
     const { policy, sitemaps } = policies.get(host.origin)!;
     truth.sitemaps.push(...sitemaps);
+    for (const [path, resource] of host.resources) if (resource.kind === 'file' && resource.sitemap) truth.sitemapFiles.push(`${host.origin}${path}`);
     if (policy.crawlDelay !== undefined) truth.crawlDelays.push({ host: host.origin, seconds: policy.crawlDelay });
     if (host.validators) truth.validatorHosts.push(host.origin);
     truth.traps.push(...host.traps);
@@ -178,6 +179,7 @@ function emptyTruth(web: WebModel, round: number): GroundTruth {
     notNearDuplicates: web.notNearDuplicates.map((pair) => ({ ...pair })),
     traps: [],
     sitemaps: [],
+    sitemapFiles: [],
     crawlDelays: [],
     validatorHosts: [],
     changed: [],
@@ -211,6 +213,7 @@ function sortTruth(truth: GroundTruth): GroundTruth {
   truth.flaky.sort(byUrl);
   truth.slow.sort(byUrl);
   truth.endless.sort(compare);
+  truth.sitemapFiles.sort(compare);
   truth.nonHtml.sort(byUrl);
   truth.charsets.sort(byUrl);
   truth.changed.sort(compare);

@@ -40,6 +40,8 @@ export interface GroundTruth extends DuplicateDeclarations {
   traps: { prefix: string; description: string }[];
   /** Sitemap URLs announced in robots.txt files. */
   sitemaps: string[];
+  /** Every sitemap document served (announced ones, and those a sitemap index lists). */
+  sitemapFiles: string[];
   /** `host` is the origin, e.g. "http://127.0.0.1:4100". */
   crawlDelays: { host: string; seconds: number }[];
   /** Origins whose pages carry ETag and Last-Modified and answer conditional requests with 304. */
