@@ -11,3 +11,4 @@ export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
 export * from './service/index.js';
+export * from './metrics/index.js';

@@ -1,5 +1,5 @@
 import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadDedupConfig } from './config.js';
 import { createDedupService } from './dedup-service.js';
 
@@ -10,9 +10,11 @@ export async function composeDedup(runtime: RuntimeConfig, logger: Logger, env: 
   const pages = await createPageStore(runtime, logger, { env });
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix });
+  const registry = createMetricsRegistry('dedup');
+  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {
+    metrics: () => registry.metrics(),
     details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, decisions: Object.fromEntries(service.stage.decisions) }),
     async stop() {
       await service.stop();

@@ -1,5 +1,5 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
@@ -12,9 +12,11 @@ export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env
   const state = await createFingerprintStore(runtime, logger, { env });
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix });
+  const registry = createMetricsRegistry('fetcher');
+  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {
+    metrics: async () => `${await registry.metrics()}\n${service.renderMetrics()}`,
     details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, outcomes: Object.fromEntries(service.metrics.outcomes), politeness: service.gate.depth() }),
     async stop() {
       await service.stop();

@@ -1,5 +1,5 @@
 import { createBus } from '@crawler/adapters';
-import { BatchingProducer, Codec, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadLinkextractConfig } from './config.js';
 import { createLinkextractService } from './linkextract-service.js';
 
@@ -9,9 +9,11 @@ export async function composeLinkextract(runtime: RuntimeConfig, logger: Logger,
   const job = loadCrawlJob(config.jobFile);
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, { topicPrefix: runtime.topicPrefix });
+  const registry = createMetricsRegistry('linkextract');
+  const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {
+    metrics: async () => `${await registry.metrics()}\n${service.renderMetrics()}`,
     details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, droppedLinks: Object.fromEntries(service.stage.dropped) }),
     async stop() {
       await service.stop();

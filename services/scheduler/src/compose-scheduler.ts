@@ -1,5 +1,5 @@
 import { createBus, createLinkBase } from '@crawler/adapters';
-import { BatchingProducer, Codec, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadSchedulerConfig } from './config.js';
 import { createSchedulerService } from './scheduler-service.js';
 
@@ -10,9 +10,11 @@ export async function composeScheduler(runtime: RuntimeConfig, logger: Logger, e
   const linkbase = await createLinkBase(runtime, logger, { env });
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, { topicPrefix: runtime.topicPrefix });
+  const registry = createMetricsRegistry('scheduler');
+  const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {
+    metrics: () => registry.metrics(),
     details: () => ({ inFlight: service.emitter.inFlightCount, emitted: service.emitter.emitted, discovered: service.counters.discovered, outcomes: Object.fromEntries(service.counters.outcomes) }),
     async stop() {
       await service.stop();

@@ -15,4 +15,12 @@ describe('health server', () => {
     expect((await get('/metrics-not-here')).status).toBe(404);
     await server.close();
   });
+
+  it('serves Prometheus text on /metrics', async () => {
+    const server = await startHealthServer('127.0.0.1', 0, { live: () => true, ready: () => true, metrics: async () => 'crawler_up 1\n' });
+    const response = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+    expect(response.headers.get('content-type')).toContain('text/plain; version=0.0.4');
+    expect(await response.text()).toBe('crawler_up 1\n');
+    await server.close();
+  });
 });

@@ -8,6 +8,8 @@ export interface HealthChecks {
   ready(): boolean;
   /** Extra JSON for humans (counters, in-flight work). */
   details?(): Record<string, unknown>;
+  /** Prometheus text exposition for /metrics. */
+  metrics?(): Promise<string>;
 }
 
 export interface HealthServer {
@@ -15,10 +17,23 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** /healthz and /readyz for probes: 200 with a small JSON body, or 503. */
+/** /healthz and /readyz for probes (200 with a small JSON body, or 503), and /metrics for Prometheus. */
 export async function startHealthServer(host: string, port: number, checks: HealthChecks): Promise<HealthServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (path === '/metrics' && checks.metrics) {
+      checks.metrics().then(
+        (text) => {
+          response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+          response.end(text);
+        },
+        () => {
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end('metrics unavailable\n');
+        },
+      );
+      return;
+    }
     const ok = path === '/healthz' ? checks.live() : path === '/readyz' ? checks.ready() : null;
     if (ok === null) {
       response.writeHead(404, { 'content-type': 'application/json' });

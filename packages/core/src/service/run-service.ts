@@ -6,6 +6,8 @@ import { startHealthServer } from './health-server.js';
 export interface RunningService {
   /** Counters and state shown on /healthz. */
   details?(): Record<string, unknown>;
+  /** Prometheus text for /metrics. */
+  metrics?(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function runService(name: string, start: (runtime: RuntimeConfig, l
     live: () => true,
     ready: () => service !== null && !stopping,
     details: () => ({ service: name, ...service?.details?.() }),
+    metrics: async () => (service?.metrics ? service.metrics() : ''),
   });
   logger.info({ healthPort: health.port }, 'health endpoints listening');
   try {

@@ -1,0 +1,2 @@
+export * from './metrics-registry.js';
+export * from './stage-metrics.js';
