@@ -1,10 +1,19 @@
-import type { SettingsSpec } from '@crawler/core';
+import { runtimeSettings, type SettingsSpec } from '@crawler/core';
+import { elasticsearchSettings } from '@crawler/elasticsearch';
+import { hbaseSettings } from '@crawler/hbase';
+import { kafkaSettings } from '@crawler/kafka';
+import { redisSettings } from '@crawler/redis';
 import { dedupSettings } from '@crawler/dedup';
 import { fetcherSettings } from '@crawler/fetcher';
 import { linkextractSettings } from '@crawler/linkextract';
 import { schedulerSettings } from '@crawler/scheduler';
 
 const services: [string, SettingsSpec][] = [
+  ['every service (runtime)', runtimeSettings],
+  ['Kafka (bus)', kafkaSettings],
+  ['Elasticsearch (link base: scheduler)', elasticsearchSettings],
+  ['Redis (fingerprints: dedup; robots and politeness state: fetcher)', redisSettings],
+  ['HBase (page store: dedup)', hbaseSettings],
   ['scheduler', schedulerSettings],
   ['fetcher', fetcherSettings],
   ['linkextract', linkextractSettings],
@@ -16,7 +25,7 @@ export function configurationDoc(): string {
   const sections = services.map(([name, spec]) => {
     const rows = Object.entries(spec).map(([key, item]) => {
       const fallback = item.schema.safeParse(undefined);
-      const shown = fallback.success && fallback.data !== undefined ? `\`${JSON.stringify(fallback.data)}\`` : '(none)';
+      const shown = item.secret ? '(secret)' : fallback.success && fallback.data !== undefined ? `\`${JSON.stringify(fallback.data)}\`` : '(none)';
       return `| \`${item.env}\` | \`${key}\` | ${shown} | ${item.doc.replace(/\|/g, '\\|')} |`;
     });
     return [`## ${name}`, '', '| variable | file key | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
