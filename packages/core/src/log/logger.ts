@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { createSecretScrubber, secretValuesOf } from './secret-scrubber.js';
 
 export type Logger = pino.Logger;
 
@@ -13,10 +14,17 @@ export interface LoggerOptions {
   level?: string;
   /** Where lines go; defaults to stderr so stdout stays free for command output. */
   destination?: pino.DestinationStream;
+  /** Values never written, anywhere in a line; defaults to the secrets found in the environment. */
+  secrets?: readonly string[];
 }
 
-/** Structured JSON logs; components take a child logger with their name. */
+/**
+ * Structured JSON logs; components take a child logger with their name. Besides fields redacted by
+ * name, every finished line is scrubbed of URL credentials and of the environment's secret values,
+ * so a secret inside an error message or a stack trace is hidden too.
+ */
 export function createLogger(service: string, options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? pino.destination({ fd: 2, sync: false });
   return pino(
     {
       name: service,
@@ -26,7 +34,7 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? pino.destination({ fd: 2, sync: false }),
+    scrubbing(destination, createSecretScrubber(options.secrets ?? secretValuesOf(process.env))),
   );
 }
 
@@ -38,4 +46,14 @@ export function silentLogger(): Logger {
 /** user:pass@ in URLs (proxies, brokers) is replaced before a URL is logged. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/[^/@\s]*@/, '//[redacted]@');
+}
+
+/** The destination, with every line passed through the scrubber first; flushing reaches the real stream. */
+function scrubbing(destination: pino.DestinationStream, scrub: (line: string) => string): pino.DestinationStream {
+  const flushable = destination as pino.DestinationStream & { flush?(callback?: (error?: Error) => void): void; flushSync?(): void };
+  return {
+    write: (line: string) => destination.write(scrub(line)),
+    flush: (callback?: (error?: Error) => void) => (flushable.flush ? flushable.flush(callback) : callback?.()),
+    flushSync: () => flushable.flushSync?.(),
+  } as pino.DestinationStream;
 }
