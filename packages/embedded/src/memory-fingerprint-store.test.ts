@@ -14,4 +14,15 @@ describe('MemoryFingerprintStore bound', () => {
     expect(store.size).toBe(3);
     expect(await store.get('d', ['a', 'b', 'c', 'd'])).toEqual(['a', null, 'c', 'd']);
   });
+
+  it('evicts the least recently used sets past maxEntries', async () => {
+    const store = new MemoryFingerprintStore({ maxEntries: 2 });
+    await store.addToSets([
+      { namespace: 'band', key: 'a', members: ['1'], ttlMs: 60_000 },
+      { namespace: 'band', key: 'b', members: ['2'], ttlMs: 60_000 },
+    ]);
+    await store.addToSet('band', 'a', ['3'], 60_000); // a is used again: b is now the oldest
+    await store.addToSet('band', 'c', ['4'], 60_000);
+    expect(await store.members('band', ['a', 'b', 'c'])).toEqual([['1', '3'], [], ['4']]);
+  });
 });

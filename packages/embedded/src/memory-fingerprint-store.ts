@@ -1,17 +1,17 @@
-import type { FingerprintEntry, FingerprintStore, PutResult } from '@crawler/core';
+import type { FingerprintEntry, FingerprintStore, PutResult, SetEntry } from '@crawler/core';
 
 interface Entry {
   value: string;
   expiresAt: number;
 }
 
-interface SetEntry {
+interface StoredSet {
   members: Set<string>;
   expiresAt: number;
 }
 
 export interface MemoryFingerprintStoreOptions {
-  /** Most keys kept; past it the least recently used go first (the store stays bounded). */
+  /** Most keys kept, and most sets; past it the least recently used go first (the store stays bounded). */
   maxEntries?: number;
   now?: () => number;
 }
@@ -22,7 +22,7 @@ export interface MemoryFingerprintStoreOptions {
  */
 export class MemoryFingerprintStore implements FingerprintStore {
   private readonly values = new Map<string, Entry>();
-  private readonly sets = new Map<string, SetEntry>();
+  private readonly sets = new Map<string, StoredSet>();
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -65,15 +65,22 @@ export class MemoryFingerprintStore implements FingerprintStore {
   }
 
   async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
-    const id = `${namespace}\u0000${key}`;
+    await this.addToSets([{ namespace, key, members, ttlMs }]);
+  }
+
+  async addToSets(entries: SetEntry[]): Promise<void> {
     const now = this.now();
-    let entry = this.sets.get(id);
-    if (!entry || entry.expiresAt <= now) {
-      entry = { members: new Set(), expiresAt: 0 };
+    for (const { namespace, key, members, ttlMs } of entries) {
+      const id = `${namespace}\u0000${key}`;
+      let entry = this.sets.get(id);
+      if (!entry || entry.expiresAt <= now) entry = { members: new Set(), expiresAt: 0 };
+      // Re-inserted on every add, so the first set in the map is the least recently used.
+      this.sets.delete(id);
       this.sets.set(id, entry);
+      for (const member of members) entry.members.add(member);
+      entry.expiresAt = now + ttlMs;
+      while (this.sets.size > this.maxEntries) this.sets.delete(this.sets.keys().next().value as string);
     }
-    for (const member of members) entry.members.add(member);
-    entry.expiresAt = now + ttlMs;
   }
 
   async members(namespace: string, keys: string[]): Promise<string[][]> {

@@ -1,4 +1,4 @@
-import type { FingerprintEntry, FingerprintStore, Logger, PutResult } from '@crawler/core';
+import type { FingerprintEntry, FingerprintStore, Logger, PutResult, SetEntry } from '@crawler/core';
 import calculateSlot from 'cluster-key-slot';
 import { fingerprintKey, groupBySlot, ttlArgument } from './fingerprint-keys.js';
 import { PipelineRunner, type PipelineEvent, type RoutedCommand } from './pipeline-runner.js';
@@ -144,10 +144,17 @@ class RedisFingerprintStore implements FingerprintStore {
   }
 
   async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
-    const setKey = fingerprintKey(this.prefix, namespace, key);
-    await this.runner.execute('addToSet', [
-      { slot: this.slotOf(setKey), method: 'fingerprintAddToSet', args: [setKey, ttlArgument(ttlMs), ...members] },
-    ]);
+    await this.addToSets([{ namespace, key, members, ttlMs }]);
+  }
+
+  async addToSets(entries: SetEntry[]): Promise<void> {
+    await this.runner.execute(
+      'addToSets',
+      entries.map((entry): RoutedCommand => {
+        const setKey = fingerprintKey(this.prefix, entry.namespace, entry.key);
+        return { slot: this.slotOf(setKey), method: 'fingerprintAddToSet', args: [setKey, ttlArgument(entry.ttlMs), ...entry.members] };
+      }),
+    );
   }
 
   async members(namespace: string, keys: string[]): Promise<string[][]> {

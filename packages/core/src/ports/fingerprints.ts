@@ -16,6 +16,14 @@ export interface FingerprintEntry {
   ttlMs: number;
 }
 
+/** Members to add to one set. */
+export interface SetEntry {
+  namespace: string;
+  key: string;
+  members: string[];
+  ttlMs: number;
+}
+
 export interface FingerprintStore {
   /** Stores the value only if the key is absent; on a hit the TTL is refreshed and the old value returned. */
   putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]>;
@@ -24,6 +32,8 @@ export interface FingerprintStore {
   delete(namespace: string, keys: string[]): Promise<void>;
   /** Adds members to a set (e.g. one SimHash band bucket); the set's TTL is refreshed. */
   addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void>;
+  /** addToSet for many sets in one call (one round trip per node): e.g. every band of one SimHash. */
+  addToSets(entries: SetEntry[]): Promise<void>;
   members(namespace: string, keys: string[]): Promise<string[][]>;
   close(): Promise<void>;
 }

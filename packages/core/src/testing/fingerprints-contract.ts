@@ -79,6 +79,26 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
       expect(none).toEqual([]);
     });
 
+    it('adds members to many sets in one call', async () => {
+      const space = ns();
+      await store.addToSets([
+        { namespace: space, key: 't1:a', members: ['x'], ttlMs: 60_000 },
+        { namespace: space, key: 't2:b', members: ['x', 'y'], ttlMs: 60_000 },
+        { namespace: space, key: 't1:a', members: ['z'], ttlMs: 60_000 },
+      ]);
+      const [first, second] = await store.members(space, ['t1:a', 't2:b']);
+      expect(first?.sort()).toEqual(['x', 'z']);
+      expect(second?.sort()).toEqual(['x', 'y']);
+      await store.addToSets([]);
+    });
+
+    it('expires sets after their TTL', async () => {
+      const space = ns();
+      await store.addToSets([{ namespace: space, key: 'short', members: ['a'], ttlMs: 300 }]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await store.members(space, ['short'])).toEqual([[]]);
+    });
+
     it('handles large batches', async () => {
       const space = ns();
       const entries = Array.from({ length: 2000 }, (_, i) => ({ namespace: space, key: `k${i}`, value: `v${i}`, ttlMs: 60_000 }));
