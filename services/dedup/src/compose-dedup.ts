@@ -1,16 +1,17 @@
 import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadDedupConfig } from './config.js';
 import { createDedupService } from './dedup-service.js';
 
 /** Composition root of a standalone dedup worker. */
 export async function composeDedup(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const config = loadDedupConfig({ env });
-  const fingerprints = await createFingerprintStore(runtime, logger, { env });
-  const pages = await createPageStore(runtime, logger, { env });
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const registry = createMetricsRegistry('dedup');
+  const stores = createStoreMetrics(registry);
+  const fingerprints = stores.instrument(await createFingerprintStore(runtime, logger, { env }), 'fingerprints');
+  const pages = stores.instrument(await createPageStore(runtime, logger, { env }), 'pages');
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {

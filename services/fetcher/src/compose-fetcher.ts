@@ -1,5 +1,5 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
@@ -8,11 +8,11 @@ export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env
   const loaded = loadFetcherConfig({ env });
   // The job decides whether feeds, sitemaps and plain text are wanted besides HTML.
   const config = { ...loaded, contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])] };
-  // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
-  const state = await createFingerprintStore(runtime, logger, { env });
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const registry = createMetricsRegistry('fetcher');
+  // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
+  const state = createStoreMetrics(registry).instrument(await createFingerprintStore(runtime, logger, { env }), 'state');
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {

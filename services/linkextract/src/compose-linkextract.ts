@@ -1,5 +1,5 @@
 import { createBus } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, instrumentProducer, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadLinkextractConfig } from './config.js';
 import { createLinkextractService } from './linkextract-service.js';
 
@@ -7,9 +7,9 @@ import { createLinkextractService } from './linkextract-service.js';
 export async function composeLinkextract(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const config = loadLinkextractConfig({ env });
   const job = loadCrawlJob(config.jobFile);
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const registry = createMetricsRegistry('linkextract');
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {

@@ -1,5 +1,5 @@
 import { createBus, createLinkBase } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadSchedulerConfig } from './config.js';
 import { createSchedulerService } from './scheduler-service.js';
 
@@ -7,10 +7,10 @@ import { createSchedulerService } from './scheduler-service.js';
 export async function composeScheduler(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
   const config = loadSchedulerConfig({ env });
   const job = loadCrawlJob(config.jobFile);
-  const linkbase = await createLinkBase(runtime, logger, { env });
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const registry = createMetricsRegistry('scheduler');
+  const linkbase = createStoreMetrics(registry).instrument(await createLinkBase(runtime, logger, { env }), 'linkbase');
+  const bus = await createBus(runtime, logger, { env });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   await service.start();
   return {

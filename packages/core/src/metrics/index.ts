@@ -1,2 +1,5 @@
 export * from './metrics-registry.js';
 export * from './stage-metrics.js';
+export * from './store-metrics.js';
+export * from './producer-metrics.js';
+export * from './prometheus-text.js';

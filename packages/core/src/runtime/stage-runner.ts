@@ -13,10 +13,10 @@ import type { Emission, Stage } from './stage.js';
 
 export const TRACE_HEADER = 'trace-id';
 
+/** Metrics hooks; what is produced is counted by the producer itself (instrumentProducer). */
 export interface StageObserver {
   consumed?(topic: string): void;
   processed?(stage: string, durationMs: number, result: 'ok' | 'dead_letter'): void;
-  produced?(topic: string, count: number): void;
   retried?(stage: string, code: string): void;
 }
 
@@ -149,45 +149,53 @@ export class StageRunner<In> {
       input = codec.decode<In>(message.value, stage.input.schema);
     } catch (error) {
       await this.deadLetter(message, error, 1, []);
-      return this.finish(message, started, 'dead_letter');
+      return this.finish(message, started, 'dead_letter', undefined, message.headers[TRACE_HEADER]);
     }
     const traceId = message.headers[TRACE_HEADER] ?? (input as { traceId?: string }).traceId ?? randomUUID();
+    // Every line about this message carries its trace id, so one URL can be followed through the loop.
+    const log = this.log.child({ traceId });
     const maxAttempts = this.options.maxAttempts ?? 3;
     let emissions: Emission[] | null = null;
     for (let attempt = 1; emissions === null; attempt++) {
       try {
-        emissions = await stage.handle(input, { message, traceId, log: this.log });
+        emissions = await stage.handle(input, { message, traceId, log });
       } catch (error) {
         if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
         if (!isRetriable(error) || attempt >= maxAttempts) {
           await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
-          return this.finish(message, started, 'dead_letter');
+          return this.finish(message, started, 'dead_letter', input, traceId);
         }
         this.options.observer?.retried?.(stage.name, errorCode(error));
-        this.log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, attempt, err: errorMessage(error) }, 'processing failed, retrying');
+        log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, attempt, err: errorMessage(error) }, 'processing failed, retrying');
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 10_000));
       }
     }
     for (let attempt = 1; ; attempt++) {
       try {
         await this.produce(emissions, traceId);
-        return this.finish(message, started, 'ok');
+        return this.finish(message, started, 'ok', input, traceId);
       } catch (error) {
         if (!isRetriable(error)) {
           await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
-          return this.finish(message, started, 'dead_letter');
+          return this.finish(message, started, 'dead_letter', input, traceId);
         }
         if (this.stopping) return; // not committed: redelivered after a restart
-        this.log.warn({ topic: message.topic, attempt, err: errorMessage(error) }, 'producing results failed, retrying');
+        log.warn({ topic: message.topic, attempt, err: errorMessage(error) }, 'producing results failed, retrying');
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 30_000));
       }
     }
   }
 
-  private finish(message: IncomingMessage, started: number, result: 'ok' | 'dead_letter'): void {
+  private finish(message: IncomingMessage, started: number, result: 'ok' | 'dead_letter', input?: In, traceId?: string): void {
     this.processedCount++;
     this.tracker.finish(message.topic, message.partition, message.offset);
-    this.options.observer?.processed?.(this.options.stage.name, performance.now() - started, result);
+    const durationMs = performance.now() - started;
+    this.options.observer?.processed?.(this.options.stage.name, durationMs, result);
+    // One line per message and stage at debug level: the path of a trace id through the loop.
+    if (this.log.isLevelEnabled('debug')) {
+      const { url, sourceUrl } = (input ?? {}) as { url?: string; sourceUrl?: string };
+      this.log.debug({ traceId, url: url ?? sourceUrl, topic: message.topic, partition: message.partition, offset: message.offset, result, durationMs: Math.round(durationMs) }, 'message handled');
+    }
   }
 
   /** Encodes and sends every emission; resolves once all are acknowledged. */
@@ -208,14 +216,13 @@ export class StageRunner<In> {
     await Promise.all(
       [...byTopic].map(async ([topic, messages]) => {
         await this.options.producer.send(this.prefix + topic, messages);
-        this.options.observer?.produced?.(topic, messages.length);
       }),
     );
   }
 
   private async deadLetter(message: IncomingMessage, error: unknown, attempts: number, extra: Emission[], traceId?: string): Promise<void> {
     const { stage, groupId, codec, producer } = this.options;
-    this.log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
+    this.log.warn({ traceId, topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
     const record: DeadLetter = {
       topic: message.topic,
       partition: message.partition,
