@@ -1,15 +1,20 @@
 import type { LinkRecord } from './ports/linkbase.js';
 import { hostQueueKey } from './url/queue-key.js';
+import { registrableDomain } from './url/registrable-domain.js';
 import { surtKey } from './url/surt.js';
 import { urlId } from './url/url-id.js';
 
-/** A fresh, queued link base record for a canonical URL. */
+/**
+ * A fresh, queued link base record for a canonical URL. Value, priority, level and rank are the
+ * scheduler's to set (services/scheduler: link-priority.ts); the defaults here rank it first.
+ */
 export function createLinkRecord(canonical: string, fields: Partial<LinkRecord> = {}, parsed: URL = new URL(canonical)): LinkRecord {
   return {
     id: urlId(canonical),
     url: canonical,
     surt: surtKey(parsed),
     host: parsed.host,
+    domain: registrableDomain(parsed),
     queueKey: hostQueueKey(parsed),
     jobId: 'default',
     depth: 0,
@@ -31,8 +36,16 @@ export function createLinkRecord(canonical: string, fields: Partial<LinkRecord> 
     redirectHops: 0,
     duplicateOf: null,
     errorCode: null,
+    value: 0,
     priority: 0,
+    level: 0,
+    rank: 0,
     trafficClass: 'discovery',
+    changeRate: null,
+    changeHistory: [],
+    linkYield: 0,
+    sitemapChangefreq: null,
+    sitemapLastmod: null,
     nextFetchAt: 0,
     leaseUntil: 0,
     leaseExpiries: 0,

@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { BackendError, redactUrl, type DueQuery, type LinkBase, type LinkBaseStats, type LinkMutation, type LinkRecord, type Logger } from '@crawler/core';
+import { BackendError, redactUrl, type DueQuery, type LinkBase, type LinkBaseControl, type LinkBaseStats, type LinkMutation, type LinkRecord, type Logger } from '@crawler/core';
 import { createElasticsearchClient } from './elasticsearch-client.js';
 import { BulkItemsError, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
 import type { ElasticsearchConfig } from './elasticsearch-settings.js';
+import { controlIndexName, LinkControlStore } from './link-control.js';
 import { installLinkIndex } from './link-index.js';
 import { MAX_PER_QUEUE } from './link-index-template.js';
 import { dueQueuesRequest, isDue, statsRequest } from './link-queries.js';
+import { readStats, type StatsAggregations } from './link-stats.js';
 import { QueueRotation, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
 import { RefreshGate } from './refresh-gate.js';
 
@@ -35,15 +37,16 @@ interface BulkOp {
   doc: LinkRecord;
 }
 
-interface DueAggregations {
-  queues: { buckets: { key: { queueKey: string }; due: { hits: { hits: { _source: LinkRecord; _seq_no: number; _primary_term: number }[] } } }[] };
+interface DueHits {
+  hits: { hits: { _source: LinkRecord; _seq_no: number; _primary_term: number }[] };
 }
 
-interface StatsAggregations {
-  byStatus: { buckets: { key: string; doc_count: number }[] };
-  leased: { doc_count: number };
-  due?: { doc_count: number };
+interface DueAggregations {
+  queues: { buckets: { key: { queueKey: string }; classes: { buckets: { levels: { buckets: { due: DueHits }[] } }[] } }[] };
 }
+
+/** Groups a queue usually has due at once (discovery and one re-crawl class): the first guess of a queue's yield. */
+const TYPICAL_GROUPS = 2;
 
 /**
  * The link base on one Elasticsearch index, one document per URL (`_id` = the record id). Reads by
@@ -53,6 +56,7 @@ interface StatsAggregations {
 class ElasticsearchLinkBase implements LinkBase {
   private readonly gate: RefreshGate;
   private readonly rotation = new QueueRotation();
+  private readonly control: LinkControlStore;
   /** The versions the last findDue read: the lease that follows writes against them without reading first. */
   private lastDue = new Map<string, Versioned>();
   private closed = false;
@@ -64,6 +68,7 @@ class ElasticsearchLinkBase implements LinkBase {
     refreshMinIntervalMs: number,
     private readonly log: Logger,
   ) {
+    this.control = new LinkControlStore(client, controlIndexName(index));
     this.gate = new RefreshGate(() => this.call('refresh', () => this.client.indices.refresh({ index: this.index })).then(() => undefined), refreshMinIntervalMs);
   }
 
@@ -95,19 +100,23 @@ class ElasticsearchLinkBase implements LinkBase {
   async findDue(query: DueQuery): Promise<LinkRecord[]> {
     this.assertOpen();
     await this.gate.awaitVisible();
-    const perQueue = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
+    const perGroup = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
     const seen = new Map<string, Versioned>();
     const fetchPage = async (page: QueuePageRequest): Promise<QueueBatch[]> => {
-      const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perQueue)));
+      const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perGroup, query.exclude)));
       return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({
         queueKey: bucket.key.queueKey,
-        records: bucket.due.hits.hits.map((hit) => {
-          seen.set(hit._source.id, { record: hit._source, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
-          return hit._source;
-        }),
+        records: bucket.classes.buckets.flatMap((byClass) =>
+          byClass.levels.buckets.flatMap((group) =>
+            group.due.hits.hits.map((hit) => {
+              seen.set(hit._source.id, { record: hit._source, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
+              return hit._source;
+            }),
+          ),
+        ),
       }));
     };
-    const due = await this.rotation.take(fetchPage, query.limit, perQueue);
+    const due = await this.rotation.take(fetchPage, query.limit, perGroup * TYPICAL_GROUPS);
     this.lastDue = seen;
     return due;
   }
@@ -123,14 +132,17 @@ class ElasticsearchLinkBase implements LinkBase {
     this.assertOpen();
     await this.gate.awaitVisible();
     const response = await this.call('stats', () => this.client.search<LinkRecord, StatsAggregations>(statsRequest(this.index, now, options.due === true)));
-    const aggs = response.aggregations;
-    const total = response.hits.total;
-    return {
-      total: typeof total === 'number' ? total : (total?.value ?? 0),
-      byStatus: Object.fromEntries((aggs?.byStatus.buckets ?? []).map((bucket) => [bucket.key, bucket.doc_count])),
-      leased: aggs?.leased.doc_count ?? 0,
-      due: options.due ? (aggs?.due?.doc_count ?? 0) : null,
-    };
+    return readStats(response, options.due === true);
+  }
+
+  getControl(): Promise<LinkBaseControl> {
+    this.assertOpen();
+    return this.call('getControl', () => this.control.get());
+  }
+
+  putControl(control: LinkBaseControl): Promise<void> {
+    this.assertOpen();
+    return this.call('putControl', () => this.control.put(control));
   }
 
   /** Every record as of the call, in pages over a point in time, so writes meanwhile neither repeat nor skip records. */

@@ -23,7 +23,9 @@ describe('findDue across many hosts', () => {
     const records: LinkRecord[] = [];
     for (let h = 0; h < HOSTS; h++) {
       // Host 0 has the oldest URLs and the highest priority: it must not take every round.
-      for (let i = 0; i < PER_HOST; i++) records.push(makeLinkRecord(`http://host${h}.fair.test/${i}`, { depth: i % 5, nextFetchAt: h === 0 ? 1 : NOW - 1000 + i, priority: h === 0 ? 9 : 0 }));
+      for (let i = 0; i < PER_HOST; i++) {
+        records.push(makeLinkRecord(`http://host${h}.fair.test/${i}`, { depth: i % 5, rank: ((i * 37) % 200) / 200, nextFetchAt: h === 0 ? 1 : NOW - 1000 + i, priority: h === 0 ? 9 : 0, level: h === 0 ? 0 : 1 }));
+      }
     }
     expect(await linkbase.insertNew(records)).toHaveLength(HOSTS * PER_HOST);
   });
@@ -47,14 +49,15 @@ describe('findDue across many hosts', () => {
     expect(rounds).toBe(5);
   });
 
-  it('returns each host in crawl order: priority, then depth, then due time', async () => {
+  it('returns each host breadth-first: depth, then the random rank', async () => {
     const due = await linkbase.findDue({ now: NOW, limit: 2000, perQueueLimit: 40 });
     expect(due).toHaveLength(2000);
     for (const host of countByHost(due).keys()) {
       const mine = due.filter((record) => record.host === host);
       expect(mine).toHaveLength(40);
-      const sorted = [...mine].sort((a, b) => b.priority - a.priority || a.depth - b.depth || a.nextFetchAt - b.nextFetchAt);
+      const sorted = [...mine].sort((a, b) => a.depth - b.depth || a.rank - b.rank);
       expect(mine.map((record) => record.id)).toEqual(sorted.map((record) => record.id));
+      expect(mine.every((record) => record.depth === 0)).toBe(true);
     }
   });
 

@@ -16,6 +16,7 @@ export const LINK_PROPERTIES: Record<keyof LinkRecord, Property> = {
   url: keyword,
   surt: keyword,
   host: keyword,
+  domain: keyword,
   queueKey: keyword,
   jobId: keyword,
   depth: integer,
@@ -37,9 +38,18 @@ export const LINK_PROPERTIES: Record<keyof LinkRecord, Property> = {
   redirectHops: integer,
   duplicateOf: keyword,
   errorCode: keyword,
-  // A score may be fractional; float keeps its order.
+  // Scores are fractional; float keeps their order.
+  value: { type: 'float' },
   priority: { type: 'float' },
+  level: { type: 'byte' },
+  rank: { type: 'float' },
   trafficClass: keyword,
+  changeRate: { type: 'float' },
+  // Read back with the record, never searched: kept in _source only.
+  changeHistory: { type: 'object', enabled: false },
+  linkYield: { type: 'float' },
+  sitemapChangefreq: keyword,
+  sitemapLastmod: time,
   nextFetchAt: time,
   leaseUntil: time,
   leaseExpiries: integer,

@@ -1,6 +1,6 @@
 import { makeLinkRecord } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { CRAWL_ORDER, dueFilter, dueQueuesRequest, isDue, statsRequest } from './link-queries.js';
+import { dueFilter, dueQueuesRequest, GROUP_ORDER, isDue, statsRequest } from './link-queries.js';
 
 describe('link base queries', () => {
   it('calls due what is schedulable, due by time and not leased', () => {
@@ -17,13 +17,23 @@ describe('link base queries', () => {
     for (const status of ['queued', 'retry', 'fetched', 'error'] as const) expect(isDue({ ...record, status }, 1000)).toBe(true);
   });
 
-  it('pages queues in key order with crawl order inside each queue', () => {
+  it('pages queues in key order, each split into groups (class, level) in group order', () => {
     const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3);
     expect(request).toMatchObject({ index: 'links', size: 0, track_total_hits: false, request_cache: false, query: { bool: { filter: dueFilter(500) } } });
     const queues = request.aggs!.queues!;
     expect(queues.composite).toEqual({ size: 7, sources: [{ queueKey: { terms: { field: 'queueKey' } } }] });
-    expect(queues.aggs!.due!.top_hits).toEqual({ size: 3, sort: CRAWL_ORDER, _source: true, seq_no_primary_term: true });
-    expect(CRAWL_ORDER).toEqual([{ priority: 'desc' }, { depth: 'asc' }, { nextFetchAt: 'asc' }, { id: 'asc' }]);
+    const classes = queues.aggs!.classes!;
+    expect(classes.terms!.field).toBe('trafficClass');
+    const levels = classes.aggs!.levels!;
+    expect(levels.terms).toEqual({ field: 'level', size: 4 });
+    expect(levels.aggs!.due!.top_hits).toEqual({ size: 3, sort: GROUP_ORDER, _source: true, seq_no_primary_term: true });
+    expect(GROUP_ORDER).toEqual([{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
+  });
+
+  it('leaves paused queues and jobs out', () => {
+    const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3, { queues: ['a.test'], jobs: ['j'] });
+    expect(request.query).toEqual({ bool: { filter: dueFilter(500), must_not: [{ terms: { queueKey: ['a.test'] } }, { terms: { jobId: ['j'] } }] } });
+    expect(dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3, { queues: [], jobs: [] }).query).toEqual({ bool: { filter: dueFilter(500) } });
   });
 
   it('continues after a key and stops at the key a wrapped-around round began with', () => {
@@ -36,7 +46,10 @@ describe('link base queries', () => {
   it('counts due only when asked', () => {
     const plain = statsRequest('links', 42, false);
     expect(plain).toMatchObject({ index: 'links', size: 0, track_total_hits: true });
-    expect(plain.aggs).toEqual({ byStatus: { terms: { field: 'status', size: 100 } }, leased: { filter: { range: { leaseUntil: { gt: 42 } } } } });
-    expect(statsRequest('links', 42, true).aggs!.due).toEqual({ filter: { bool: { filter: dueFilter(42) } } });
+    expect(Object.keys(plain.aggs!)).toEqual(['byStatus', 'byJob', 'leased']);
+    expect(plain.aggs!.leased).toEqual({ filter: { range: { leaseUntil: { gt: 42 } } } });
+    const due = statsRequest('links', 42, true).aggs!.due!;
+    expect(due.filter).toEqual({ bool: { filter: dueFilter(42) } });
+    expect(Object.keys(due.aggs!)).toEqual(['byClass', 'byLevel', 'topQueues']);
   });
 });

@@ -3,8 +3,8 @@ import type { LinkRecord } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
 import { MAX_QUEUES_PER_PAGE, MAX_RECORDS_PER_PAGE, QueueRotation, nextPageSize, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
 
-/** Queues as the cluster would page them: sorted keys, `after` exclusive, `upTo` inclusive. */
-function fakeCluster(sizes: Record<string, number>) {
+/** Queues as the cluster would page them: sorted keys, `after` exclusive, `upTo` inclusive, each cut to `perQueue` as top_hits does. */
+function fakeCluster(sizes: Record<string, number>, perQueue = Infinity) {
   const queues = new Map<string, LinkRecord[]>(
     Object.entries(sizes)
       .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -16,7 +16,7 @@ function fakeCluster(sizes: Record<string, number>) {
     return [...queues]
       .filter(([key]) => (request.after === undefined || key > request.after) && (request.upTo === undefined || key <= request.upTo))
       .slice(0, request.queues)
-      .map(([queueKey, records]) => ({ queueKey, records }));
+      .map(([queueKey, records]) => ({ queueKey, records: records.slice(0, perQueue) }));
   };
   return { fetchPage, requests };
 }
@@ -24,14 +24,14 @@ function fakeCluster(sizes: Record<string, number>) {
 const hosts = (records: LinkRecord[]) => [...new Set(records.map((record) => record.host))];
 
 describe('QueueRotation', () => {
-  it('takes up to perQueue of each queue, in the order given, until the limit', async () => {
-    const { fetchPage } = fakeCluster({ 'a.test': 5, 'b.test': 1, 'c.test': 5 });
+  it('takes what each queue brings, in the order given, until the limit', async () => {
+    const { fetchPage } = fakeCluster({ 'a.test': 5, 'b.test': 1, 'c.test': 5 }, 3);
     const taken = await new QueueRotation().take(fetchPage, 6, 3);
     expect(taken.map((record) => new URL(record.url).host + new URL(record.url).pathname)).toEqual(['a.test/0', 'a.test/1', 'a.test/2', 'b.test/0', 'c.test/0', 'c.test/1']);
   });
 
   it('starts each round after the queue the previous round ended with, wrapping around', async () => {
-    const { fetchPage } = fakeCluster({ 'a.test': 9, 'b.test': 9, 'c.test': 9, 'd.test': 9, 'e.test': 9 });
+    const { fetchPage } = fakeCluster({ 'a.test': 9, 'b.test': 9, 'c.test': 9, 'd.test': 9, 'e.test': 9 }, 2);
     const rotation = new QueueRotation();
     const rounds: string[][] = [];
     for (let i = 0; i < 4; i++) rounds.push(hosts(await rotation.take(fetchPage, 4, 2)));
@@ -45,7 +45,7 @@ describe('QueueRotation', () => {
 
   it('serves every one of many queues within ceil(queues / queues per round) rounds', async () => {
     const sizes = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`h${String(i).padStart(2, '0')}.test`, 200]));
-    const { fetchPage } = fakeCluster(sizes);
+    const { fetchPage } = fakeCluster(sizes, 10);
     const rotation = new QueueRotation();
     const seen = new Set<string>();
     for (let round = 0; round < 5; round++) {
@@ -73,7 +73,7 @@ describe('QueueRotation', () => {
   });
 
   it('starts from the first queue again after a round that reached the last, in one request', async () => {
-    const { fetchPage, requests } = fakeCluster({ 'only.test': 30 });
+    const { fetchPage, requests } = fakeCluster({ 'only.test': 30 }, 20);
     const rotation = new QueueRotation();
     expect(await rotation.take(fetchPage, 100, 20)).toHaveLength(20);
     expect(await rotation.take(fetchPage, 100, 20)).toHaveLength(20);

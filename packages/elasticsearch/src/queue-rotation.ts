@@ -24,7 +24,10 @@ export const MAX_QUEUES_PER_PAGE = 2000;
 /** ...and may bring up to perQueue records, of which the round may need far fewer. */
 export const MAX_RECORDS_PER_PAGE = 10_000;
 
-/** Queues to ask for next: enough to fill what remains at the yield per queue seen so far. */
+/**
+ * Queues to ask for next: enough to fill what remains at the yield per queue seen so far. `perQueue`
+ * is what one queue may bring (its groups' caps): the first guess, and the bound on a page's records.
+ */
 export function nextPageSize(remaining: number, perQueue: number, taken: number, queuesSeen: number): number {
   const perQueueYield = queuesSeen === 0 ? perQueue : Math.max(1, taken / queuesSeen);
   const bound = Math.min(MAX_QUEUES_PER_PAGE, Math.floor(MAX_RECORDS_PER_PAGE / perQueue));
@@ -33,7 +36,8 @@ export function nextPageSize(remaining: number, perQueue: number, taken: number,
 
 /**
  * Round-robin over queues: each round continues in key order after the last queue the previous
- * round took from, wraps around once, and takes up to perQueue records of each queue until limit.
+ * round took from, wraps around once, and takes what each queue brings (the page request caps it,
+ * per group) until limit.
  * Every queue with due work is served within ceil(queues / queues per round) rounds, whatever its
  * size or the age of its URLs; ordering queues by their oldest due URL instead would let a few old,
  * deep backlogs fill every round.
@@ -54,7 +58,7 @@ export class QueueRotation {
       const page = await fetchPage(request);
       queuesSeen += page.length;
       for (const [position, batch] of page.entries()) {
-        out.push(...batch.records.slice(0, Math.min(perQueue, limit - out.length)));
+        out.push(...batch.records.slice(0, limit - out.length));
         last = batch.queueKey;
         atEnd = request.upTo === undefined && page.length < request.queues && position === page.length - 1;
         if (out.length >= limit) break;

@@ -12,17 +12,47 @@ interface Entry {
   stamp: number;
 }
 
-/** Crawl order within a queue: priority high first, then shallow first (breadth-first), then oldest due. */
-function crawlOrder(a: Entry, b: Entry): boolean {
-  if (a.record.priority !== b.record.priority) return a.record.priority > b.record.priority;
+/** Group order: shallow first (breadth-first), then the random rank, then the id for stable ties. */
+function groupOrder(a: Entry, b: Entry): boolean {
   if (a.record.depth !== b.record.depth) return a.record.depth < b.record.depth;
-  return a.record.nextFetchAt < b.record.nextFetchAt;
+  if (a.record.rank !== b.record.rank) return a.record.rank < b.record.rank;
+  return a.record.id < b.record.id;
 }
 
-/** One politeness queue: records waiting for their time, and records ready now in crawl order. */
+interface Group {
+  jobId: string;
+  heap: BinaryHeap<Entry>;
+}
+
+/**
+ * One politeness queue: records waiting for their time, and records ready now per group (traffic
+ * class and level). Groups are per job as well, so a paused job is skipped without touching its records.
+ */
 class QueueIndex {
   readonly future = new BinaryHeap<Entry>((a, b) => a.record.nextFetchAt < b.record.nextFetchAt);
-  readonly ready = new BinaryHeap<Entry>(crawlOrder);
+  readonly groups = new Map<string, Group>();
+
+  ready(entry: Entry): void {
+    const { jobId, trafficClass, level } = entry.record;
+    const key = `${jobId}\n${trafficClass}\n${level}`;
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = { jobId, heap: new BinaryHeap<Entry>(groupOrder) }));
+    group.heap.push(entry);
+  }
+
+  get empty(): boolean {
+    if (this.future.size > 0) return false;
+    for (const group of this.groups.values()) if (group.heap.size > 0) return false;
+    return true;
+  }
+}
+
+export interface DueSelection {
+  now: number;
+  limit: number;
+  perGroupLimit: number;
+  excludeQueues?: ReadonlySet<string>;
+  excludeJobs?: ReadonlySet<string>;
 }
 
 /**
@@ -45,13 +75,12 @@ export class DueIndex {
       this.leases.push({ record, stamp });
       return;
     }
-    let queue = this.queues.get(record.queueKey);
-    if (!queue) this.queues.set(record.queueKey, (queue = new QueueIndex()));
-    queue.future.push({ record, stamp });
+    this.queue(record.queueKey).future.push({ record, stamp });
   }
 
-  /** Up to perQueueLimit due records per queue, queues visited in rotating order for fairness. */
-  due(now: number, limit: number, perQueueLimit: number, current: (id: string) => LinkRecord | undefined): LinkRecord[] {
+  /** Up to perGroupLimit due records per group of each queue, queues visited in rotating order for fairness. */
+  due(selection: DueSelection, current: (id: string) => LinkRecord | undefined): LinkRecord[] {
+    const { now, limit, perGroupLimit } = selection;
     this.expireLeases(now, current);
     const out: LinkRecord[] = [];
     const keys = [...this.queues.keys()];
@@ -61,28 +90,40 @@ export class DueIndex {
       const key = keys[(start + i) % keys.length]!;
       const queue = this.queues.get(key)!;
       this.promote(queue, now);
-      const taken: Entry[] = [];
-      while (taken.length < perQueueLimit && out.length < limit) {
-        const entry = queue.ready.pop();
-        if (!entry) break;
-        if (!this.isLive(entry)) continue;
-        taken.push(entry);
-        out.push(entry.record);
+      if (!selection.excludeQueues?.has(key)) {
+        for (const group of queue.groups.values()) {
+          if (out.length >= limit) break;
+          if (!selection.excludeJobs?.has(group.jobId)) this.take(group.heap, Math.min(perGroupLimit, limit - out.length), out);
+        }
       }
-      for (const entry of taken) queue.ready.push(entry);
-      if (queue.future.size === 0 && queue.ready.size === 0) this.queues.delete(key);
+      if (queue.empty) this.queues.delete(key);
     }
     return out;
   }
 
-  forget(id: string): void {
-    this.stamps.delete(id);
+  /** Copies the first `count` live records of the heap into `out` (stale entries are dropped on the way). */
+  private take(heap: BinaryHeap<Entry>, count: number, out: LinkRecord[]): void {
+    const taken: Entry[] = [];
+    while (taken.length < count) {
+      const entry = heap.pop();
+      if (!entry) break;
+      if (!this.isLive(entry)) continue;
+      taken.push(entry);
+      out.push(entry.record);
+    }
+    for (const entry of taken) heap.push(entry);
+  }
+
+  private queue(key: string): QueueIndex {
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = new QueueIndex()));
+    return queue;
   }
 
   private promote(queue: QueueIndex, now: number): void {
     for (let top = queue.future.peek(); top && top.record.nextFetchAt <= now; top = queue.future.peek()) {
       const entry = queue.future.pop()!;
-      if (this.isLive(entry)) queue.ready.push(entry);
+      if (this.isLive(entry)) queue.ready(entry);
     }
   }
 
@@ -93,9 +134,7 @@ export class DueIndex {
       if (!this.isLive(entry)) continue;
       const record = current(entry.record.id);
       if (!record) continue;
-      let queue = this.queues.get(record.queueKey);
-      if (!queue) this.queues.set(record.queueKey, (queue = new QueueIndex()));
-      queue.future.push({ record, stamp: entry.stamp });
+      this.queue(record.queueKey).future.push({ record, stamp: entry.stamp });
     }
   }
 

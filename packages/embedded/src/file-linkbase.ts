@@ -1,9 +1,9 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
-import { appendFile, open, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { DueQuery, LinkBase, LinkBaseStats, LinkMutation, LinkRecord } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import type { DueQuery, LinkBase, LinkBaseControl, LinkBaseStats, LinkMutation, LinkRecord } from '@crawler/core';
+import { BackendError, EMPTY_CONTROL } from '@crawler/core';
 import { DueIndex, isSchedulable } from './due-index.js';
 
 export interface FileLinkBaseOptions {
@@ -26,6 +26,7 @@ export class FileLinkBase implements LinkBase {
   /** Kept as records change, so stats() costs nothing per record. */
   private readonly statusCounts = new Map<string, number>();
   private readonly leaseHolders = new Set<string>();
+  private readonly jobCounts = new Map<string, { total: number; visited: number }>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private journalBytes = 0;
@@ -53,6 +54,10 @@ export class FileLinkBase implements LinkBase {
     return join(this.dir, 'linkbase.journal.jsonl');
   }
 
+  private get controlPath(): string {
+    return join(this.dir, 'control.json');
+  }
+
   private async load(): Promise<void> {
     for (const path of [this.snapshotPath, this.journalPath]) {
       if (!existsSync(path)) continue;
@@ -72,7 +77,7 @@ export class FileLinkBase implements LinkBase {
       const current = record.leaseUntil > 0 ? { ...record, leaseUntil: 0 } : record;
       if (current !== record) this.dirty.add(id);
       this.records.set(id, current);
-      this.statusCounts.set(current.status, (this.statusCounts.get(current.status) ?? 0) + 1);
+      this.count(current, 1);
       this.index.track(current);
     }
   }
@@ -112,7 +117,8 @@ export class FileLinkBase implements LinkBase {
   }
 
   async findDue(query: DueQuery): Promise<LinkRecord[]> {
-    return this.index.due(query.now, query.limit, query.perQueueLimit, (id) => this.records.get(id));
+    const selection = { now: query.now, limit: query.limit, perGroupLimit: query.perQueueLimit, excludeQueues: new Set(query.exclude?.queues), excludeJobs: new Set(query.exclude?.jobs) };
+    return this.index.due(selection, (id) => this.records.get(id));
   }
 
   async lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
@@ -132,13 +138,49 @@ export class FileLinkBase implements LinkBase {
   async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
     let leased = 0;
     for (const id of this.leaseHolders) if (this.records.get(id)!.leaseUntil > now) leased++;
-    let due: number | null = null;
-    if (options.due) {
-      due = 0;
-      for (const record of this.records.values()) if (isSchedulable(record) && record.nextFetchAt <= now && record.leaseUntil <= now) due++;
-    }
     const byStatus = Object.fromEntries([...this.statusCounts].filter(([, count]) => count > 0));
-    return { total: this.records.size, byStatus, leased, due };
+    const byJob = Object.fromEntries([...this.jobCounts].filter(([, counts]) => counts.total > 0).map(([job, counts]) => [job, { ...counts }]));
+    const stats: LinkBaseStats = { total: this.records.size, byStatus, leased, byJob, due: null, dueDetail: null };
+    if (options.due) Object.assign(stats, this.countDue(now));
+    return stats;
+  }
+
+  /** A scan of every record: the embedded link base keeps no counters by due time. */
+  private countDue(now: number): Pick<LinkBaseStats, 'due' | 'dueDetail'> {
+    let due = 0;
+    const byClass: Record<string, number> = {};
+    const byLevel: Record<string, number> = {};
+    const byQueue = new Map<string, number>();
+    for (const record of this.records.values()) {
+      if (!isSchedulable(record) || record.nextFetchAt > now || record.leaseUntil > now) continue;
+      due++;
+      byClass[record.trafficClass] = (byClass[record.trafficClass] ?? 0) + 1;
+      byLevel[record.level] = (byLevel[record.level] ?? 0) + 1;
+      byQueue.set(record.queueKey, (byQueue.get(record.queueKey) ?? 0) + 1);
+    }
+    const topQueues = [...byQueue].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20).map(([queueKey, count]) => ({ queueKey, due: count }));
+    return { due, dueDetail: { byClass, byLevel, topQueues } };
+  }
+
+  async getControl(): Promise<LinkBaseControl> {
+    if (!existsSync(this.controlPath)) return EMPTY_CONTROL;
+    try {
+      return { ...EMPTY_CONTROL, ...(JSON.parse(await readFile(this.controlPath, 'utf8')) as Partial<LinkBaseControl>) };
+    } catch (cause) {
+      throw new BackendError(`cannot read the link base control file ${this.controlPath}`, { cause, retriable: false });
+    }
+  }
+
+  /** Written to a temporary file and renamed, so a crash leaves the old state or the new one. */
+  async putControl(control: LinkBaseControl): Promise<void> {
+    this.assertOpen();
+    const tmp = `${this.controlPath}.tmp`;
+    try {
+      await writeFile(tmp, JSON.stringify(control));
+      await rename(tmp, this.controlPath);
+    } catch (cause) {
+      throw new BackendError(`cannot write the link base control file ${this.controlPath}`, { cause });
+    }
   }
 
   async *scan(): AsyncIterable<LinkRecord> {
@@ -195,13 +237,22 @@ export class FileLinkBase implements LinkBase {
 
   private put(record: LinkRecord): void {
     const previous = this.records.get(record.id);
-    if (previous) this.statusCounts.set(previous.status, this.statusCounts.get(previous.status)! - 1);
-    this.statusCounts.set(record.status, (this.statusCounts.get(record.status) ?? 0) + 1);
+    if (previous) this.count(previous, -1);
+    this.count(record, 1);
     if (record.leaseUntil > 0) this.leaseHolders.add(record.id);
     else this.leaseHolders.delete(record.id);
     this.records.set(record.id, record);
     this.dirty.add(record.id);
     this.index.track(record);
+  }
+
+  /** Keeps stats() free of scans: counts by status and job change with every write. */
+  private count(record: LinkRecord, delta: 1 | -1): void {
+    this.statusCounts.set(record.status, (this.statusCounts.get(record.status) ?? 0) + delta);
+    let job = this.jobCounts.get(record.jobId);
+    if (!job) this.jobCounts.set(record.jobId, (job = { total: 0, visited: 0 }));
+    job.total += delta;
+    if (record.fetchCount > 0 || record.leaseUntil > 0) job.visited += delta;
   }
 
   private assertOpen(): void {

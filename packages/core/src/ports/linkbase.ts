@@ -11,17 +11,27 @@ export type LinkStatus =
   | 'retry' // failed in a way that may pass; due again after a back-off
   | 'error'; // failed for this cycle (attempts spent or not retriable); due again at the next re-crawl
 
+/** One re-fetch of a page: how long after the previous fetch, and whether its content had changed. */
+export interface ChangeObservation {
+  ms: number;
+  changed: boolean;
+}
+
 export interface LinkRecord {
   id: string;
   url: string;
   surt: string;
   host: string;
+  /** Registrable domain (eTLD+1) of the host. */
+  domain: string;
   queueKey: string;
   jobId: string;
   depth: number;
   source: LinkSource | string;
   discoveredAt: number;
+  /** Distinct anchor texts of links to the URL, at most MAX_ANCHORS. */
   anchors: string[];
+  /** Links to the URL seen on new or changed pages (one per page fetch). */
   inlinks: number;
   status: LinkStatus;
   fetchCount: number;
@@ -38,8 +48,24 @@ export interface LinkRecord {
   redirectHops: number;
   duplicateOf: string | null;
   errorCode: string | null;
+  /** Page value in (0, 1] from the weight function (docs/SCHEDULING.md). */
+  value: number;
+  /** Value for a first visit; estimated change probability × value for a re-crawl. */
   priority: number;
+  /** Priority level, 0 (highest) to LEVELS - 1: levels share each round by weight. */
+  level: number;
+  /** A random number in [0, 1), drawn at each scheduling: the order among otherwise equal URLs. */
+  rank: number;
   trafficClass: TrafficClass | string;
+  /** Estimated changes per day (Poisson rate), null until the page was fetched or a sitemap hinted. */
+  changeRate: number | null;
+  /** The latest re-fetches, oldest first, at most MAX_CHANGE_HISTORY: what the change rate is estimated from. */
+  changeHistory: ChangeObservation[];
+  /** New URLs a fetch of this page yielded, averaged over its fetches (decaying): hub pages score high. */
+  linkYield: number;
+  /** Sitemap hints: changefreq as given (daily, weekly...) and lastmod in epoch ms. */
+  sitemapChangefreq: string | null;
+  sitemapLastmod: number | null;
   nextFetchAt: number;
   /** Set while a fetcher holds the URL; past this time the URL is due again (lost-task recovery). */
   leaseUntil: number;
@@ -47,12 +73,21 @@ export interface LinkRecord {
   leaseExpiries: number;
 }
 
+/** Most anchor texts kept per URL. */
+export const MAX_ANCHORS = 5;
+/** Most re-fetch observations kept per URL: enough for the estimator, bounded in size. */
+export const MAX_CHANGE_HISTORY = 24;
+/** Priority levels: 0 is the highest. */
+export const LEVELS = 4;
+
 export interface DueQuery {
   now: number;
   /** Most URLs returned in all. */
   limit: number;
-  /** Most URLs of one queue (host) returned: one busy host cannot fill a round. */
+  /** Most URLs of one queue (host) returned per group (traffic class and level): one busy host cannot fill a round. */
   perQueueLimit: number;
+  /** Paused queues and jobs: none of their URLs is returned. */
+  exclude?: { queues?: string[]; jobs?: string[] };
 }
 
 export interface LinkBaseStats {
@@ -60,9 +95,23 @@ export interface LinkBaseStats {
   byStatus: Record<string, number>;
   /** URLs whose lease has not run out. */
   leased: number;
+  /** Per job: URLs known, and URLs visited (fetched at least once, or leased now). */
+  byJob: Record<string, { total: number; visited: number }>;
   /** URLs due now; only counted when asked for (it may cost a scan). */
   due: number | null;
+  /** With `due`: due URLs by traffic class and by level, and the queues with the most due URLs (at most 20). */
+  dueDetail: { byClass: Record<string, number>; byLevel: Record<string, number>; topQueues: { queueKey: string; due: number }[] } | null;
 }
+
+/** Operator state kept beside the records, so it survives a restart. */
+export interface LinkBaseControl {
+  pausedJobs: string[];
+  pausedQueues: string[];
+  /** Crawl jobs added while running (admin API), as given; parsed again when read. */
+  jobs: unknown[];
+}
+
+export const EMPTY_CONTROL: LinkBaseControl = Object.freeze({ pausedJobs: [], pausedQueues: [], jobs: [] }) as LinkBaseControl;
 
 /** A mutation returns the new record, or null to leave it unchanged. */
 export type LinkMutation = (current: LinkRecord) => LinkRecord | null;
@@ -77,14 +126,17 @@ export interface LinkBase {
    */
   update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]>;
   /**
-   * Due URLs (nextFetchAt <= now, not leased, status queued/retry/fetched/error) in crawl order: per
-   * queue by priority (high first), then depth (breadth-first), then nextFetchAt.
+   * Due URLs (nextFetchAt <= now, not leased, status queued/retry/fetched/error, not excluded),
+   * queues visited round-robin: for each queue and each group of it (traffic class and level), up
+   * to perQueueLimit records in group order: depth (breadth-first), then rank (random), then id.
    */
   findDue(query: DueQuery): Promise<LinkRecord[]>;
   /** Leases the given URLs until `until` if they are still due; returns the records leased. */
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]>;
   stats(now: number, options?: { due?: boolean }): Promise<LinkBaseStats>;
   scan(): AsyncIterable<LinkRecord>;
+  getControl(): Promise<LinkBaseControl>;
+  putControl(control: LinkBaseControl): Promise<void>;
   /** Makes every acknowledged write durable. */
   flush(): Promise<void>;
   close(): Promise<void>;

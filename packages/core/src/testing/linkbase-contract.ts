@@ -54,21 +54,44 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       expect((await linkbase.getMany([record.id])).get(record.id)?.priority).toBe(3);
     });
 
-    it('finds due URLs per queue in priority, then depth order, capped per queue', async () => {
+    it('finds due URLs per queue and group (class, level), breadth-first then by rank, capped per group', async () => {
       const now = 1_000_000;
       const host = `due-${counter++}.contract.test`;
       const records = [
         makeLinkRecord(`http://${host}/deep`, { depth: 3, nextFetchAt: now - 10 }),
-        makeLinkRecord(`http://${host}/shallow`, { depth: 1, nextFetchAt: now - 10 }),
-        makeLinkRecord(`http://${host}/important`, { depth: 5, priority: 10, nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/shallow-b`, { depth: 1, rank: 0.7, nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/shallow-a`, { depth: 1, rank: 0.2, nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/low`, { depth: 0, level: 3, nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/recheck`, { depth: 2, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 10 }),
         makeLinkRecord(`http://${host}/later`, { depth: 0, nextFetchAt: now + 60_000 }),
         makeLinkRecord(`http://${host}/gone`, { depth: 0, status: 'gone', nextFetchAt: 0 }),
       ];
       await linkbase.insertNew(records);
-      const due = (await linkbase.findDue({ now, limit: 1000, perQueueLimit: 1000 })).filter((record) => record.host === host);
-      expect(due.map((record) => new URL(record.url).pathname)).toEqual(['/important', '/shallow', '/deep']);
-      const capped = (await linkbase.findDue({ now, limit: 1000, perQueueLimit: 2 })).filter((record) => record.host === host);
-      expect(capped.map((record) => new URL(record.url).pathname)).toEqual(['/important', '/shallow']);
+      const groups = async (perQueueLimit: number) => {
+        const due = (await linkbase.findDue({ now, limit: 1000, perQueueLimit })).filter((record) => record.host === host);
+        const byGroup = new Map<string, string[]>();
+        for (const record of due) {
+          const key = `${record.trafficClass}/${record.level}`;
+          byGroup.set(key, [...(byGroup.get(key) ?? []), new URL(record.url).pathname]);
+        }
+        return Object.fromEntries([...byGroup].sort(([a], [b]) => (a < b ? -1 : 1)));
+      };
+      expect(await groups(1000)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b', '/deep'], 'discovery/3': ['/low'], 'update/0': ['/recheck'] });
+      expect(await groups(2)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b'], 'discovery/3': ['/low'], 'update/0': ['/recheck'] });
+    });
+
+    it('leaves paused queues and jobs out of findDue', async () => {
+      const now = 1_500_000;
+      const paused = `paused-${counter++}.contract.test`;
+      const open = `open-${counter++}.contract.test`;
+      const jobId = `paused-job-${counter++}`;
+      await linkbase.insertNew([
+        makeLinkRecord(`http://${paused}/a`, { nextFetchAt: now - 1 }),
+        makeLinkRecord(`http://${open}/a`, { nextFetchAt: now - 1 }),
+        makeLinkRecord(`http://${open}/of-paused-job`, { nextFetchAt: now - 1, jobId }),
+      ]);
+      const due = await linkbase.findDue({ now, limit: 1000, perQueueLimit: 10, exclude: { queues: [paused], jobs: [jobId] } });
+      expect(due.filter((record) => record.host === paused || record.host === open).map((record) => record.url)).toEqual([`http://${open}/a`]);
     });
 
     it('leases a due URL once and makes it due again when the lease runs out', async () => {
@@ -83,28 +106,54 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       expect((await hostDue(now + 1001)).map((due) => due.id)).toEqual([record.id]);
     });
 
-    it('counts records by status, leased and due', async () => {
+    it('counts records by status, job, leased and due, with the due detail when asked', async () => {
+      const jobId = `stats-job-${counter++}`;
+      const queue = `stats-${counter++}.contract.test`;
       const before = await linkbase.stats(3_000_000, { due: true });
-      const records = [makeLinkRecord(unique('s1'), { status: 'gone' }), makeLinkRecord(unique('s2'), { nextFetchAt: 10 }), makeLinkRecord(unique('s3'), { leaseUntil: 9_000_000 })];
+      const records = [
+        makeLinkRecord(unique('s1'), { status: 'gone', jobId }),
+        makeLinkRecord(`http://${queue}/due`, { nextFetchAt: 10, jobId, level: 2, trafficClass: 'freshness' }),
+        makeLinkRecord(unique('s3'), { leaseUntil: 9_000_000, jobId }),
+        makeLinkRecord(unique('s4'), { fetchCount: 2, status: 'fetched', nextFetchAt: 9_000_000, jobId }),
+      ];
       await linkbase.insertNew(records);
       const after = await linkbase.stats(3_000_000, { due: true });
-      expect(after.total - before.total).toBe(3);
+      expect(after.total - before.total).toBe(4);
       expect((after.byStatus.gone ?? 0) - (before.byStatus.gone ?? 0)).toBe(1);
       expect(after.leased - before.leased).toBe(1);
+      expect(after.byJob[jobId]).toEqual({ total: 4, visited: 2 });
       expect(after.due! - before.due!).toBe(1);
-      expect((await linkbase.stats(3_000_000)).due).toBeNull();
+      expect((after.dueDetail!.byClass.freshness ?? 0) - (before.dueDetail!.byClass.freshness ?? 0)).toBe(1);
+      expect((after.dueDetail!.byLevel['2'] ?? 0) - (before.dueDetail!.byLevel['2'] ?? 0)).toBe(1);
+      expect(after.dueDetail!.topQueues.length).toBeGreaterThan(0);
+      const plain = await linkbase.stats(3_000_000);
+      expect([plain.due, plain.dueDetail]).toEqual([null, null]);
+    });
+
+    it('keeps the control state (paused jobs and queues, added jobs)', async () => {
+      expect(await linkbase.getControl()).toEqual({ pausedJobs: [], pausedQueues: [], jobs: [] });
+      const control = { pausedJobs: ['j1'], pausedQueues: ['a.test:8080'], jobs: [{ id: 'j1', seeds: ['http://a.test:8080/'], scope: { allow: ['^http'] } }] };
+      await linkbase.putControl(control);
+      expect(await linkbase.getControl()).toEqual(control);
+      await linkbase.putControl({ ...control, pausedJobs: [] });
+      expect((await linkbase.getControl()).pausedJobs).toEqual([]);
     });
 
     it('scans every record and keeps them across a restart', async () => {
-      const record = makeLinkRecord(unique('persist'), { anchors: ['Persist me'], etag: '"e1"' });
+      const record = makeLinkRecord(unique('persist'), { anchors: ['Persist me'], etag: '"e1"', sitemapChangefreq: 'daily', sitemapLastmod: 1_700_000_000_000 });
       await linkbase.insertNew([record]);
-      await linkbase.update([record.id], (current) => ({ ...current, status: 'fetched', fetchCount: 1 }));
+      const history = [
+        { ms: 86_400_000, changed: true },
+        { ms: 3_600_000, changed: false },
+      ];
+      await linkbase.update([record.id], (current) => ({ ...current, status: 'fetched', fetchCount: 1, changeHistory: history, changeRate: 0.5, value: 0.25, level: 2, rank: 0.125, linkYield: 3.5 }));
       await linkbase.flush();
       let seen = false;
       for await (const scanned of linkbase.scan()) if (scanned.id === record.id) seen = true;
       expect(seen).toBe(true);
       linkbase = await harness.reopen();
-      expect((await linkbase.getMany([record.id])).get(record.id)).toMatchObject({ status: 'fetched', fetchCount: 1, anchors: ['Persist me'], etag: '"e1"' });
+      expect((await linkbase.getMany([record.id])).get(record.id)).toEqual({ ...record, status: 'fetched', fetchCount: 1, changeHistory: history, changeRate: 0.5, value: 0.25, level: 2, rank: 0.125, linkYield: 3.5 });
+      expect((await linkbase.getControl()).pausedQueues).toEqual(['a.test:8080']);
     });
   });
 }
