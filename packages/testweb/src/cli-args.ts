@@ -8,7 +8,7 @@ Serves the deterministic synthetic web on 127.0.0.1, one port per host. When eve
 prints one JSON line {"hosts":[{"name","origin"}],"seeds":[...]} to stdout.
 
 Options:
-  --profile <full|bench|edge>  site model (default full); edge: HTTP edge cases, no seeds
+  --profile <full|bench|edge|render>  site model (default full); edge: HTTP edge cases, no seeds; render: pages built by JavaScript
   --hosts <n>                content hosts (full: 6, bench: 10)
   --pages-per-host <n>       pages per host (full: 60, bench: 1000)
   --page-bytes <n>           bench: approximate page size in bytes (default 4096)
@@ -44,8 +44,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     },
   });
   const profile = values.profile;
-  if (profile !== undefined && profile !== 'full' && profile !== 'bench' && profile !== 'edge') {
-    throw new InvalidOptionsError(`--profile must be full, bench or edge, got ${profile}`);
+  if (profile !== undefined && profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render') {
+    throw new InvalidOptionsError(`--profile must be full, bench, edge or render, got ${profile}`);
   }
   const options: TestWebOptions = {
     profile,

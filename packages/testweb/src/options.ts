@@ -1,14 +1,18 @@
 import { InvalidOptionsError } from './errors.js';
 import { EDGE_HOST_NAMES } from './hosts/edge-hosts.js';
+import { RENDER_HOST_NAMES } from './hosts/render-hosts.js';
 
 export interface TestWebOptions {
   /** Default 1; the same seed gives byte-identical structure and content. */
   seed?: number;
-  /** Default 'full'. 'edge' serves HTTP and robots.txt edge cases for fetcher tests (fixed hosts, no seeds). */
-  profile?: 'full' | 'bench' | 'edge';
-  /** Number of content hosts; full: default and minimum 6 (extra ones are uniform sites), bench: default 10; edge: always 6. */
+  /**
+   * Default 'full'. 'edge' serves HTTP and robots.txt edge cases for fetcher tests (fixed hosts, no seeds).
+   * 'render' serves pages that show their links and text only after JavaScript runs (three fixed hosts).
+   */
+  profile?: 'full' | 'bench' | 'edge' | 'render';
+  /** Number of content hosts; full: default and minimum 6 (extra ones are uniform sites), bench: default 10; edge: always 6; render: always 3. */
   hosts?: number;
-  /** Full: default 60 (minimum 30; the legacy and slow hosts keep their fixed size); bench: default 1000. */
+  /** Full: default 60 (minimum 30; the legacy and slow hosts keep their fixed size); bench: default 1000; render: plain articles of the mixed host, default 24 (minimum 8). */
   pagesPerHost?: number;
   /** Bench only: approximate body size in bytes, default 4096. */
   pageBytes?: number;
@@ -22,19 +26,23 @@ export type ResolvedOptions = Required<Omit<TestWebOptions, 'basePort'>> & { bas
 
 const FULL_MIN_HOSTS = 6;
 const FULL_MIN_PAGES = 30;
+const RENDER_DEFAULT_PAGES = 24;
+const RENDER_MIN_PAGES = 8;
 
 export function resolveOptions(options: TestWebOptions = {}): ResolvedOptions {
   const profile = options.profile ?? 'full';
-  if (profile !== 'full' && profile !== 'bench' && profile !== 'edge') throw new InvalidOptionsError(`unknown profile "${String(profile)}"`);
-  if (profile === 'edge' && options.hosts !== undefined && options.hosts !== EDGE_HOST_NAMES.length) {
-    throw new InvalidOptionsError(`the edge profile has exactly ${EDGE_HOST_NAMES.length} hosts, got hosts ${options.hosts}`);
+  if (profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render') throw new InvalidOptionsError(`unknown profile "${String(profile)}"`);
+  const fixedHosts = profile === 'edge' ? EDGE_HOST_NAMES.length : profile === 'render' ? RENDER_HOST_NAMES.length : null;
+  if (fixedHosts !== null && options.hosts !== undefined && options.hosts !== fixedHosts) {
+    throw new InvalidOptionsError(`the ${profile} profile has exactly ${fixedHosts} hosts, got hosts ${options.hosts}`);
   }
   const full = profile === 'full';
+  const render = profile === 'render';
   const resolved: ResolvedOptions = {
     seed: integer('seed', options.seed ?? 1, -0x8000_0000, 0xffff_ffff),
     profile,
-    hosts: profile === 'edge' ? EDGE_HOST_NAMES.length : integer('hosts', options.hosts ?? (full ? FULL_MIN_HOSTS : 10), full ? FULL_MIN_HOSTS : 1, 1000),
-    pagesPerHost: integer('pagesPerHost', options.pagesPerHost ?? (full ? 60 : 1000), full ? FULL_MIN_PAGES : 1, 10_000_000),
+    hosts: fixedHosts ?? integer('hosts', options.hosts ?? (full ? FULL_MIN_HOSTS : 10), full ? FULL_MIN_HOSTS : 1, 1000),
+    pagesPerHost: integer('pagesPerHost', options.pagesPerHost ?? (full ? 60 : render ? RENDER_DEFAULT_PAGES : 1000), full ? FULL_MIN_PAGES : render ? RENDER_MIN_PAGES : 1, 10_000_000),
     pageBytes: integer('pageBytes', options.pageBytes ?? 4096, 64, 100_000_000),
     linksPerPage: integer('linksPerPage', options.linksPerPage ?? 20, 0, 100_000),
     basePort: options.basePort === undefined ? undefined : integer('basePort', options.basePort, 1, 65_535),

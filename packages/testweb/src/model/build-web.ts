@@ -4,6 +4,7 @@ import { FULL_HOST_NAMES, type FullBuildContext, type FullHostName, type HostBui
 import { buildLegacyHost } from '../hosts/legacy-host.js';
 import { buildMirrorHost } from '../hosts/mirror-host.js';
 import { buildNewsHost } from '../hosts/news-host.js';
+import { buildRenderHosts, RENDER_HOST_NAMES, type RenderHostName } from '../hosts/render-hosts.js';
 import { buildShopHost } from '../hosts/shop-host.js';
 import { buildSlowHost } from '../hosts/slow-host.js';
 import { buildUniformHost } from '../hosts/uniform-host.js';
@@ -24,6 +25,7 @@ const FULL_BUILDERS: Record<FullHostName, (ctx: FullBuildContext) => HostBuild> 
 /** The host names in listening order: host i is served at `origins[i]`. */
 function hostNames(options: ResolvedOptions): string[] {
   if (options.profile === 'edge') return [...EDGE_HOST_NAMES];
+  if (options.profile === 'render') return [...RENDER_HOST_NAMES];
   return Array.from({ length: options.hosts }, (_, i) =>
     options.profile === 'bench' ? `bench-${i + 1}` : (FULL_HOST_NAMES[i] ?? `site-${i + 1}`),
   );
@@ -50,6 +52,11 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
   if (options.profile === 'edge') {
     web.seeds = [];
     web.hosts = buildEdgeHosts(Object.fromEntries(EDGE_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<EdgeHostName, string>);
+    return web;
+  }
+  if (options.profile === 'render') {
+    const renderOrigins = Object.fromEntries(RENDER_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<RenderHostName, string>;
+    web.hosts = buildRenderHosts({ seed, articles: options.pagesPerHost, origins: renderOrigins });
     return web;
   }
   if (options.profile === 'bench') {

@@ -16,7 +16,7 @@ export interface Link {
   placement: LinkPlacement;
 }
 
-export type TemplateName = 'news' | 'blog' | 'docs' | 'shop' | 'legacy' | 'plain' | 'bench';
+export type TemplateName = 'news' | 'blog' | 'docs' | 'shop' | 'legacy' | 'plain' | 'bench' | 'app' | 'scripted';
 export type CharsetName = 'gbk' | 'gb18030' | 'big5' | 'shift_jis' | 'windows-1252';
 export type CharsetDeclaration = 'header' | 'meta' | 'none';
 
@@ -42,6 +42,32 @@ export interface PageSpec {
   /** Link-like markup a crawler must not follow (inside comments or scripts). */
   decoyMarkup?: string;
   trap?: boolean;
+  /** What the page's script does in a browser (render profile); absent: the page has no effective script. */
+  script?: PageScript;
+}
+
+/**
+ * A page's script, as the model knows it (render profile). shell: the HTML is an empty app root and
+ * the script builds the page from /api data; enhanced: a complete page whose script adds links;
+ * redirect: the script changes location on load; inert: looks like a shell (little text, a heavy
+ * inline script, an app root) but the script changes neither links nor text.
+ */
+export interface PageScript {
+  role: 'shell' | 'enhanced' | 'redirect' | 'inert';
+  /** Path (and query) of the JSON the script reads its content or links from. */
+  data: string;
+  /** Links that exist only once the script ran. */
+  links: Link[];
+  /** What brings them: running the script, scrolling to the end, or clicking the "load more" button. */
+  trigger: 'load' | 'scroll' | 'click';
+  /** Batches the links arrive in: the scrolls or clicks needed to see them all. */
+  steps: number;
+  /** role redirect: where the script sends the browser (href as written, canonical target). */
+  redirect?: { href: string; target: string };
+  /** URLs the script requests with fetch() besides its own data: HTML pages, or paths robots.txt forbids. */
+  fetches: string[];
+  /** Off-machine URLs the script tries to load (script, image, fetch); a crawler must send them nothing. */
+  offMachine: { url: string; as: 'script' | 'img' | 'fetch' }[];
 }
 
 export type RedirectStatus = 301 | 302 | 307 | 308;
@@ -102,7 +128,7 @@ export interface DuplicateDeclarations {
 }
 
 export interface WebModel extends DuplicateDeclarations {
-  profile: 'full' | 'bench' | 'edge';
+  profile: 'full' | 'bench' | 'edge' | 'render';
   seed: number;
   maxDepth: number;
   hosts: HostModel[];

@@ -1,5 +1,6 @@
 import { ModelError } from '../errors.js';
 import type { PageSpec } from '../model/web-model.js';
+import { renderAppShell } from './app-template.js';
 import { renderBenchPage } from './bench-template.js';
 import { renderBlogPage } from './blog-template.js';
 import { renderDocsPage } from './docs-template.js';
@@ -7,6 +8,7 @@ import { renderLegacyPage } from './legacy-template.js';
 import { renderNewsPage } from './news-template.js';
 import type { Noise } from './noise.js';
 import { renderPlainPage } from './plain-template.js';
+import { renderScriptedPage } from './scripted-template.js';
 import { renderShopPage } from './shop-template.js';
 
 /** The full HTML text of a page; `main` is the pre-rendered <main> element of the edition. */
@@ -26,6 +28,10 @@ export function renderPageHtml(page: PageSpec, main: string, edition: number, no
       return renderPlainPage(page, main);
     case 'bench':
       return renderBenchPage(page, main);
+    case 'app':
+      return renderAppShell(page);
+    case 'scripted':
+      return renderScriptedPage(page, main);
   }
 }
 

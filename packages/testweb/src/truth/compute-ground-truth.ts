@@ -5,6 +5,8 @@ import { findResource, type HostModel, type PageSpec, type WebModel } from '../m
 import { createRobotsPolicy, type RobotsPolicy } from '../robots-policy.js';
 import { parseRobotsTxt } from '../robots-txt.js';
 import type { GroundTruth } from './ground-truth.js';
+import { outgoingUrls } from './outgoing-urls.js';
+import { pagesWithoutScripts } from './plain-reach.js';
 
 const TRAP_BUDGET = 20;
 
@@ -64,12 +66,22 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
         case 'slow':
         case 'flaky': {
           if (resource.page.trap) break;
+          const redirect = resource.page.script?.redirect;
+          if (redirect) {
+            // A script redirect is a redirect: the target keeps the depth and the page is not one.
+            truth.rendering.jsRedirects.push({ from: url, to: redirect.target });
+            truth.rendering.shells.push(url);
+            discover(redirect.target, depth);
+            break;
+          }
           if (resource.kind === 'slow') truth.slow.push({ url, delayMs: resource.delayMs });
           if (resource.kind === 'flaky') {
             truth.flaky.push({ url, failures: resource.failures, status: resource.status, finalStatus: 200 });
           }
           recordPage(truth, web, url, resource.page, round);
+          recordScript(truth, url, resource.page);
           for (const target of outgoingUrls(url, resource.page)) discover(target, depth + 1);
+          for (const target of scriptUrls(url, resource.page)) discover(target, depth + 1);
           if (resource.page.metaRefresh) {
             const to = canonicalizeUrl(resource.page.metaRefresh.href, url) as string;
             truth.redirects.push({ from: url, to, status: 'meta-refresh' });
@@ -92,6 +104,12 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
     truth.traps.push(...host.traps);
   }
   checkDeclarations(truth);
+  if (web.profile === 'render') {
+    const plain = pagesWithoutScripts(web, (origin) => policies.get(origin)!.policy);
+    truth.rendering.onlyRendered = truth.pages.filter((page) => !plain.has(page));
+    const pages = new Set(truth.pages);
+    truth.rendering.fetchedByScripts = truth.rendering.fetchedByScripts.filter((url) => pages.has(url));
+  }
   return sortTruth(truth);
 }
 
@@ -110,15 +128,21 @@ function readRobots(host: HostModel, round: number): { policy: RobotsPolicy; sit
   return { policy: createRobotsPolicy(robots, 'crawler'), sitemaps: robots.sitemaps };
 }
 
-/** The canonical URLs a page links to, resolved against its <base href> when it has one. */
-function outgoingUrls(url: string, page: PageSpec): string[] {
-  const base = page.baseHref === undefined ? url : (canonicalizeUrl(page.baseHref, url) ?? url);
-  const targets: string[] = [];
-  for (const link of page.links) {
-    const target = canonicalizeUrl(link.href, base);
-    if (target) targets.push(target);
-  }
-  return targets;
+/** Links a page's script creates and the URLs it fetches; a crawler finds them only by running it. */
+function scriptUrls(url: string, page: PageSpec): string[] {
+  if (!page.script) return [];
+  const links = page.script.links.map((link) => canonicalizeUrl(link.href, url)).filter((target): target is string => target !== undefined);
+  return [...links, ...page.script.fetches];
+}
+
+function recordScript(truth: GroundTruth, url: string, page: PageSpec): void {
+  const script = page.script;
+  if (!script) return;
+  if (script.role === 'shell') truth.rendering.shells.push(url);
+  if (script.role === 'inert') truth.rendering.inert.push(url);
+  if (script.role === 'enhanced') truth.rendering.enhanced.push({ url, trigger: script.trigger, steps: script.steps, selector: script.trigger === 'click' ? '#load-more' : null });
+  truth.rendering.fetchedByScripts.push(...script.fetches);
+  truth.rendering.offMachine.push(...script.offMachine.map((item) => item.url));
 }
 
 function recordPage(truth: GroundTruth, web: WebModel, url: string, page: PageSpec, round: number): void {
@@ -184,6 +208,7 @@ function emptyTruth(web: WebModel, round: number): GroundTruth {
     validatorHosts: [],
     changed: [],
     changeRates: [],
+    rendering: { shells: [], enhanced: [], inert: [], jsRedirects: [], fetchedByScripts: [], onlyRendered: [], offMachine: [] },
   };
 }
 
@@ -218,5 +243,10 @@ function sortTruth(truth: GroundTruth): GroundTruth {
   truth.charsets.sort(byUrl);
   truth.changed.sort(compare);
   truth.changeRates.sort(byUrl);
+  const { rendering } = truth;
+  for (const list of [rendering.shells, rendering.inert, rendering.onlyRendered, rendering.offMachine]) list.sort(compare);
+  rendering.fetchedByScripts = [...new Set(rendering.fetchedByScripts)].sort(compare);
+  rendering.enhanced.sort(byUrl);
+  rendering.jsRedirects.sort((a, b) => compare(a.from, b.from));
   return truth;
 }

@@ -49,4 +49,29 @@ export interface GroundTruth extends DuplicateDeclarations {
   /** Pages whose main content (the <main> element) differs from the previous round. */
   changed: string[];
   changeRates: { url: string; probability: number }[];
+  /** What scripts do (render profile; every list is empty in the other profiles). */
+  rendering: RenderingTruth;
+}
+
+/**
+ * The render profile's pages as a crawler that runs scripts sees them. `pages` above already
+ * includes what only scripts reveal (script-created links followed like <a href>, HTML pages that
+ * scripts fetch, targets of script redirects); script-redirect pages themselves are not pages.
+ * Every page not listed under shells, enhanced or inert is plain: rendering it changes nothing.
+ */
+export interface RenderingTruth {
+  /** Pages whose HTML is a script shell (little text, a script builds or moves the page): a crawler that detects shells renders them. */
+  shells: string[];
+  /** Complete pages whose script adds links, found only with a per-site rule: after load, after `steps` scrolls to the end, or after `steps` clicks on `selector`. */
+  enhanced: { url: string; trigger: 'load' | 'scroll' | 'click'; steps: number; selector: string | null }[];
+  /** Pages that look like shells but whose script changes neither links nor text. */
+  inert: string[];
+  /** Location changes a page's script makes on load; `from` answers 200 but is a redirect, not a page. */
+  jsRedirects: { from: string; to: string }[];
+  /** HTML pages that only scripts request (fetch/XHR); no page links to them. */
+  fetchedByScripts: string[];
+  /** Pages (in `pages`) a crawler that does not run scripts cannot reach. */
+  onlyRendered: string[];
+  /** Off-machine URLs scripts try to load (private, link-local and documentation ranges): a crawler must send them nothing. */
+  offMachine: string[];
 }
