@@ -14,9 +14,13 @@ export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
+  service.metrics.register(registry, () => {
+    const depth = service.gate.depth();
+    return { queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: service.robots?.hits ?? 0, robotsCacheMisses: service.robots?.misses ?? 0 };
+  });
   await service.start();
   return {
-    metrics: async () => `${await registry.metrics()}\n${service.renderMetrics()}`,
+    metrics: () => registry.metrics(),
     details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, outcomes: Object.fromEntries(service.metrics.outcomes), politeness: service.gate.depth() }),
     async stop() {
       await service.stop();

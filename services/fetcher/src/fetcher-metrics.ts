@@ -1,3 +1,4 @@
+import { Counter, Gauge, Histogram, LATENCY_BUCKETS, type Metric, type Registry } from '@crawler/core';
 import type { RobotsRecord } from './robots/robots-fetch.js';
 
 /** Gauges read at scrape time from the components that own them. */
@@ -12,49 +13,45 @@ export interface FetcherGauges {
 /**
  * Every fetcher metric, declared once. Outcome classes are the status outcomes, plus "truncated"
  * (a page kept cut at the size cap), "deferred" (handed back because its queue was full) and
- * "robots_unavailable" (the site's robots.txt failed, so it was not fetched).
+ * "robots_unavailable" (the site's robots.txt failed, so it was not fetched). The metrics count
+ * from the start; `register` puts them on the service's registry.
  */
 export class FetcherMetrics {
+  /** Outcomes by class, also shown on /healthz. */
   readonly outcomes = new Map<string, number>();
-  readonly robotsFetches = new Map<string, number>();
-  private durationSeconds = 0;
-  private fetches = 0;
-  private bodyBytes = 0;
+  private readonly outcomesTotal = new Counter({ name: 'crawler_fetch_outcomes_total', help: 'URLs the fetcher finished, by outcome class.', labelNames: ['class'], registers: [] });
+  private readonly duration = new Histogram({ name: 'crawler_fetch_duration_seconds', help: 'Time from taking a URL to its outcome, politeness waits included.', buckets: LATENCY_BUCKETS, registers: [] });
+  private readonly bodyBytes = new Counter({ name: 'crawler_fetch_body_bytes_total', help: 'Body bytes received on the wire.', registers: [] });
+  private readonly robotsFetches = new Counter({ name: 'crawler_robots_fetches_total', help: 'robots.txt fetches, by result (file, allow-all, unavailable).', labelNames: ['result'], registers: [] });
 
   countOutcome(outcomeClass: string, durationMs: number, wireBytes = 0): void {
     this.outcomes.set(outcomeClass, (this.outcomes.get(outcomeClass) ?? 0) + 1);
-    this.durationSeconds += durationMs / 1000;
-    this.fetches++;
-    this.bodyBytes += wireBytes;
+    this.outcomesTotal.inc({ class: outcomeClass });
+    this.duration.observe(durationMs / 1000);
+    if (wireBytes > 0) this.bodyBytes.inc(wireBytes);
   }
 
   countRobotsFetch(record: RobotsRecord): void {
-    this.robotsFetches.set(record.kind, (this.robotsFetches.get(record.kind) ?? 0) + 1);
+    this.robotsFetches.inc({ result: record.kind });
   }
 
-  /** Prometheus text exposition format. */
-  render(gauges: FetcherGauges): string {
-    const lines: string[] = [];
-    // A sample's suffix is appended to the family name: labels, or "_sum"/"_count" for the summary.
-    const family = (name: string, type: string, help: string, samples: [string, number][]) => {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-      for (const [labels, value] of samples) lines.push(`${name}${labels} ${value}`);
-    };
-    family('crawler_fetch_outcomes_total', 'counter', 'URLs the fetcher finished, by outcome class.', [...this.outcomes].map(([name, value]) => [`{class="${name}"}`, value]));
-    family('crawler_fetch_duration_seconds', 'summary', 'Time from taking a URL to its outcome, politeness waits included.', [
-      ['_sum', this.durationSeconds],
-      ['_count', this.fetches],
-    ]);
-    family('crawler_fetch_body_bytes_total', 'counter', 'Body bytes received on the wire.', [['', this.bodyBytes]]);
-    family('crawler_robots_fetches_total', 'counter', 'robots.txt fetches, by result (file, allow-all, unavailable).', [...this.robotsFetches].map(([name, value]) => [`{result="${name}"}`, value]));
-    family('crawler_robots_cache_lookups_total', 'counter', 'robots.txt lookups, by whether this process had it.', [
-      ['{result="hit"}', gauges.robotsCacheHits],
-      ['{result="miss"}', gauges.robotsCacheMisses],
-    ]);
-    family('crawler_politeness_queues', 'gauge', 'Politeness queues in memory.', [['', gauges.queues]]);
-    family('crawler_politeness_waiting', 'gauge', 'URLs waiting for their queue.', [['', gauges.waiting]]);
-    family('crawler_fetch_in_flight', 'gauge', 'Requests in flight.', [['', gauges.inFlight]]);
-    return `${lines.join('\n')}\n`;
+  /** Registers every fetcher metric; the gauges call `gauges` at each scrape. */
+  register(registry: Registry, gauges: () => FetcherGauges): void {
+    for (const metric of [this.outcomesTotal, this.duration, this.bodyBytes, this.robotsFetches] as Metric[]) registry.registerMetric(metric);
+    const gauge = (name: string, help: string, read: (values: FetcherGauges) => number) =>
+      new Gauge({ name, help, registers: [registry], collect() {
+        this.set(read(gauges()));
+      } });
+    gauge('crawler_politeness_queues', 'Politeness queues in memory.', (values) => values.queues);
+    gauge('crawler_politeness_waiting', 'URLs waiting for their politeness queue.', (values) => values.waiting);
+    gauge('crawler_fetch_in_flight', 'Requests in flight.', (values) => values.inFlight);
+    // Counted by the robots cache itself; copied at scrape time.
+    new Counter({ name: 'crawler_robots_cache_lookups_total', help: 'robots.txt lookups, by whether this process had it.', labelNames: ['result'], registers: [registry], collect() {
+      const values = gauges();
+      this.reset();
+      this.inc({ result: 'hit' }, values.robotsCacheHits);
+      this.inc({ result: 'miss' }, values.robotsCacheMisses);
+    } });
   }
 }
 

@@ -28,8 +28,6 @@ export interface FetcherService {
   gate: PolitenessGate;
   robots: RobotsCache | null;
   metrics: FetcherMetrics;
-  /** Prometheus text for /metrics. */
-  renderMetrics(): string;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -123,10 +121,6 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
     gate: parts.gate,
     robots: parts.robots,
     metrics: parts.metrics,
-    renderMetrics: () => {
-      const depth = parts.gate.depth();
-      return parts.metrics.render({ queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: parts.robots?.hits ?? 0, robotsCacheMisses: parts.robots?.misses ?? 0 });
-    },
     start: () => runner.start(),
     async stop() {
       const stopped = runner.stop();

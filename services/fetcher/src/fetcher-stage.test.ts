@@ -1,4 +1,4 @@
-import { Codec, hostQueueKey, silentLogger, Topics, urlId, type Emission, type FrontierRequest, type Outlinks, type StageContext, type StatusUpdate } from '@crawler/core';
+import { Codec, createMetricsRegistry, hostQueueKey, sampleValue, silentLogger, Topics, urlId, type Emission, type FrontierRequest, type Outlinks, type StageContext, type StatusUpdate } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,10 +85,14 @@ describe('fetcher stage', () => {
     const [failing] = await stage.handle(frontier(`${edge.hosts.find((host) => host.name === 'robots-error')!.origin}/`), context);
     expect((failing!.value as StatusUpdate).errorCode).toBe('ROBOTS_UNAVAILABLE');
     expect(Object.fromEntries(stage.metrics.outcomes)).toEqual({ gone: 1, truncated: 1, ok: 1, robots_unavailable: 1 });
-    const text = stage.metrics.render({ queues: 1, waiting: 0, inFlight: 0, robotsCacheHits: 3, robotsCacheMisses: 2 });
-    expect(text).toContain('crawler_fetch_outcomes_total{class="truncated"} 1');
-    expect(text).toContain('crawler_robots_fetches_total{result="unavailable"} 1');
-    expect(text).toContain('crawler_fetch_duration_seconds_count 4');
+    const registry = createMetricsRegistry('fetcher', { processMetrics: false });
+    stage.metrics.register(registry, () => ({ queues: 1, waiting: 0, inFlight: 0, robotsCacheHits: 3, robotsCacheMisses: 2 }));
+    const text = await registry.metrics();
+    expect(sampleValue(text, 'crawler_fetch_outcomes_total', { class: 'truncated' })).toBe(1);
+    expect(sampleValue(text, 'crawler_robots_fetches_total', { result: 'unavailable' })).toBe(1);
+    expect(sampleValue(text, 'crawler_fetch_duration_seconds_count')).toBe(4);
+    expect(sampleValue(text, 'crawler_robots_cache_lookups_total', { result: 'hit' })).toBe(3);
+    expect(sampleValue(text, 'crawler_politeness_queues')).toBe(1);
   });
 
   it('follows a same-host chain inline under the final URL and reports the requested URL as redirected', async () => {

@@ -1,6 +1,7 @@
 import { createBus } from '@crawler/adapters';
 import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, instrumentProducer, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadLinkextractConfig } from './config.js';
+import { registerLinkextractMetrics } from './linkextract-metrics.js';
 import { createLinkextractService } from './linkextract-service.js';
 
 /** Composition root of a standalone link extractor. */
@@ -11,9 +12,10 @@ export async function composeLinkextract(runtime: RuntimeConfig, logger: Logger,
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
+  registerLinkextractMetrics(registry, service.stage, () => service.runner.processed);
   await service.start();
   return {
-    metrics: async () => `${await registry.metrics()}\n${service.renderMetrics()}`,
+    metrics: () => registry.metrics(),
     details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, droppedLinks: Object.fromEntries(service.stage.dropped) }),
     async stop() {
       await service.stop();

@@ -1,11 +1,22 @@
+import { createMetricsRegistry, sampleValue, type DropReason } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
-import { renderLinkextractMetrics } from './linkextract-metrics.js';
+import { registerLinkextractMetrics } from './linkextract-metrics.js';
 
 describe('link extraction metrics', () => {
-  it('renders drops by reason and flags by warning as Prometheus counters', () => {
-    const text = renderLinkextractMetrics({ dropped: new Map([['out-of-scope', 3], ['nofollow', 1]]), warnings: new Map([['links-capped', 2]]) }, 7);
-    expect(text).toContain('# TYPE crawler_linkextract_dropped_links_total counter\ncrawler_linkextract_dropped_links_total{reason="out-of-scope"} 3\ncrawler_linkextract_dropped_links_total{reason="nofollow"} 1');
-    expect(text).toContain('crawler_linkextract_flagged_pages_total{warning="links-capped"} 2');
-    expect(text).toContain('crawler_linkextract_pages_total 7');
+  it('exports drops by reason, flags by warning and pages parsed as counters, as they stand at each scrape', async () => {
+    const registry = createMetricsRegistry('linkextract', { processMetrics: false });
+    const counters = { dropped: new Map<DropReason, number>([['out-of-scope' as DropReason, 3]]), warnings: new Map([['links-capped', 2]]) };
+    let pages = 7;
+    registerLinkextractMetrics(registry, counters, () => pages);
+    let text = await registry.metrics();
+    expect(text).toContain('# TYPE crawler_linkextract_dropped_links_total counter');
+    expect(sampleValue(text, 'crawler_linkextract_dropped_links_total', { reason: 'out-of-scope' })).toBe(3);
+    expect(sampleValue(text, 'crawler_linkextract_flagged_pages_total', { warning: 'links-capped' })).toBe(2);
+    expect(sampleValue(text, 'crawler_linkextract_pages_total')).toBe(7);
+    counters.dropped.set('out-of-scope' as DropReason, 5);
+    pages = 9;
+    text = await registry.metrics();
+    expect(sampleValue(text, 'crawler_linkextract_dropped_links_total', { reason: 'out-of-scope' })).toBe(5);
+    expect(sampleValue(text, 'crawler_linkextract_pages_total')).toBe(9);
   });
 });

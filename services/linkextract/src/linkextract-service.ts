@@ -2,7 +2,6 @@ import type { Bus, BusProducer, Codec, CrawlJob, Logger, StageObserver } from '@
 import { StageRunner } from '@crawler/core';
 import { extractLimitsOf, type LinkextractConfig } from './config.js';
 import type { FrameFetcher } from './frame-splicing.js';
-import { renderLinkextractMetrics } from './linkextract-metrics.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
 export interface LinkextractPorts {
@@ -32,7 +31,7 @@ export function createLinkextractService(config: LinkextractConfig, job: CrawlJo
     topicPrefix: options.topicPrefix,
     observer: options.observer,
   });
-  return { stage, runner, renderMetrics: () => renderLinkextractMetrics(stage, runner.processed), start: () => runner.start(), stop: () => runner.stop() };
+  return { stage, runner, start: () => runner.start(), stop: () => runner.stop() };
 }
 
 export type LinkextractService = ReturnType<typeof createLinkextractService>;

@@ -11,4 +11,5 @@ export function createMetricsRegistry(service: string, options: { processMetrics
   return registry;
 }
 
-export type { Registry } from 'prom-client';
+// Services declare their metrics with these, so the whole crawler uses one prom-client.
+export { Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
