@@ -83,11 +83,40 @@ export interface PartitionLag {
   lag: number;
 }
 
+export interface PartitionProgress extends PartitionLag {
+  /** When the group's committed offset of this partition last moved (epoch ms); null if unknown. */
+  committedAt: number | null;
+}
+
+/** A member of a consumer group: one consumer of one process. */
+export interface GroupMember {
+  memberId: string;
+  clientId: string;
+  /** The address the broker sees. */
+  host: string;
+  /** `hostname/pid` of the member's process, when it said so on joining. */
+  instance: string | null;
+  partitions: TopicPartition[];
+}
+
+export interface GroupDescription {
+  groupId: string;
+  /** Stable, PreparingRebalance, CompletingRebalance, Empty or Dead. */
+  state: string;
+  members: GroupMember[];
+  partitions: PartitionProgress[];
+}
+
 export interface Bus {
   createTopics(topics: TopicConfig[]): Promise<void>;
   producer(): BusProducer;
   consumer(options: ConsumerOptions): BusConsumer;
   /** Committed offsets against log-end offsets for one group. */
   lag(groupId: string, topics: string[]): Promise<PartitionLag[]>;
+  /**
+   * Who is in a group, what each member owns and how far each partition got: worker presence.
+   * Optional: only a bus whose groups span processes (Kafka) can tell.
+   */
+  describeGroup?(groupId: string, topics: string[]): Promise<GroupDescription>;
   close(): Promise<void>;
 }
