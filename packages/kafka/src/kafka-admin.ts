@@ -1,6 +1,7 @@
-import { sleep, type Logger, type PartitionLag, type TopicConfig } from '@crawler/core';
+import { sleep, type GroupDescription, type Logger, type PartitionLag, type TopicConfig } from '@crawler/core';
 import type { Admin, Kafka } from 'kafkajs';
 import { toBusError } from './kafka-errors.js';
+import { describeKafkaGroup, readProgress } from './kafka-group-description.js';
 
 const CREATE_TIMEOUT_MS = 30_000;
 
@@ -57,20 +58,19 @@ export class KafkaTopicAdmin {
   async lag(groupId: string, topics: string[]): Promise<PartitionLag[]> {
     try {
       await this.connect();
-      const committed = await this.admin.fetchOffsets({ groupId, topics });
-      const out: PartitionLag[] = [];
-      for (const topic of topics) {
-        const ends = await this.admin.fetchTopicOffsets(topic);
-        const commits = new Map((committed.find((entry) => entry.topic === topic)?.partitions ?? []).map((entry) => [entry.partition, Number(entry.offset)]));
-        for (const { partition, high, low } of ends) {
-          const mine = commits.get(partition) ?? -1;
-          const end = Number(high);
-          out.push({ topic, partition, committed: mine, end, lag: end - (mine < 0 ? Number(low) : mine) });
-        }
-      }
-      return out.sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
+      return (await readProgress(this.admin, groupId, topics)).map(({ topic, partition, committed, end, lag }) => ({ topic, partition, committed, end, lag }));
     } catch (error) {
       throw toBusError(error, `reading the lag of group ${groupId}`, this.scrub);
+    }
+  }
+
+  /** Members, their processes and partitions, and per-partition progress of one group. */
+  async describeGroup(groupId: string, topics: string[]): Promise<GroupDescription> {
+    try {
+      await this.connect();
+      return await describeKafkaGroup(this.admin, groupId, topics);
+    } catch (error) {
+      throw toBusError(error, `describing group ${groupId}`, this.scrub);
     }
   }
 

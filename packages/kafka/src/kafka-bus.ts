@@ -1,4 +1,4 @@
-import type { Bus, BusConsumer, BusProducer, ConsumerOptions, Logger, PartitionLag, TopicConfig } from '@crawler/core';
+import type { Bus, BusConsumer, BusProducer, ConsumerOptions, GroupDescription, Logger, PartitionLag, TopicConfig } from '@crawler/core';
 import type { Kafka } from 'kafkajs';
 import { KafkaTopicAdmin } from './kafka-admin.js';
 import { createKafkaClient, secretsOf } from './kafka-client.js';
@@ -52,6 +52,10 @@ class KafkaBus implements Bus {
 
   lag(groupId: string, topics: string[]): Promise<PartitionLag[]> {
     return this.admin.lag(groupId, topics);
+  }
+
+  describeGroup(groupId: string, topics: string[]): Promise<GroupDescription> {
+    return this.admin.describeGroup(groupId, topics);
   }
 
   /** Stops consumers first (they may still commit), then producers and the admin client. */

@@ -10,8 +10,9 @@ import {
   type TopicPartition,
   type TopicPartitionOffset,
 } from '@crawler/core';
-import { PartitionAssigners, type Consumer, type EachBatchPayload, type IHeaders, type Kafka, type KafkaMessage, type PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol, PartitionAssigners, type Consumer, type EachBatchPayload, type IHeaders, type Kafka, type KafkaMessage, type PartitionAssigner } from 'kafkajs';
 import { toBusError } from './kafka-errors.js';
+import { encodeCommitMetadata, encodeMemberIdentity } from './member-identity.js';
 
 export interface KafkaConsumerTuning {
   sessionTimeoutMs: number;
@@ -108,7 +109,8 @@ export class KafkaConsumer implements BusConsumer {
     const mine = offsets.filter(({ topic, partition }) => this.holds(topic, partition));
     if (mine.length === 0 || !this.running) return;
     try {
-      await this.consumer.commitOffsets(mine.map(({ topic, partition, offset }) => ({ topic, partition, offset: String(offset) })));
+      const metadata = encodeCommitMetadata(Date.now());
+      await this.consumer.commitOffsets(mine.map(({ topic, partition, offset }) => ({ topic, partition, offset: String(offset), metadata })));
     } catch (error) {
       throw toBusError(error, `committing offsets of group ${this.options.groupId}`, this.scrub);
     }
@@ -302,7 +304,12 @@ export class KafkaConsumer implements BusConsumer {
       }
       return findGroupCoordinator(group);
     };
-    return PartitionAssigners.roundRobin(config);
+    const roundRobin = PartitionAssigners.roundRobin(config);
+    // Round robin ignores userData; ours tells group descriptions which process the member is.
+    return {
+      ...roundRobin,
+      protocol: ({ topics }) => ({ name: roundRobin.name, metadata: AssignerProtocol.MemberMetadata.encode({ version: roundRobin.version, topics, userData: encodeMemberIdentity() }) }),
+    };
   };
 
   private assign(memberAssignment: Record<string, number[]>): void {
