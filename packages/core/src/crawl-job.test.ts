@@ -25,3 +25,21 @@ describe('crawl job', () => {
     expect(options.maxLength).toBe(100);
   });
 });
+
+describe('crawl job scheduling fields', () => {
+  it('reads schedule periods as milliseconds or as durations like 90s, 15m, 1h, 7d', () => {
+    const job = parseCrawlJob({ seeds: ['http://a.test/'], schedules: [{ every: '1h' }, { every: 90_000, urls: ['http://a.test/live'] }, { every: '1.5d' }] });
+    expect(job.schedules.map((schedule) => schedule.every)).toEqual([3_600_000, 90_000, 129_600_000]);
+    expect(job.schedules[0]!.urls).toEqual([]);
+    expect(() => parseCrawlJob({ schedules: [{ every: 'hourly' }] })).toThrow(/schedules\.0\.every/);
+    expect(() => parseCrawlJob({ schedules: [{ every: '10ms' }] })).toThrow(/at least one second/);
+  });
+
+  it('takes politeness overrides per host pattern and sitemaps, empty by default', () => {
+    const job = parseCrawlJob({ politeness: [{ hosts: ['*.example.org'], minDelayMs: 5000, maxInFlight: 2 }], sitemaps: ['http://a.test/sitemap.xml'] });
+    expect(job.politeness).toEqual([{ hosts: ['*.example.org'], minDelayMs: 5000, maxInFlight: 2 }]);
+    expect(job.sitemaps).toEqual(['http://a.test/sitemap.xml']);
+    expect(parseCrawlJob({})).toMatchObject({ schedules: [], politeness: [], sitemaps: [] });
+    expect(() => parseCrawlJob({ politeness: [{ hosts: [], perRound: 1 }] })).toThrow(/politeness\.0\.hosts/);
+  });
+});

@@ -16,6 +16,21 @@ const regexSource = z.string().refine(
   { message: 'not a valid regular expression' },
 );
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as milliseconds, or a string such as "90s", "15m", "1h", "7d". */
+const duration = z.union([
+  z.number().int().min(1000),
+  z
+    .string()
+    .regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)\s*$/, 'a duration such as 90s, 15m, 1h or 7d')
+    .transform((text) => {
+      const [, amount, unit] = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text)!;
+      return Math.round(Number(amount) * DURATION_UNITS[unit!]!);
+    })
+    .pipe(z.number().min(1000, 'at least one second')),
+]);
+
 /**
  * A crawl job: its seeds and the rules every service applies to its URLs. Services load the same
  * job file (CRAWL_JOB_FILE) so scope is decided identically everywhere.
@@ -44,8 +59,27 @@ export const crawlJobSchema = z.object({
   maxUrlLength: z.number().int().min(16).default(2048),
   /** Stop scheduling new URLs once this many were handed out (0 = no cap). */
   maxPages: z.number().int().min(0).default(0),
-  /** Re-crawl interval for pages that were fetched. */
+  /** Re-crawl interval of a fetched page before anything is known about how often it changes (then it adapts). */
   recrawlIntervalMs: z.number().int().min(1000).default(24 * 3600 * 1000),
+  /** Monitoring: these URLs (default: the seeds) are fetched at least once in every period, e.g. every "1h". */
+  schedules: z.array(z.object({ every: duration, urls: z.array(z.url()).default([]) })).default([]),
+  /**
+   * Politeness overrides for the scheduler's hand-outs to hosts matching `hosts` ("news.example.org",
+   * or "*.example.org" for the domain and its subdomains): URLs in flight, URLs per round, and time
+   * between two URLs of the host. The strictest of every matching override applies.
+   */
+  politeness: z
+    .array(
+      z.object({
+        hosts: z.array(z.string().min(1)).min(1),
+        maxInFlight: z.number().int().min(1).optional(),
+        perRound: z.number().int().min(1).optional(),
+        minDelayMs: z.number().int().min(0).optional(),
+      }),
+    )
+    .default([]),
+  /** XML sitemaps (or sitemap indexes) to read besides those robots.txt announces: their URLs feed the link base. */
+  sitemaps: z.array(z.url()).default([]),
   /** Canonicalization of discovered links (docs/URLS.md). */
   urls: z
     .object({

@@ -25,6 +25,7 @@ export function createLinkRecord(canonical: string, fields: Partial<LinkRecord> 
     status: 'queued',
     fetchCount: 0,
     lastFetchAt: null,
+    lastSeenAt: null,
     lastChangeAt: null,
     consecutiveFailures: 0,
     lastOutcome: null,

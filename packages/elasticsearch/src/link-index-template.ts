@@ -27,6 +27,7 @@ export const LINK_PROPERTIES: Record<keyof LinkRecord, Property> = {
   status: keyword,
   fetchCount: integer,
   lastFetchAt: time,
+  lastSeenAt: time,
   lastChangeAt: time,
   consecutiveFailures: integer,
   lastOutcome: keyword,

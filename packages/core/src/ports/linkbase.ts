@@ -36,6 +36,8 @@ export interface LinkRecord {
   status: LinkStatus;
   fetchCount: number;
   lastFetchAt: number | null;
+  /** Last fetch that returned the page's content (a body or a 304): what the next change decision compares with. */
+  lastSeenAt: number | null;
   lastChangeAt: number | null;
   consecutiveFailures: number;
   lastOutcome: string | null;
