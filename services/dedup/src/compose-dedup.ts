@@ -1,5 +1,5 @@
 import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, registerGroupMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadDedupConfig } from './config.js';
 import { createDedupService } from './dedup-service.js';
 
@@ -13,6 +13,7 @@ export async function composeDedup(runtime: RuntimeConfig, logger: Logger, env: 
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
+  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

@@ -1,5 +1,5 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, jobContentTypes, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, jobContentTypes, loadCrawlJob, registerGroupMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
@@ -18,6 +18,7 @@ export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env
     const depth = service.gate.depth();
     return { queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: service.robots?.hits ?? 0, robotsCacheMisses: service.robots?.misses ?? 0 };
   });
+  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

@@ -1,5 +1,5 @@
 import { createBus } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, instrumentProducer, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, instrumentProducer, loadCrawlJob, registerGroupMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadLinkextractConfig } from './config.js';
 import { registerLinkextractMetrics } from './linkextract-metrics.js';
 import { createLinkextractService } from './linkextract-service.js';
@@ -13,6 +13,7 @@ export async function composeLinkextract(runtime: RuntimeConfig, logger: Logger,
   const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
   registerLinkextractMetrics(registry, service.stage, () => service.runner.processed);
+  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

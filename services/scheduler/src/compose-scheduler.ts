@@ -1,5 +1,5 @@
 import { createBus, createLinkBase } from '@crawler/adapters';
-import { BatchingProducer, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, loadCrawlJob, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, loadCrawlJob, registerGroupMetrics, registerLinkBaseMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
 import { loadSchedulerConfig } from './config.js';
 import { createSchedulerService } from './scheduler-service.js';
 
@@ -12,6 +12,8 @@ export async function composeScheduler(runtime: RuntimeConfig, logger: Logger, e
   const bus = await createBus(runtime, logger, { env });
   const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
+  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
+  registerLinkBaseMetrics(registry, linkbase, logger);
   await service.start();
   return {
     metrics: () => registry.metrics(),

@@ -4,3 +4,6 @@ export * from './store-metrics.js';
 export * from './producer-metrics.js';
 export * from './prometheus-text.js';
 export * from './latency-buckets.js';
+export * from './worker-presence.js';
+export * from './group-metrics.js';
+export * from './linkbase-metrics.js';
