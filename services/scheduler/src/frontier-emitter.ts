@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Schemas, Topics, type BusProducer, type Codec, type CrawlJob, type FrontierRequest, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
+import { Schemas, Topics, TRACE_HEADER, type BusProducer, type Codec, type CrawlJob, type FrontierRequest, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
 import { NEVER } from './apply-status.js';
 
 export interface FrontierEmitterOptions {
@@ -110,7 +110,11 @@ export class FrontierEmitter {
     }
     await this.options.producer.send(
       (this.options.topicPrefix ?? '') + Topics.frontier,
-      sendable.map((record) => ({ key: record.queueKey, value: this.options.codec.encode(Schemas.FrontierRequest, toRequest(record, now, until)), headers: {} })),
+      sendable.map((record) => {
+        const request = toRequest(record, now, until);
+        // The trace id also travels as a header, as on every message the stage runners produce.
+        return { key: record.queueKey, value: this.options.codec.encode(Schemas.FrontierRequest, request), headers: { [TRACE_HEADER]: request.traceId } };
+      }),
     );
     this.emitted += sendable.length;
     return due.length >= room;
