@@ -61,7 +61,10 @@ export class MemoryFingerprintStore implements FingerprintStore {
   }
 
   async delete(namespace: string, keys: string[]): Promise<void> {
-    for (const key of keys) this.values.delete(`${namespace}\u0000${key}`);
+    for (const key of keys) {
+      this.values.delete(`${namespace}\u0000${key}`);
+      this.sets.delete(`${namespace}\u0000${key}`);
+    }
   }
 
   async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {

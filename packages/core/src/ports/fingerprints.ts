@@ -29,6 +29,7 @@ export interface FingerprintStore {
   putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]>;
   get(namespace: string, keys: string[]): Promise<(string | null)[]>;
   set(entries: FingerprintEntry[]): Promise<void>;
+  /** Deletes values and sets alike. */
   delete(namespace: string, keys: string[]): Promise<void>;
   /** Adds members to a set (e.g. one SimHash band bucket); the set's TTL is refreshed. */
   addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void>;

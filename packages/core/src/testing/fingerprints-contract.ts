@@ -92,6 +92,13 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
       await store.addToSets([]);
     });
 
+    it('deletes sets as it deletes values', async () => {
+      const space = ns();
+      await store.addToSets([{ namespace: space, key: 'samples', members: ['a', 'b'], ttlMs: 60_000 }]);
+      await store.delete(space, ['samples']);
+      expect(await store.members(space, ['samples'])).toEqual([[]]);
+    });
+
     it('expires sets after their TTL', async () => {
       const space = ns();
       await store.addToSets([{ namespace: space, key: 'short', members: ['a'], ttlMs: 300 }]);
