@@ -4,16 +4,44 @@ import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { applyStatus, NEVER } from './apply-status.js';
 
-const policy = { recrawlIntervalMs: 86_400_000, maxAttempts: 3, retryBaseMs: 1000, retryMaxMs: 60_000, random: () => 0.5 };
+const DAY = 86_400_000;
+const policy = { initialIntervalMs: DAY, minIntervalMs: 3_600_000, maxIntervalMs: 30 * DAY, targetProbability: 0.5, hubBoost: 3, maxAttempts: 3, retryBaseMs: 1000, retryMaxMs: 60_000, random: () => 0.5 };
 const now = 1_000_000;
 const status = (fields: Partial<StatusUpdate>): StatusUpdate => ({ ...sampleMessages[Schemas.StatusUpdate], change: null, digest: null, etag: null, ...fields });
 
 describe('applyStatus', () => {
   const record = makeLinkRecord('http://a.test/', { leaseUntil: now + 5000, digest: 'old' });
 
-  it('stores a fetched page with its digest and validators and schedules the re-crawl', () => {
-    const next = applyStatus(record, status({ outcome: 'ok', change: 'changed', digest: 'new', etag: '"e"', fetchedAt: now }), now, policy);
-    expect(next).toMatchObject({ status: 'fetched', digest: 'new', etag: '"e"', leaseUntil: 0, fetchCount: 1, lastChangeAt: now, nextFetchAt: now + 86_400_000 });
+  it('stores a fetched page with its digest and validators and schedules the first re-crawl after the job interval', () => {
+    const next = applyStatus(record, status({ outcome: 'ok', change: 'new', digest: 'new', etag: '"e"', lastModified: null, fetchedAt: now }), now, policy);
+    expect(next).toMatchObject({ status: 'fetched', digest: 'new', etag: '"e"', leaseUntil: 0, fetchCount: 1, lastChangeAt: now, lastSeenAt: now, nextFetchAt: now + DAY, changeHistory: [], trafficClass: 'update' });
+    expect(next.priority).toBeCloseTo(0.5 * next.value);
+  });
+
+  it('learns from re-fetches: a page that keeps changing comes back sooner than one that never does', () => {
+    let busy = applyStatus(record, status({ outcome: 'ok', change: 'new', digest: 'd0', lastModified: null }), now, policy);
+    let quiet = busy;
+    for (let i = 1; i <= 4; i++) {
+      const at = now + i * DAY;
+      busy = applyStatus(busy, status({ outcome: 'ok', change: 'changed', digest: `d${i}`, lastModified: null }), at, policy);
+      quiet = applyStatus(quiet, status({ outcome: 'not_modified', httpStatus: 304, lastModified: null }), at, policy);
+    }
+    expect(busy.changeHistory).toEqual(Array.from({ length: 4 }, () => ({ ms: DAY, changed: true })));
+    expect(quiet.changeHistory.every((observation) => !observation.changed)).toBe(true);
+    expect(busy.nextFetchAt - busy.lastSeenAt!).toBeLessThan(DAY / 2);
+    expect(quiet.nextFetchAt - quiet.lastSeenAt!).toBeGreaterThan(3 * DAY);
+    expect(busy.changeRate!).toBeGreaterThan(quiet.changeRate! * 5);
+    expect(busy.trafficClass).toBe('freshness');
+  });
+
+  it('tells a change by the digests when dedup calls a page seen before new (its fingerprint expired)', () => {
+    const seen = applyStatus(record, status({ outcome: 'ok', change: 'new', digest: 'd0' }), now, policy);
+    expect(applyStatus(seen, status({ outcome: 'ok', change: 'new', digest: 'd0' }), now + DAY, policy).changeHistory).toEqual([{ ms: DAY, changed: false }]);
+    expect(applyStatus(seen, status({ outcome: 'ok', change: 'new', digest: 'd1' }), now + DAY, policy).changeHistory).toEqual([{ ms: DAY, changed: true }]);
+  });
+
+  it('decays the link yield with each fetch of the content', () => {
+    expect(applyStatus({ ...record, linkYield: 10 }, status({ outcome: 'not_modified', httpStatus: 304 }), now, policy).linkYield).toBeCloseTo(7);
   });
 
   it('marks duplicates and keeps the old change time for unchanged pages', () => {
@@ -33,7 +61,7 @@ describe('applyStatus', () => {
     const second = applyStatus(first, status({ outcome: 'throttled', retriable: true, retryAfterMs: 30_000 }), now, policy);
     expect(second).toMatchObject({ status: 'retry', consecutiveFailures: 2, nextFetchAt: now + 30_000 });
     const third = applyStatus(second, status({ outcome: 'timeout', retriable: true }), now, policy);
-    expect(third).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: now + 86_400_000 });
+    expect(third).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: now + DAY });
   });
 
   it('does not retry failures that will not pass', () => {

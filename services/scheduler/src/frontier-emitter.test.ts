@@ -7,10 +7,11 @@ import { makeLinkRecord } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrontierEmitter, type FrontierEmitterOptions } from './frontier-emitter.js';
+import { JobRegistry } from './jobs/job-registry.js';
 
 const codec = new Codec();
 
-async function setup(overrides: Partial<FrontierEmitterOptions> = {}) {
+async function setup(overrides: Partial<FrontierEmitterOptions> = {}, alreadyHandedOut: Record<string, number> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'emitter-'));
   const linkbase = await FileLinkBase.open(dir);
   const bus = new InProcessBus();
@@ -23,7 +24,7 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}) {
     linkbase,
     producer: bus.producer(),
     codec,
-    job: parseCrawlJob({}),
+    jobs: new JobRegistry(parseCrawlJob({})),
     logger: silentLogger(),
     tickMs: 10,
     batchSize: 100,
@@ -32,9 +33,10 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}) {
     maxInFlightPerHost: 3,
     leaseMs: 1000,
     maxLeaseExpiries: 2,
+    selection: { classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'breadth-first' },
     now: () => clock,
     ...overrides,
-  });
+  }, alreadyHandedOut);
   const cleanup = async () => {
     await consumer.stop();
     await bus.close();
@@ -90,7 +92,7 @@ describe('FrontierEmitter', () => {
   });
 
   it('stops handing out new URLs when the page budget is spent', async () => {
-    const ctx = await setup({ job: parseCrawlJob({ maxPages: 2 }), perHostPerRound: 10, maxInFlightPerHost: 10 });
+    const ctx = await setup({ jobs: new JobRegistry(parseCrawlJob({ maxPages: 2 })), perHostPerRound: 10, maxInFlightPerHost: 10 });
     cleanup = ctx.cleanup;
     await ctx.linkbase.insertNew([0, 1, 2, 3].map((i) => makeLinkRecord(`http://a.test/${i}`)));
     await ctx.emitter.runRound();
@@ -98,5 +100,43 @@ describe('FrontierEmitter', () => {
     await flush();
     expect(ctx.sent).toHaveLength(2);
     expect(ctx.emitter.budgetSpent).toBe(true);
+  });
+
+  it('counts page budgets per job, including what earlier runs handed out', async () => {
+    const jobs = new JobRegistry(parseCrawlJob({ id: 'main', maxPages: 3 }));
+    jobs.add(parseCrawlJob({ id: 'side', maxPages: 1 }));
+    const ctx = await setup({ jobs, perHostPerRound: 10, maxInFlightPerHost: 10 }, { main: 2 });
+    cleanup = ctx.cleanup;
+    await ctx.linkbase.insertNew([...[0, 1, 2].map((i) => makeLinkRecord(`http://a.test/main${i}`, { jobId: 'main' })), ...[0, 1, 2].map((i) => makeLinkRecord(`http://b.test/side${i}`, { jobId: 'side' }))]);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent.map((request) => request.jobId).sort()).toEqual(['main', 'side']);
+  });
+
+  it('leaves paused hosts and jobs alone', async () => {
+    const paused = { queues: ['a.test'], jobs: ['quiet'] };
+    const ctx = await setup({ exclude: () => paused });
+    cleanup = ctx.cleanup;
+    await ctx.linkbase.insertNew([makeLinkRecord('http://a.test/'), makeLinkRecord('http://b.test/'), makeLinkRecord('http://c.test/', { jobId: 'quiet' })]);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(ctx.sent.map((request) => request.host)).toEqual(['b.test']);
+  });
+
+  it('applies politeness overrides: fewer in flight, and a minimum time between two URLs of a host', async () => {
+    const job = parseCrawlJob({ politeness: [{ hosts: ['slow.test'], minDelayMs: 5000 }, { hosts: ['narrow.test'], maxInFlight: 2 }] });
+    const ctx = await setup({ jobs: new JobRegistry(job), perHostPerRound: 10, maxInFlightPerHost: 10, leaseMs: 60_000 });
+    cleanup = ctx.cleanup;
+    await ctx.linkbase.insertNew([...[0, 1, 2].map((i) => makeLinkRecord(`http://slow.test/${i}`)), ...[0, 1, 2, 3].map((i) => makeLinkRecord(`http://narrow.test/${i}`))]);
+    await ctx.emitter.runRound();
+    ctx.tick(1000);
+    await ctx.emitter.runRound();
+    await flush();
+    const count = (host: string) => ctx.sent.filter((request) => request.host === host).length;
+    expect([count('slow.test'), count('narrow.test')]).toEqual([1, 2]);
+    ctx.tick(4000);
+    await ctx.emitter.runRound();
+    await flush();
+    expect(count('slow.test')).toBe(2);
   });
 });

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Schemas, Topics, TRACE_HEADER, type BusProducer, type Codec, type CrawlJob, type FrontierRequest, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
+import { Schemas, Topics, TRACE_HEADER, type BusProducer, type Codec, type DueQuery, type FrontierRequest, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
 import { NEVER } from './apply-status.js';
+import type { JobRegistry } from './jobs/job-registry.js';
+import { hostPoliteness, type HostPoliteness } from './jobs/host-politeness.js';
+import { selectRound, type SelectionPolicy } from './selection/round-selection.js';
 
 export interface FrontierEmitterOptions {
   linkbase: LinkBase;
   producer: BusProducer;
   codec: Codec;
-  job: CrawlJob;
+  jobs: JobRegistry;
   logger: Logger;
   tickMs: number;
   batchSize: number;
@@ -15,27 +18,49 @@ export interface FrontierEmitterOptions {
   maxInFlightPerHost: number;
   leaseMs: number;
   maxLeaseExpiries: number;
+  selection: SelectionPolicy;
+  /** Paused queues and jobs, asked before every round. */
+  exclude?: () => DueQuery['exclude'];
+  /** Called with the records of every round as they are sent. */
+  onHandedOut?(records: readonly LinkRecord[]): void;
   topicPrefix?: string;
   now?: () => number;
+  random?: () => number;
 }
 
+/** Due candidates fetched per URL a round may hand out: room to choose by class and level. */
+const CANDIDATES_PER_SLOT = 2;
+const MAX_CACHED_POLITENESS = 50_000;
+const NO_OVERRIDES: HostPoliteness = Object.freeze({});
+
 /**
- * Hands due URLs to the fetchers: each round takes due URLs from the link base (per host, in
- * crawl order), leases them, and publishes them on crawl.frontier keyed by politeness key.
- * In-flight URLs are bounded in all and per host, so the frontier topic never floods.
+ * Hands due URLs to the fetchers: each round takes due candidates from the link base (per host and
+ * group, hosts round-robin), picks the round by traffic class shares and level weights
+ * (selection/round-selection.ts), leases the picks, and publishes them on crawl.frontier keyed by
+ * politeness key. In-flight URLs are bounded in all and per host (and per host as the jobs'
+ * politeness overrides say), so the frontier topic never floods.
  */
 export class FrontierEmitter {
   private readonly inFlight = new Map<string, { queueKey: string; until: number }>();
   private readonly perHost = new Map<string, number>();
+  /** Earliest next hand-out of hosts with a minimum delay. */
+  private readonly nextAllowed = new Map<string, number>();
+  private readonly politeness = new Map<string, HostPoliteness>();
+  private overridesExist: boolean;
+  private readonly budgetUsed: Map<string, number>;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private round: Promise<void> = Promise.resolve();
-  private budgetUsed: number;
   emitted = 0;
   poisoned = 0;
 
-  constructor(private readonly options: FrontierEmitterOptions, alreadyHandedOut = 0) {
-    this.budgetUsed = alreadyHandedOut;
+  /** `alreadyHandedOut`: per job, URLs handed out before this process started (its page budget counts them). */
+  constructor(
+    private readonly options: FrontierEmitterOptions,
+    alreadyHandedOut: Record<string, number> = {},
+  ) {
+    this.budgetUsed = new Map(Object.entries(alreadyHandedOut));
+    this.overridesExist = options.jobs.list().some((job) => job.politeness.length > 0);
   }
 
   start(): void {
@@ -59,13 +84,32 @@ export class FrontierEmitter {
     else this.perHost.set(entry.queueKey, count);
   }
 
+  /** The jobs' politeness overrides changed (a job was added). */
+  jobsChanged(): void {
+    this.politeness.clear();
+    this.overridesExist = this.options.jobs.list().some((job) => job.politeness.length > 0);
+  }
+
   get inFlightCount(): number {
     return this.inFlight.size;
   }
 
-  /** True once the job's page budget is spent. */
+  /** URLs in flight per queue, most first. */
+  inFlightByQueue(limit = 20): { queueKey: string; inFlight: number }[] {
+    return [...this.perHost]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([queueKey, inFlight]) => ({ queueKey, inFlight }));
+  }
+
+  /** True once the job file's job has spent its page budget. */
   get budgetSpent(): boolean {
-    return this.options.job.maxPages > 0 && this.budgetUsed >= this.options.job.maxPages;
+    return this.isBudgetSpent(this.options.jobs.defaultJob.id, 0);
+  }
+
+  private isBudgetSpent(jobId: string, pending: number): boolean {
+    const maxPages = this.options.jobs.get(jobId).maxPages;
+    return maxPages > 0 && (this.budgetUsed.get(jobId) ?? 0) + pending >= maxPages;
   }
 
   private schedule(delayMs: number): void {
@@ -77,36 +121,51 @@ export class FrontierEmitter {
     }, delayMs);
   }
 
-  /** One round; true when it was cut short by the batch size (more is due right now). */
+  /** One round; true when it was cut short by the room (more is due right now). */
   async runRound(): Promise<boolean> {
     const now = (this.options.now ?? Date.now)();
     this.forgetExpired(now);
     const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight.size);
     if (room <= 0) return false;
-    const due = await this.options.linkbase.findDue({ now, limit: room, perQueueLimit: this.options.perHostPerRound });
-    const chosen: LinkRecord[] = [];
-    const hostCounts = new Map<string, number>();
-    let firstVisits = 0;
-    for (const record of due) {
-      if (this.inFlight.has(record.id)) continue;
-      const hostLoad = (this.perHost.get(record.queueKey) ?? 0) + (hostCounts.get(record.queueKey) ?? 0);
-      if (hostLoad >= this.options.maxInFlightPerHost) continue;
-      const firstVisit = record.fetchCount === 0;
-      if (firstVisit && this.options.job.maxPages > 0 && this.budgetUsed + firstVisits >= this.options.job.maxPages) continue;
-      if (firstVisit) firstVisits++;
-      hostCounts.set(record.queueKey, (hostCounts.get(record.queueKey) ?? 0) + 1);
-      chosen.push(record);
-    }
+    const due = await this.options.linkbase.findDue({ now, limit: room * CANDIDATES_PER_SLOT, perQueueLimit: this.options.perHostPerRound, exclude: this.options.exclude?.() });
+    const firstVisits = new Map<string, number>();
+    const allowances = new Map<string, number>();
+    const chosen = selectRound(
+      {
+        candidates: due.filter((record) => !this.inFlight.has(record.id)),
+        room,
+        hostAllowance: (queueKey) => {
+          let allowance = allowances.get(queueKey);
+          if (allowance === undefined) allowances.set(queueKey, (allowance = this.hostAllowance(queueKey, now)));
+          return allowance;
+        },
+        admit: (record) => {
+          if (record.fetchCount > 0) return true;
+          const pending = firstVisits.get(record.jobId) ?? 0;
+          if (this.isBudgetSpent(record.jobId, pending)) return false;
+          firstVisits.set(record.jobId, pending + 1);
+          return true;
+        },
+        random: this.options.random ?? Math.random,
+      },
+      this.options.selection,
+    );
     if (chosen.length === 0) return false;
     const until = now + this.options.leaseMs;
-    const leased = await this.options.linkbase.lease(chosen.map((record) => record.id), until, now);
+    const leased = await this.options.linkbase.lease(
+      chosen.map((record) => record.id),
+      until,
+      now,
+    );
     const poisoned = leased.filter((record) => record.leaseExpiries > this.options.maxLeaseExpiries);
     if (poisoned.length > 0) await this.giveUpOn(poisoned);
     const sendable = leased.filter((record) => record.leaseExpiries <= this.options.maxLeaseExpiries);
     for (const record of sendable) {
       this.inFlight.set(record.id, { queueKey: record.queueKey, until });
       this.perHost.set(record.queueKey, (this.perHost.get(record.queueKey) ?? 0) + 1);
-      if (record.fetchCount === 0) this.budgetUsed++;
+      if (record.fetchCount === 0) this.budgetUsed.set(record.jobId, (this.budgetUsed.get(record.jobId) ?? 0) + 1);
+      const delay = this.politenessOf(record.queueKey).minDelayMs;
+      if (delay) this.nextAllowed.set(record.queueKey, now + delay);
     }
     await this.options.producer.send(
       (this.options.topicPrefix ?? '') + Topics.frontier,
@@ -117,7 +176,28 @@ export class FrontierEmitter {
       }),
     );
     this.emitted += sendable.length;
-    return due.length >= room;
+    this.options.onHandedOut?.(sendable);
+    return chosen.length >= room;
+  }
+
+  /** URLs of the queue this round may take: the round cap, the in-flight cap and the minimum delay, tightened by politeness overrides. */
+  private hostAllowance(queueKey: string, now: number): number {
+    const overrides = this.politenessOf(queueKey);
+    if ((this.nextAllowed.get(queueKey) ?? 0) > now) return 0;
+    const perRound = Math.min(this.options.perHostPerRound, overrides.perRound ?? Infinity, overrides.minDelayMs ? 1 : Infinity);
+    const inFlightRoom = Math.min(this.options.maxInFlightPerHost, overrides.maxInFlight ?? Infinity) - (this.perHost.get(queueKey) ?? 0);
+    return Math.max(0, Math.min(perRound, inFlightRoom));
+  }
+
+  private politenessOf(queueKey: string): HostPoliteness {
+    if (!this.overridesExist) return NO_OVERRIDES;
+    let found = this.politeness.get(queueKey);
+    if (!found) {
+      // Bounded: a crawl of millions of hosts must not keep one entry per host.
+      if (this.politeness.size >= MAX_CACHED_POLITENESS) this.politeness.clear();
+      this.politeness.set(queueKey, (found = hostPoliteness(this.options.jobs.list(), queueKey)));
+    }
+    return found;
   }
 
   /** A URL whose leases keep running out without any answer is failed instead of retried forever. */
@@ -132,6 +212,7 @@ export class FrontierEmitter {
 
   private forgetExpired(now: number): void {
     for (const [id, entry] of this.inFlight) if (entry.until <= now) this.answered(id);
+    for (const [queueKey, at] of this.nextAllowed) if (at <= now) this.nextAllowed.delete(queueKey);
   }
 }
 

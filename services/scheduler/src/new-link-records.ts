@@ -1,6 +1,5 @@
-import { createLinkRecord, createScope, urlId, type CrawlJob, type LinkRecord, type Outlinks } from '@crawler/core';
-
-const MAX_ANCHORS = 5;
+import { createLinkRecord, createScope, MAX_ANCHORS, urlId, type CrawlJob, type LinkRecord, type Outlinks, type Scope } from '@crawler/core';
+import { discoveryPlan } from './policy/recrawl-plan.js';
 
 export interface LinkCandidate {
   id: string;
@@ -15,9 +14,9 @@ export interface LinkCandidate {
  * extraction; links from robots.txt, sitemaps and redirects are scoped here. Seeds define the
  * scope. Links beyond the job's depth are dropped as a second guard.
  */
-export function linkCandidates(message: Outlinks, job: CrawlJob): LinkCandidate[] {
+export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scope): LinkCandidate[] {
   if (message.depth > job.maxDepth && message.kind !== 'seed') return [];
-  const scope = message.kind === 'page' || message.kind === 'seed' || !message.sourceUrl ? null : createScope(job);
+  const scope = message.kind === 'page' || message.kind === 'seed' || !message.sourceUrl ? null : (jobScope ?? createScope(job));
   const source = message.sourceUrl ? new URL(message.sourceUrl) : null;
   const byId = new Map<string, LinkCandidate>();
   for (const link of message.links) {
@@ -41,11 +40,25 @@ export function linkCandidates(message: Outlinks, job: CrawlJob): LinkCandidate[
   return [...byId.values()];
 }
 
-/** A queued record, due now, for a link the link base does not know yet. */
-export function recordForCandidate(candidate: LinkCandidate, message: Outlinks, now: number): LinkRecord | null {
+/** A queued record, due now, for a link the link base does not know yet, with its value, level and a random rank. */
+export function recordForCandidate(candidate: LinkCandidate, message: Outlinks, now: number, random: () => number = Math.random): LinkRecord | null {
+  let record: LinkRecord;
   try {
-    return createLinkRecord(candidate.url, { jobId: message.jobId, depth: message.depth, source: candidate.source, discoveredAt: message.discoveredAt, nextFetchAt: now, anchors: candidate.anchors });
+    record = createLinkRecord(candidate.url, { jobId: message.jobId, depth: message.depth, source: candidate.source, discoveredAt: message.discoveredAt, nextFetchAt: now, anchors: candidate.anchors, rank: random() });
   } catch {
     return null;
   }
+  return { ...record, ...discoveryPlan(record) };
+}
+
+/**
+ * A known URL linked once more: its inlinks and anchor texts grow (anchors capped, repeats
+ * skipped). A URL still waiting for its first visit gets its value and level again; a fetched (or
+ * monitored) one gets them at its next re-crawl plan.
+ */
+export function addInlink(record: LinkRecord, anchors: readonly string[]): LinkRecord {
+  const merged = [...record.anchors];
+  for (const anchor of anchors) if (merged.length < MAX_ANCHORS && !merged.includes(anchor)) merged.push(anchor);
+  const next = { ...record, inlinks: record.inlinks + 1, anchors: merged };
+  return next.fetchCount === 0 && next.status === 'queued' && next.trafficClass === 'discovery' ? { ...next, ...discoveryPlan(next) } : next;
 }

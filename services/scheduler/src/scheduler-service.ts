@@ -1,7 +1,14 @@
-import { createLinkRecord, StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
+import { errorMessage, parseCrawlJob, StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
+import { SchedulerAdmin } from './admin/scheduler-admin.js';
 import type { SchedulerConfig } from './config.js';
+import { ControlState } from './control-state.js';
 import { FrontierEmitter } from './frontier-emitter.js';
+import { JobRegistry } from './jobs/job-registry.js';
+import { jobStartRecords } from './jobs/job-seeds.js';
+import { MonitoringSchedules } from './jobs/monitoring.js';
+import { countHandedOut, type SchedulerGauges } from './scheduler-metrics.js';
 import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerCounters } from './scheduler-stages.js';
+import { UpdateBatcher } from './update-batcher.js';
 
 export interface SchedulerPorts {
   bus: Bus;
@@ -18,18 +25,44 @@ export interface CrawlSnapshot extends LinkBaseStats {
   counters: SchedulerCounters;
 }
 
-/** Wires the scheduler: the status and links consumers (two groups) and the frontier emitter. */
-export async function createSchedulerService(config: SchedulerConfig, job: CrawlJob, ports: SchedulerPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver; now?: () => number } = {}) {
+export interface SchedulerServiceOptions {
+  topicPrefix?: string;
+  observer?: StageObserver;
+  now?: () => number;
+  random?: () => number;
+  /** How often the jobs' monitoring schedules are checked. */
+  monitorCheckMs?: number;
+}
+
+const MONITOR_CHECK_MS = 5000;
+
+/**
+ * Wires the scheduler: the status and links consumers (two groups), the frontier emitter, the
+ * jobs (the job file's, and those added at run time), their monitoring schedules, and the
+ * operator state (paused jobs and hosts) kept in the link base.
+ */
+export async function createSchedulerService(config: SchedulerConfig, job: CrawlJob, ports: SchedulerPorts, logger: Logger, options: SchedulerServiceOptions = {}) {
   const log = logger.child({ component: 'scheduler' });
   const now = options.now ?? Date.now;
-  let alreadyHandedOut = 0;
-  for await (const record of ports.linkbase.scan()) if (record.fetchCount > 0 || record.leaseUntil > 0) alreadyHandedOut++;
+  const random = options.random ?? Math.random;
+  const jobs = new JobRegistry(job);
+  const control = new ControlState(ports.linkbase);
+  for (const raw of (await control.load()).jobs) {
+    try {
+      jobs.add(parseCrawlJob(raw, 'crawl job kept in the link base'));
+    } catch (error) {
+      log.warn({ err: errorMessage(error) }, 'a crawl job added earlier is no longer valid; skipped');
+    }
+  }
+  // Page budgets count what earlier runs handed out.
+  const visited = Object.fromEntries(Object.entries((await ports.linkbase.stats(now())).byJob).map(([id, counts]) => [id, counts.visited]));
+  const handedOut = new Map<string, number>();
   const emitter = new FrontierEmitter(
     {
       linkbase: ports.linkbase,
       producer: ports.producer,
       codec: ports.codec,
-      job,
+      jobs,
       logger: log,
       tickMs: config.tickMs,
       batchSize: config.batchSize,
@@ -38,51 +71,93 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
       maxInFlightPerHost: config.maxInFlightPerHost,
       leaseMs: config.leaseMs,
       maxLeaseExpiries: config.maxLeaseExpiries,
+      selection: { classShares: config.trafficShares, levelWeights: config.levelWeights, hostOrder: config.hostOrder },
+      exclude: () => control.exclude(),
+      onHandedOut: (records) => countHandedOut(handedOut, records),
       topicPrefix: options.topicPrefix,
       now,
+      random,
     },
-    alreadyHandedOut,
+    visited,
   );
   const counters = createSchedulerCounters();
   const stageOptions = {
     linkbase: ports.linkbase,
-    job,
+    jobs,
     counters,
     leaseMs: config.leaseMs,
     maxRedirectHops: config.maxRedirectHops,
-    policy: { recrawlIntervalMs: job.recrawlIntervalMs, maxAttempts: config.maxAttempts, retryBaseMs: config.retryBaseMs, retryMaxMs: config.retryMaxMs },
+    countInlinks: config.countInlinks,
+    updates: new UpdateBatcher(ports.linkbase),
+    policy: {
+      maxAttempts: config.maxAttempts,
+      retryBaseMs: config.retryBaseMs,
+      retryMaxMs: config.retryMaxMs,
+      minIntervalMs: config.recrawlMinMs,
+      maxIntervalMs: config.recrawlMaxMs,
+      targetProbability: config.recrawlProbability,
+      hubBoost: config.hubBoost,
+    },
     onAnswered: (urlId: string) => emitter.answered(urlId),
     now,
+    random,
   };
   const runner = (stage: ReturnType<typeof createStatusStage> | ReturnType<typeof createLinksStage>, groupId: string) =>
     new StageRunner({ stage: stage as never, bus: ports.bus, codec: ports.codec, producer: ports.producer, groupId, logger: log, concurrency: 64, topicPrefix: options.topicPrefix, observer: options.observer });
   const statusRunner = runner(createStatusStage(stageOptions), 'scheduler.status');
   const linksRunner = runner(createLinksStage(stageOptions), 'scheduler.links');
+  const monitoring = new MonitoringSchedules(jobs, ports.linkbase, log, (id) => control.isJobPaused(id), random);
+  let monitored = 0;
+  let monitorTimer: NodeJS.Timeout | null = null;
+  let monitorRun: Promise<void> = Promise.resolve();
+  const checkSchedules = () => {
+    monitorRun = monitoring
+      .run(now())
+      .then((count) => void (monitored += count))
+      .catch((error: unknown) => log.error({ err: errorMessage(error) }, 'monitoring schedules failed; trying again'));
+  };
+  const admin = new SchedulerAdmin({ linkbase: ports.linkbase, jobs, control, emitter, log, now, random, onInserted: (count) => void (counters.discovered += count) });
+  const gauges: SchedulerGauges = {
+    counters,
+    handedOut,
+    inFlight: () => emitter.inFlightCount,
+    poisoned: () => emitter.poisoned,
+    monitored: () => monitored,
+    paused: () => ({ jobs: control.current.pausedJobs.length, queues: control.current.pausedQueues.length }),
+  };
 
   return {
     emitter,
     counters,
+    jobs,
+    control,
+    admin,
+    gauges,
     async start() {
-      // Seeds of the job enter the link base directly: create-if-absent, so a restart adds nothing.
+      // Seeds, sitemaps and monitored URLs of every job enter the link base directly: create-if-absent, so a restart adds nothing.
       const at = now();
-      const seeds = job.seeds.map((url) => createLinkRecord(url, { jobId: job.id, source: 'seed', discoveredAt: at, nextFetchAt: at }));
-      if (seeds.length > 0) {
-        const inserted = await ports.linkbase.insertNew(seeds);
-        counters.discovered += inserted.length;
+      for (const known of jobs.list()) {
+        const records = jobStartRecords(known, at, random);
+        if (records.length > 0) counters.discovered += (await ports.linkbase.insertNew(records)).length;
       }
       await statusRunner.start();
       await linksRunner.start();
       emitter.start();
+      checkSchedules();
+      monitorTimer = setInterval(checkSchedules, options.monitorCheckMs ?? MONITOR_CHECK_MS);
+      monitorTimer.unref();
     },
     async stop() {
+      if (monitorTimer) clearInterval(monitorTimer);
+      await monitorRun;
       await emitter.stop();
       await linksRunner.stop();
       await statusRunner.stop();
       await ports.linkbase.flush();
     },
-    async snapshot(options: { withDue?: boolean } = {}): Promise<CrawlSnapshot> {
+    async snapshot(snapshotOptions: { withDue?: boolean } = {}): Promise<CrawlSnapshot> {
       const at = now();
-      const stats = await ports.linkbase.stats(at, { due: options.withDue });
+      const stats = await ports.linkbase.stats(at, { due: snapshotOptions.withDue });
       // Leased URLs are mostly pending ones on a first crawl; exact whenever nothing is leased.
       const pending = Math.max(0, (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0) - stats.leased);
       return { ...stats, pending, inFlight: emitter.inFlightCount, budgetSpent: emitter.budgetSpent, counters };

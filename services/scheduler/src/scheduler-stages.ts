@@ -1,8 +1,12 @@
-import { canonicalize, createLinkRecord, createScope, Schemas, Topics, urlId } from '@crawler/core';
-import type { CrawlJob, LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import { canonicalize, createLinkRecord, Schemas, Topics, urlId } from '@crawler/core';
+import type { LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
-import { linkCandidates, recordForCandidate } from './new-link-records.js';
+import type { JobRegistry } from './jobs/job-registry.js';
+import { addInlink, linkCandidates, recordForCandidate } from './new-link-records.js';
+import { addYield } from './policy/link-yield.js';
+import { discoveryPlan } from './policy/recrawl-plan.js';
 import { findRedirectLoop } from './redirect-chain.js';
+import { UpdateBatcher } from './update-batcher.js';
 
 export interface SchedulerCounters {
   outcomes: Map<string, number>;
@@ -21,49 +25,72 @@ function bump(map: Map<string, number>, key: string): void {
 
 export interface SchedulerStageOptions {
   linkbase: LinkBase;
-  job: CrawlJob;
-  policy: StatusPolicy;
+  jobs: JobRegistry;
+  /** The status policy; its initial re-crawl interval is each job's own recrawlIntervalMs. */
+  policy: Omit<StatusPolicy, 'initialIntervalMs'>;
   counters: SchedulerCounters;
   leaseMs: number;
   maxRedirectHops: number;
+  /** Count links to known URLs and keep their anchors (a batched write per message). */
+  countInlinks: boolean;
+  /** Shared by both stages, so their single-record writes are batched together. */
+  updates?: UpdateBatcher;
   /** Called with each answered URL id, so the emitter can free its in-flight slot. */
   onAnswered?(urlId: string, queueKey: string): void;
   now?: () => number;
+  random?: () => number;
 }
 
-/** crawl.links -> link base: inserts URLs not seen before, due now. Known URLs cost no write. */
+/**
+ * crawl.links -> link base: inserts URLs not seen before, due now, valued by the weight function.
+ * A known URL linked again gains an inlink and the link's anchor text; the page the links came from
+ * gains link yield for each new URL (hub feedback). All of these are batched writes.
+ */
 export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks> {
   const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const updates = options.updates ?? new UpdateBatcher(options.linkbase);
   return {
     name: 'scheduler',
     input: { topic: Topics.links, schema: Schemas.Outlinks },
     outputs: [],
     async handle(message) {
       options.counters.linksReceived += message.links.length;
-      const candidates = linkCandidates(message, options.job);
+      const candidates = linkCandidates(message, options.jobs.get(message.jobId), options.jobs.scope(message.jobId));
       if (candidates.length === 0) return [];
       const known = await options.linkbase.getMany(candidates.map((candidate) => candidate.id));
       const at = now();
-      const fresh = candidates.filter((candidate) => !known.has(candidate.id)).map((candidate) => recordForCandidate(candidate, message, at)).filter((record) => record !== null);
-      if (fresh.length > 0) {
-        // Awaited first: `x += await y` would read x before the await and lose concurrent increments.
-        const inserted = await options.linkbase.insertNew(fresh);
-        options.counters.discovered += inserted.length;
+      const fresh = candidates.filter((candidate) => !known.has(candidate.id)).map((candidate) => recordForCandidate(candidate, message, at, random)).filter((record) => record !== null);
+      // Awaited first: `x += await y` would read x before the await and lose concurrent increments.
+      const inserted = fresh.length > 0 ? await options.linkbase.insertNew(fresh) : [];
+      options.counters.discovered += inserted.length;
+      const writes: Promise<unknown>[] = [];
+      if (options.countInlinks) {
+        for (const candidate of candidates) {
+          if (known.has(candidate.id) && candidate.id !== message.sourceUrlId) writes.push(updates.update(candidate.id, (record) => addInlink(record, candidate.anchors)));
+        }
       }
+      if (message.kind === 'page' && message.sourceUrlId && inserted.length > 0) {
+        writes.push(updates.update(message.sourceUrlId, (record) => ({ ...record, linkYield: addYield(record.linkYield, inserted.length) })));
+      }
+      await Promise.all(writes);
       return [];
     },
   };
 }
 
 /**
- * crawl.status -> link base: applies each fetch outcome to its URL's record (read-modify-write).
- * A redirect adds its target at the same depth, one redirect hop further; a chain longer than
- * the hop limit ends as too_many_redirects, and a target that leads back ends as redirect_loop.
- * A target the fetcher already fetched inline enters leased, as its own status is on the way.
+ * crawl.status -> link base: applies each fetch outcome to its URL's record (read-modify-write,
+ * batched). A redirect adds its target at the same depth, one redirect hop further; a chain longer
+ * than the hop limit ends as too_many_redirects, and a target that leads back ends as
+ * redirect_loop. A target the fetcher already fetched inline enters leased, as its own status is
+ * on the way.
  */
 export function createStatusStage(options: SchedulerStageOptions): Stage<StatusUpdate> {
   const now = options.now ?? Date.now;
-  const scope = createScope(options.job);
+  const random = options.random ?? Math.random;
+  const updates = options.updates ?? new UpdateBatcher(options.linkbase);
+  const policyOf = (jobId: string): StatusPolicy => ({ ...options.policy, random, initialIntervalMs: options.jobs.get(jobId).recrawlIntervalMs });
   return {
     name: 'scheduler',
     input: { topic: Topics.status, schema: Schemas.StatusUpdate },
@@ -72,13 +99,15 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       const at = now();
       bump(options.counters.outcomes, status.outcome);
       if (status.change) bump(options.counters.changes, status.change);
-      const updated = await options.linkbase.update([status.urlId], (record) => applyStatus(record, status, at, options.policy));
-      if (updated.length === 0 && status.meta.followed !== 'true') {
+      const policy = policyOf(status.jobId);
+      const updated = await updates.update(status.urlId, (record) => applyStatus(record, status, at, policy));
+      if (!updated && status.meta.followed !== 'true') {
         // A status for a URL the link base never saw: a page reached through an inline redirect.
-        await options.linkbase.insertNew([applyStatus(createLinkRecord(status.url, { jobId: status.jobId, depth: status.depth, source: 'redirect', discoveredAt: at }), status, at, options.policy)]);
+        const record = createLinkRecord(status.url, { jobId: status.jobId, depth: status.depth, source: 'redirect', discoveredAt: at });
+        await options.linkbase.insertNew([applyStatus({ ...record, ...discoveryPlan(record) }, status, at, policy)]);
       }
       options.onAnswered?.(status.urlId, status.queueKey);
-      if (status.outcome === 'redirect' && status.redirectTo && updated[0]) await followRedirect(updated[0], status, at);
+      if (status.outcome === 'redirect' && status.redirectTo && updated) await followRedirect(updated, status, at);
       return [];
     },
   };
@@ -86,7 +115,7 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
   async function followRedirect(source: LinkRecord, status: StatusUpdate, at: number): Promise<void> {
     const target = canonicalize(status.redirectTo!);
     const followed = status.meta.followed === 'true';
-    if (!target.ok || (!followed && scope.check(target.parsed, new URL(status.url)) !== null)) return;
+    if (!target.ok || (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null)) return;
     const hops = source.redirectHops + 1;
     if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', 'REDIRECT_LIMIT');
     const targetId = urlId(target.url);
@@ -103,9 +132,10 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       discoveredAt: at,
       nextFetchAt: at,
       redirectHops: hops,
+      rank: random(),
       leaseUntil: followed ? at + options.leaseMs : 0,
     });
-    const inserted = await options.linkbase.insertNew([record]);
+    const inserted = await options.linkbase.insertNew([{ ...record, ...discoveryPlan(record) }]);
     options.counters.discovered += inserted.length;
   }
 

@@ -1,0 +1,23 @@
+import { parseCrawlJob } from '@crawler/core';
+import { describe, expect, it } from 'vitest';
+import { hostMatches, hostPoliteness } from './host-politeness.js';
+
+describe('host politeness overrides', () => {
+  it('matches exact hosts and whole domains, ignoring ports and case', () => {
+    expect(hostMatches('news.example.org', 'News.Example.org:8080')).toBe(true);
+    expect(hostMatches('news.example.org', 'example.org')).toBe(false);
+    expect(hostMatches('*.example.org', 'example.org')).toBe(true);
+    expect(hostMatches('*.example.org', 'a.b.example.org')).toBe(true);
+    expect(hostMatches('*.example.org', 'badexample.org')).toBe(false);
+  });
+
+  it('applies the strictest value of every matching override, across jobs', () => {
+    const jobs = [
+      parseCrawlJob({ id: 'a', politeness: [{ hosts: ['*.example.org'], maxInFlight: 4, minDelayMs: 1000 }] }),
+      parseCrawlJob({ id: 'b', politeness: [{ hosts: ['shop.example.org'], maxInFlight: 2, perRound: 5, minDelayMs: 500 }] }),
+    ];
+    expect(hostPoliteness(jobs, 'shop.example.org')).toEqual({ maxInFlight: 2, perRound: 5, minDelayMs: 1000 });
+    expect(hostPoliteness(jobs, 'news.example.org')).toEqual({ maxInFlight: 4, minDelayMs: 1000 });
+    expect(hostPoliteness(jobs, 'other.test')).toEqual({});
+  });
+});
