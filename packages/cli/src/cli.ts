@@ -1,6 +1,7 @@
 import { CrawlerError } from '@crawler/core';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
+import { lagCommand, lagHelp } from './commands/lag.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +15,7 @@ const commands: Record<string, Command> = {
   run: { summary: 'crawl from seeds in one process, no servers needed', help: runHelp, run: runCommand },
   demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
   check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
+  lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
 };
 
 export const usage = `Usage: crawler <command> [options]
