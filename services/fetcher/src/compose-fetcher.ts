@@ -18,6 +18,7 @@ export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env
     const depth = service.gate.depth();
     return { queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: service.robots?.hits ?? 0, robotsCacheMisses: service.robots?.misses ?? 0 };
   });
+  service.renderer?.metrics.register(registry, () => service.renderer!.gauges());
   registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {

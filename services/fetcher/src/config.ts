@@ -44,6 +44,20 @@ export const fetcherSettings = {
   cookieJobs: setting('FETCHER_COOKIE_JOBS', list().default([]), 'Crawl job ids that keep cookies (per site, in memory); "*" for all. Empty: no cookies are stored or sent.'),
   cookieSitesMax: setting('FETCHER_COOKIE_SITES_MAX', z.number().int().min(1).default(10_000), 'Sites whose cookies are kept at once; the least recently used are forgotten.'),
   bodyCompression: setting('FETCHER_BODY_COMPRESSION', z.enum(['identity', 'gzip']).default('gzip'), 'How bodies travel on the bus.'),
+  render: setting('FETCHER_RENDER', z.boolean().default(false), 'Render pages that need it in headless Chromium (site rules, script shells); a crawl job turns it on for itself with "rendering": {"enabled": true}. Off: no browser is started (docs/RENDERING.md).'),
+  renderRulesFile: setting('FETCHER_RENDER_RULES_FILE', z.string().optional(), 'JSON file of per-site render rules (URL regex; always, learn or never; scrolls; a "load more" selector); the job file\'s rendering.rules come first.'),
+  renderDetectShells: setting('FETCHER_RENDER_DETECT_SHELLS', z.boolean().default(true), 'Render pages whose plain HTML looks like a script shell (little text, scripts, an empty app root or a noscript plea) without a rule.'),
+  renderChromium: setting('FETCHER_RENDER_CHROMIUM', z.string().min(1).default('/usr/bin/chromium'), 'Chromium executable (Debian package "chromium"); no browser is ever downloaded.'),
+  renderPages: setting('FETCHER_RENDER_PAGES', z.number().int().min(1).max(64).default(2), 'Browser pages rendering at once: the pool size.'),
+  renderWaitingMax: setting('FETCHER_RENDER_WAITING_MAX', z.number().int().min(0).default(20), 'Pages waiting for a browser page; past it a page is kept unrendered (renderError RENDER_QUEUE_FULL).'),
+  renderTimeoutMs: setting('FETCHER_RENDER_TIMEOUT_MS', ms(1000).default(20_000), 'Time limit of one page in the browser (loading, sub-requests, scrolls, clicks); the DOM as it stands then is kept.'),
+  renderIdleMs: setting('FETCHER_RENDER_IDLE_MS', ms(50).default(500), 'A rendering page has settled when none of its requests was in flight for this long.'),
+  renderMemoryMb: setting('FETCHER_RENDER_MEMORY_MB', z.number().int().min(64).default(1024), 'Browser memory cap (proportional set size of all its processes, Linux); above it the browser is restarted once its pages are done.'),
+  renderBlockTypes: setting('FETCHER_RENDER_BLOCK_TYPES', list().default(['image', 'font', 'media']), 'Resource types a rendering page may not load (Chromium names: image, font, media, stylesheet, script, xhr, fetch, ...).'),
+  renderMaxRequests: setting('FETCHER_RENDER_MAX_REQUESTS', z.number().int().min(1).default(100), 'Sub-requests one rendering page may make (cached ones included); more are refused.'),
+  renderCacheBytes: setting('FETCHER_RENDER_CACHE_BYTES', z.number().int().min(0).default(32 * 1024 * 1024), 'Scripts and stylesheets kept for other renders (10 minutes at most), so a site\'s bundle is fetched once, not per page.'),
+  renderLearnSamples: setting('FETCHER_RENDER_LEARN_SAMPLES', z.number().int().min(0).default(5), 'Renders per site before deciding whether rendering pays there (changed the links or main text of at least one); 0: no learning.'),
+  renderDecisionTtlMs: setting('FETCHER_RENDER_DECISION_TTL_MS', ms(60_000).default(7 * 24 * 3600 * 1000), 'How long a site\'s learned render decision holds before it is learned again.'),
 };
 
 export type FetcherConfig = ConfigOf<typeof fetcherSettings>;

@@ -49,7 +49,8 @@ export interface PageOutcome extends Common {
   /** True when the bytes, not the Content-Type header, said what the body is. */
   sniffed: boolean;
   charset: string | null;
-  charsetSource: CharsetSource | null;
+  /** 'rendered': the body is a browser's DOM, serialized as UTF-8. */
+  charsetSource: CharsetSource | 'rendered' | null;
   wireBytes: number;
   timings: HopResponse['timings'];
 }

@@ -12,6 +12,8 @@ import { HttpClient } from './http-client.js';
 import { PolitenessGate } from './politeness/politeness-gate.js';
 import { createQueueKeyer } from './politeness/queue-key.js';
 import { QueueStateStore } from './politeness/queue-state-store.js';
+import { createRenderer } from './render/create-renderer.js';
+import type { Renderer } from './render/renderer.js';
 import { RobotsCache } from './robots/robots-cache.js';
 
 export interface FetcherPorts {
@@ -28,6 +30,8 @@ export interface FetcherService {
   gate: PolitenessGate;
   robots: RobotsCache | null;
   metrics: FetcherMetrics;
+  /** Null unless rendering is on (FETCHER_RENDER or the job's rendering.enabled). */
+  renderer: Renderer | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -101,7 +105,9 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
   const abortRequests = new AbortController();
   // Every waiting URL and every request listens to these; their number is bounded by FETCHER_QUEUED_MAX.
   setMaxListeners(0, stopWaiting.signal, abortRequests.signal);
-  const stage = createFetcherStage({ deps: parts.deps, bodyCompression: config.bodyCompression, signals: { handBack: stopWaiting.signal, abort: abortRequests.signal }, metrics: parts.metrics });
+  // Rendering shares the plain fetch's client, address policy, robots cache and politeness gate.
+  const renderer = createRenderer(config, { client: parts.client, policy: parts.policy, gate: parts.gate, queueKeyOf: parts.deps.queueKeyOf, robots: parts.robots }, ports.state, log);
+  const stage = createFetcherStage({ deps: parts.deps, bodyCompression: config.bodyCompression, signals: { handBack: stopWaiting.signal, abort: abortRequests.signal }, metrics: parts.metrics, renderer });
   const runner = new StageRunner({
     stage,
     bus: ports.bus,
@@ -121,6 +127,7 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
     gate: parts.gate,
     robots: parts.robots,
     metrics: parts.metrics,
+    renderer,
     start: () => runner.start(),
     async stop() {
       const stopped = runner.stop();
@@ -130,6 +137,7 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
       await stopped;
       clearTimeout(timer);
       abortRequests.abort();
+      await renderer?.close();
       parts.gate.close();
       await parts.queueState?.flush();
       await parts.client.close();

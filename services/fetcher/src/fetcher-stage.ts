@@ -3,6 +3,8 @@ import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId } from '@
 import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
+import { plainPageOf, renderedPage, scriptFetchesEmission, scriptRedirect } from './render/render-emissions.js';
+import type { Renderer } from './render/renderer.js';
 
 export interface FetcherStageOptions {
   deps: FetchUrlDeps;
@@ -10,6 +12,8 @@ export interface FetcherStageOptions {
   /** On stop: `handBack` returns URLs still waiting for their queue, `abort` cuts requests in flight. */
   signals?: { handBack: AbortSignal; abort: AbortSignal };
   metrics?: FetcherMetrics;
+  /** Renders the pages that need it; null or absent: no page is rendered. */
+  renderer?: Renderer | null;
   now?: () => number;
 }
 
@@ -31,10 +35,15 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
 
     async handle(request) {
       const started = performance.now();
-      const result = await fetchUrl(options.deps, request, options.signals);
-      const emissions = result.kind === 'status' ? [statusEmission(request, result, now())] : pageEmissions(request, result);
-      metrics.countOutcome(result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok', performance.now() - started, result.kind === 'page' ? result.wireBytes : 0);
-      if (result.sitemaps) emissions.push(sitemapEmission(request, result.sitemaps, now()));
+      const fetched = await fetchUrl(options.deps, request, options.signals);
+      const rendered = fetched.kind === 'page' && options.renderer ? await options.renderer.process(plainPageOf(request, fetched), options.signals?.abort) : null;
+      let result: FetchUrlOutcome = fetched;
+      if (fetched.kind === 'page' && rendered?.kind === 'redirect') result = scriptRedirect(fetched, rendered);
+      if (fetched.kind === 'page' && rendered?.kind === 'rendered') result = renderedPage(fetched, rendered);
+      const emissions = result.kind === 'status' ? [statusEmission(request, result, now(), rendered?.meta)] : pageEmissions(request, result, rendered?.meta);
+      metrics.countOutcome(result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok', performance.now() - started, fetched.kind === 'page' ? fetched.wireBytes : 0);
+      if (fetched.sitemaps) emissions.push(sitemapEmission(request, fetched.sitemaps, now()));
+      if (fetched.kind === 'page' && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0) emissions.push(scriptFetchesEmission(request, fetched.finalUrl, rendered.pageLinks, now()));
       return emissions;
     },
 
@@ -44,7 +53,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     },
   };
 
-  function pageEmissions(request: FrontierRequest, result: Extract<FetchUrlOutcome, { kind: 'page' }>): Emission[] {
+  function pageEmissions(request: FrontierRequest, result: Extract<FetchUrlOutcome, { kind: 'page' }>, extraMeta?: Record<string, string>): Emission[] {
     const redirected = result.finalUrl !== request.url;
     const body = options.bodyCompression === 'gzip' ? compressBody(result.body) : result.body;
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
@@ -73,7 +82,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
       bodyLength: result.body.length,
       truncated: result.truncated,
       previousDigest: redirected ? null : request.previousDigest,
-      meta: result.sniffed ? { ...request.meta, contentTypeSniffed: 'true' } : request.meta,
+      meta: result.sniffed || extraMeta ? { ...request.meta, ...(result.sniffed ? { contentTypeSniffed: 'true' } : {}), ...extraMeta } : request.meta,
     };
     const emissions: Emission[] = [{ topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value: fetched }];
     if (redirected) {

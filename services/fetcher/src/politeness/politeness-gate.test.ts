@@ -128,4 +128,18 @@ describe('PolitenessGate', () => {
     a.close();
     b.close();
   });
+  it('lets front requests (a rendering page\'s sub-requests) go before waiting URLs, in their own order', async () => {
+    const gate = gateWith();
+    const held = await gate.acquire('site');
+    const order: string[] = [];
+    const take = (name: string, front: boolean) => gate.acquire('site', 0, undefined, { front }).then((permit) => {
+      order.push(name);
+      permit.release(answered());
+    });
+    const waiting = [take('url-1', false), take('url-2', false), take('sub-1', true), take('sub-2', true)];
+    held.release(answered());
+    await Promise.all(waiting);
+    expect(order).toEqual(['sub-1', 'sub-2', 'url-1', 'url-2']);
+    gate.close();
+  });
 });

@@ -37,6 +37,7 @@ export class GateClosedError extends CrawlerError {
 
 interface Waiter {
   delayMs: number;
+  front: boolean;
   grant(permit: Permit): void;
 }
 
@@ -90,14 +91,19 @@ export class PolitenessGate {
     return { admitted: true };
   }
 
-  /** Resolves when the request may go; rejects with GateClosedError if `signal` aborts first. */
-  acquire(queueKey: string, delayMs = 0, signal?: AbortSignal): Promise<Permit> {
+  /**
+   * Resolves when the request may go; rejects with GateClosedError if `signal` aborts first.
+   * `front` puts the request ahead of the queue's waiting URLs (still spaced like any request):
+   * a rendering page's sub-requests, which hold a browser page while they wait.
+   */
+  acquire(queueKey: string, delayMs = 0, signal?: AbortSignal, options: { front?: boolean } = {}): Promise<Permit> {
     const queue = this.queueFor(queueKey);
     queue.delayMs = Math.max(this.options.minDelayMs, delayMs);
     return new Promise<Permit>((resolve, reject) => {
       if (signal?.aborted) return reject(new GateClosedError());
       const waiter: Waiter = {
         delayMs: queue.delayMs,
+        front: options.front === true,
         grant: (permit) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(permit);
@@ -109,7 +115,10 @@ export class PolitenessGate {
         reject(new GateClosedError());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      queue.waiters.push(waiter);
+      // Front requests keep their own arrival order, ahead of every ordinary waiter.
+      const at = options.front ? queue.waiters.findIndex((other) => !other.front) : -1;
+      if (at < 0) queue.waiters.push(waiter);
+      else queue.waiters.splice(at, 0, waiter);
       this.pump(queue);
     });
   }

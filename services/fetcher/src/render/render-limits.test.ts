@@ -1,0 +1,63 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchUrl } from '../fetch-url.js';
+import { plainPageOf } from './render-emissions.js';
+import { createRenderRig, frontierRequest, type RenderRig } from './render-test-kit.js';
+
+/** Pages that never settle: one keeps polling, one spins in a loop that blocks its renderer. */
+const PAGES: Record<string, string> = {
+  '/polling': `<p>Live</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/seen">seen</a>');
+setInterval(function () { fetch('/tick').catch(function () {}); }, 100);</script>`,
+  '/spin': `<p>Busy</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/seen">seen</a>');
+for (;;) {}</script>`,
+  '/calm': `<p>Calm</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/calm-link">calm</a>');</script>`,
+};
+
+describe('per-page time limit', () => {
+  let site: Server;
+  let origin: string;
+  let rig: RenderRig;
+  const render = async (path: string) => {
+    const request = frontierRequest(`${origin}${path}`);
+    const fetched = await fetchUrl(rig.parts.deps, request);
+    if (fetched.kind !== 'page') throw new Error(`expected a page, got ${fetched.outcome}`);
+    return rig.renderer.process(plainPageOf(request, fetched));
+  };
+
+  beforeAll(async () => {
+    site = createServer((request, response) => {
+      const body = PAGES[request.url ?? ''];
+      if (!body) return response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+    const rules = join(await mkdtemp(join(tmpdir(), 'render-rules-')), 'rules.json');
+    await writeFile(rules, JSON.stringify([{ pattern: '.' }]));
+    rig = createRenderRig({ obeyRobots: false, renderRulesFile: rules, renderTimeoutMs: 1500, renderPages: 1 }, null);
+  });
+  afterAll(async () => {
+    await rig?.close();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  it('keeps the DOM of a page that never settles as it stands at the limit, flagged', async () => {
+    const rendered = await render('/polling');
+    expect(rendered?.kind).toBe('rendered');
+    if (rendered?.kind !== 'rendered') return;
+    expect(rendered.meta).toMatchObject({ rendered: 'true', renderTimedOut: 'true' });
+    expect(rendered.body.toString()).toContain('<a href="/seen">seen</a>');
+    expect(rendered.network.sent).toBeGreaterThan(3);
+  });
+
+  it('gives up a page whose script blocks the browser (an outcome, not a crash), and the next page renders', async () => {
+    const stuck = await render('/spin');
+    expect(stuck).toEqual({ kind: 'unrendered', meta: { renderError: 'RENDER_TIMEOUT' } });
+    const next = await render('/calm');
+    expect(next?.kind).toBe('rendered');
+    if (next?.kind === 'rendered') expect(next.body.toString()).toContain('/calm-link');
+  });
+});
