@@ -231,6 +231,11 @@ function stringValues(record: Json | undefined): Env {
   return Object.fromEntries(Object.entries(record ?? {}).map(([key, value]) => [key, String(value)]));
 }
 
+/** A compose environment as the services get it when the shell sets none of the ${VAR:-default} variables. */
+function composeEnv(spec: Json): Env {
+  return Object.fromEntries(Object.entries(stringValues(spec.environment)).map(([key, value]) => [key, value.replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '')]));
+}
+
 function hostPort(url: string): { host: string; port: number } {
   const parsed = new URL(url.includes('://') ? url : `tcp://${url}`);
   return { host: parsed.hostname, port: Number(parsed.port) };
@@ -381,7 +386,7 @@ describe('deploy/compose/compose.yaml', () => {
   it('gives each service exactly the variables it reads, with values its settings accept, pointing at the stores', () => {
     for (const service of SERVICES) {
       const spec = services[service]!;
-      const env = stringValues(spec.environment);
+      const env = composeEnv(spec);
       const runtime = checkServiceEnv(service, env, `compose ${service}`);
       expect(runtime.topicPrefix).toBe('');
       const dependsOn = spec.depends_on as Record<string, { condition: string }>;
@@ -399,7 +404,7 @@ describe('deploy/compose/compose.yaml', () => {
 
   it('mounts the crawl job where CRAWL_JOB_FILE points, and the job is valid', () => {
     for (const service of SERVICES) {
-      const env = stringValues(services[service]!.environment);
+      const env = composeEnv(services[service]!);
       if (!env.CRAWL_JOB_FILE) continue;
       const mount = (services[service]!.volumes as string[]).map((volume) => volume.split(':')).find(([, target]) => target === env.CRAWL_JOB_FILE);
       expect(mount, `${service}: job file mount`).toBeDefined();
@@ -420,10 +425,10 @@ describe('deploy/compose/compose.yaml', () => {
     expect(Object.keys(services.scheduler!.depends_on)).toEqual(expect.arrayContaining(['dedup', 'fetcher', 'linkextract']));
   });
 
-  it('publishes the health port, read-only, without privileges, within the partitions of each consumer group', () => {
+  it('publishes the health port (the scheduler also its admin API) on loopback, read-only, unprivileged, within the partitions', () => {
     for (const service of SERVICES) {
       const spec = services[service]!;
-      expect(spec.ports).toEqual([`127.0.0.1::${healthPort(service, stringValues(spec.environment))}`]);
+      expect(spec.ports[0]).toBe(`127.0.0.1::${healthPort(service, composeEnv(spec))}`);
       expect(spec.read_only).toBe(true);
       expect(spec.cap_drop).toEqual(['ALL']);
       expect(spec.privileged).toBeUndefined();
@@ -433,6 +438,10 @@ describe('deploy/compose/compose.yaml', () => {
       expect(replicas, `${service} replicas`).toBeLessThanOrEqual(maxUsefulReplicas(service));
     }
     expect(services.scheduler!.deploy.replicas).toBe(1);
+    // Besides the health port, only the scheduler's admin API, on the host's loopback.
+    for (const service of ['fetcher', 'linkextract', 'dedup'] as const) expect(services[service]!.ports).toHaveLength(1);
+    const { adminPort } = loadSchedulerConfig({ env: composeEnv(services.scheduler!) });
+    expect(services.scheduler!.ports.slice(1)).toEqual([`127.0.0.1:${adminPort}:${adminPort}`]);
   });
 
   it('runs Kafka so that the catalog can be applied: no auto-created topics, room for the largest message', () => {
@@ -440,7 +449,7 @@ describe('deploy/compose/compose.yaml', () => {
     expect(Number(kafkaEnv.KAFKA_MESSAGE_MAX_BYTES)).toBeGreaterThanOrEqual(largestMessage);
     expect(Number(kafkaEnv.KAFKA_REPLICA_FETCH_MAX_BYTES)).toBeGreaterThanOrEqual(largestMessage);
     // One broker: the topics the services create must fit on it.
-    for (const service of SERVICES) expect(loadKafkaConfig({ env: stringValues(services[service]!.environment) }).replicationFactor).toBe(1);
+    for (const service of SERVICES) expect(loadKafkaConfig({ env: composeEnv(services[service]!) }).replicationFactor).toBe(1);
   });
 });
 
