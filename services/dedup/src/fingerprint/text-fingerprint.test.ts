@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { hammingDistance } from './simhash.js';
+import { fingerprintText, headline } from './text-fingerprint.js';
+
+const article = [
+  'The harbor authority approved a new ferry schedule on Monday after months of complaints from commuters on the island routes.',
+  'Under the plan, ferries will leave every twenty minutes during the morning rush, and the last evening crossing moves to midnight.',
+  'Commuters who spoke at the hearing said the old schedule forced them to leave work early or wait an hour in the cold terminal.',
+  'The authority said the change will cost about two million a year, paid from fares and a grant from the regional transport fund.',
+  'Island residents have asked for more frequent ferries since the bridge closed for repairs last spring, doubling ferry traffic.',
+  'The new schedule starts in March. The authority will review ridership in the autumn and may add weekend crossings if demand holds.',
+].join('\n');
+
+describe('fingerprintText', () => {
+  it('keeps a corrected sentence and a credit line within a few bits', () => {
+    const base = fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en');
+    const corrected = fingerprintText('Ferries every twenty minutes - Coastal Wire', `Reprinted with permission.\n${article.replace('two million', 'three million')}`, 'en');
+    expect(hammingDistance(base.body, corrected.body)).toBeLessThanOrEqual(3);
+    expect(corrected.title).toBe(base.title);
+    expect(base.tokens).toBeGreaterThan(60);
+  });
+
+  it('tells apart two articles that share their topic words by their word pairs', () => {
+    const other = article.split('\n').map((line) => line.split(' ').reverse().join(' ')).join('\n');
+    const [a, b] = [fingerprintText(null, article, 'en'), fingerprintText(null, other, 'en')];
+    expect(a.body).toBe(b.body);
+    expect(hammingDistance(a.pairs, b.pairs)).toBeGreaterThan(18);
+    expect(a.title).toBeNull();
+  });
+});
+
+describe('headline', () => {
+  it('takes the longest part between the separators sites put around their name', () => {
+    expect(headline('Ferries every twenty minutes | Harbor Ledger')).toBe('Ferries every twenty minutes');
+    expect(headline('News — Ferries: a new schedule from March')).toBe('Ferries: a new schedule from March');
+    expect(headline('Well-known co-op opens')).toBe('Well-known co-op opens');
+  });
+});
