@@ -1,0 +1,45 @@
+import { hammingDistance } from '../fingerprint/simhash.js';
+import type { TextFingerprint } from '../fingerprint/text-fingerprint.js';
+
+/** A page in the near-duplicate index: its fingerprints, a tag of its URL and its content digest. */
+export interface IndexedPage {
+  body: bigint;
+  pairs: bigint;
+  title: bigint | null;
+  /** First 8 hex digits of the URL's id: enough to skip a page's own earlier version. */
+  urlTag: string;
+  /** Digest whose registration names the page's URL and verdict. */
+  digest: string;
+}
+
+export interface NearThresholds {
+  /** Most differing bits of the body SimHash (k). */
+  body: number;
+  /** Most differing bits of the headline SimHash: looser, a headline has few words. */
+  title: number;
+  /** Most differing bits of the word-pair SimHash. */
+  pairs: number;
+}
+
+export interface NearMatch {
+  page: IndexedPage;
+  distance: number;
+}
+
+/**
+ * Candidates that are near duplicates of the query, closest first. The headline is compared first,
+ * when both pages have one: two short items in one template can share most words and still carry
+ * different headlines. Then the body within k, then the word pairs. A page's own earlier versions
+ * (same URL tag) and copies with the same digest (exact duplicates, decided before) are skipped.
+ */
+export function nearestMatches(query: TextFingerprint, urlTag: string, digest: string, candidates: Iterable<IndexedPage>, limits: NearThresholds): NearMatch[] {
+  const matches: NearMatch[] = [];
+  for (const page of candidates) {
+    if (page.urlTag === urlTag || page.digest === digest) continue;
+    if (query.title !== null && page.title !== null && hammingDistance(query.title, page.title) > limits.title) continue;
+    const distance = hammingDistance(query.body, page.body);
+    if (distance > limits.body || hammingDistance(query.pairs, page.pairs) > limits.pairs) continue;
+    matches.push({ page, distance });
+  }
+  return matches.sort((a, b) => a.distance - b.distance || (a.page.digest < b.page.digest ? -1 : 1));
+}
