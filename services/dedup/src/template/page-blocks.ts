@@ -1,0 +1,94 @@
+import { Parser } from 'htmlparser2';
+import { murmur32 } from '../fingerprint/feature-hash.js';
+
+/**
+ * One run of text between block boundaries, as link extraction renders main text (one line per
+ * run), with the element path it sits in. `path` hashes the chain of tags with their id and
+ * classes (digits masked: "post-1234" and "post-99" are one place); `masked` hashes the text with
+ * digit runs masked and case folded, so "Updated 10:42" and "Updated 11:07" read as one text.
+ */
+export interface PageBlock {
+  path: number;
+  masked: number;
+  text: string;
+}
+
+/** Same block elements as link extraction's content tree, so blocks line up with main-text lines. */
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main',
+  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+]);
+const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'frame', 'frameset', 'object', 'embed', 'head', 'title', 'select', 'textarea', 'button']);
+const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const MAX_PATH_DEPTH = 64;
+const MAX_CLASSES = 4;
+const DIGITS = /\d+/g;
+
+export interface BlockLimits {
+  maxBlocks: number;
+  /** Characters of HTML read; the rest of a huge page adds nothing to its template. */
+  maxChars: number;
+}
+
+export const defaultBlockLimits: BlockLimits = { maxBlocks: 2000, maxChars: 2_000_000 };
+
+export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLimits): PageBlock[] {
+  const blocks: PageBlock[] = [];
+  const path: string[] = [];
+  let skipped = 0;
+  let text = '';
+
+  const flush = () => {
+    const collapsed = collapse(text);
+    text = '';
+    if (collapsed === '' || blocks.length >= limits.maxBlocks) return;
+    blocks.push({ path: murmur32(path.join('>'), 0), masked: murmur32(maskText(collapsed), 0), text: collapsed });
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (skipped > 0 || SKIPPED_TAGS.has(name)) {
+          if (!VOID_TAGS.has(name)) skipped++;
+          return;
+        }
+        if (BLOCK_TAGS.has(name)) flush();
+        if (VOID_TAGS.has(name)) return;
+        path.push(path.length < MAX_PATH_DEPTH ? signature(name, attributes) : name);
+      },
+      ontext(data) {
+        if (skipped === 0) text += data;
+      },
+      onclosetag(name) {
+        if (VOID_TAGS.has(name)) return;
+        if (skipped > 0) {
+          skipped--;
+          return;
+        }
+        if (BLOCK_TAGS.has(name)) flush();
+        path.pop();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html.length > limits.maxChars ? html.slice(0, limits.maxChars) : html);
+  parser.end();
+  flush();
+  return blocks;
+}
+
+function signature(tag: string, attributes: Record<string, string>): string {
+  const id = attributes.id ? `#${attributes.id.replace(DIGITS, '#')}` : '';
+  const classes = attributes.class ? attributes.class.split(/\s+/).filter(Boolean).slice(0, MAX_CLASSES).map((name) => name.replace(DIGITS, '#')).sort().join('.') : '';
+  return `${tag}${id}${classes ? `.${classes}` : ''}`;
+}
+
+/** Whitespace as link extraction collapses it, so a block's text equals its main-text line. */
+function collapse(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ').replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').trim();
+}
+
+export function maskText(text: string): string {
+  return text.toLowerCase().replace(DIGITS, '#');
+}
