@@ -1,20 +1,5 @@
 import type { ChangeDecision } from '@crawler/core';
-
-/** Which fetch first registered a digest: the fingerprint store's value for it. */
-export interface DigestRegistration {
-  url: string;
-  fetchedAt: number;
-}
-
-export function encodeRegistration(registration: DigestRegistration): string {
-  return `${registration.fetchedAt} ${registration.url}`;
-}
-
-/** Canonical URLs contain no space, so the first space separates the fetch time from the URL. */
-export function decodeRegistration(value: string): DigestRegistration {
-  const space = value.indexOf(' ');
-  return space > 0 ? { fetchedAt: Number(value.slice(0, space)), url: value.slice(space + 1) } : { fetchedAt: 0, url: value };
-}
+import type { Registration } from './registration.js';
 
 export interface ChangeInput {
   url: string;
@@ -22,26 +7,40 @@ export interface ChangeInput {
   digest: string;
   /** Digest of the version stored last time (from the link base, through the frontier request). */
   previousDigest: string | null;
-  /** The fetch that registered this digest before, or null when this page registered it now. */
-  registeredBy: DigestRegistration | null;
+  /** The fetch that registered this digest before, or null when this fetch registered it now. */
+  registeredBy: Registration | null;
 }
 
 export interface ChangeVerdict {
   change: ChangeDecision;
   duplicateOf: string | null;
+  distance: number | null;
+}
+
+const verdict = (change: ChangeDecision, duplicateOf: string | null = null, distance: number | null = null): ChangeVerdict => ({ change, duplicateOf, distance });
+
+/**
+ * The decision the digest alone allows. Registered first by another URL: a duplicate of it (also
+ * on a re-crawl: a copy stays a copy). Registered by this URL as a near duplicate: that again.
+ * Same digest as the URL's last stored version: unchanged. Registered by an earlier fetch of this
+ * URL that the link base has not recorded yet (a URL fetched twice around a rebalance): unchanged,
+ * so it is stored once. Registered by this very fetch (a redelivered message): the same decision
+ * again. Otherwise new, or changed when the URL had a version before; near-duplicate search and
+ * the template check come after.
+ */
+export function decideChange(input: ChangeInput): ChangeVerdict {
+  const first = input.registeredBy;
+  if (first && first.url !== input.url) return verdict('duplicate', first.url);
+  if (first?.nearOf) return verdict('near_duplicate', first.nearOf, first.distance);
+  if (input.previousDigest !== null && input.previousDigest === input.digest) return verdict('unchanged');
+  if (first && input.previousDigest === null && first.fetchedAt !== input.fetchedAt) return verdict('unchanged');
+  return verdict(input.previousDigest === null ? 'new' : 'changed');
 }
 
 /**
- * Same digest as the URL's last stored version: unchanged. Digest registered first by another
- * URL: a duplicate of it. Registered by an earlier fetch of this same URL that the link base has
- * not recorded yet (a URL fetched twice around a rebalance): unchanged, so it is stored once.
- * Registered by this very fetch (a redelivered message): the same decision again. Otherwise new,
- * or changed when the URL had a version before.
+ * A "changed" whose previous digest was computed with another template (or an unknown one) may be
+ * the template's doing, not the page's: worth recomputing the stored version's digest.
  */
-export function decideChange(input: ChangeInput): ChangeVerdict {
-  if (input.previousDigest !== null && input.previousDigest === input.digest) return { change: 'unchanged', duplicateOf: null };
-  const first = input.registeredBy;
-  if (first && first.url !== input.url) return { change: 'duplicate', duplicateOf: first.url };
-  if (first && input.previousDigest === null && first.fetchedAt !== input.fetchedAt) return { change: 'unchanged', duplicateOf: null };
-  return { change: input.previousDigest === null ? 'new' : 'changed', duplicateOf: null };
+export function needsTemplateRecheck(change: ChangeDecision, previous: Registration | null, template: string): boolean {
+  return change === 'changed' && (previous === null || previous.template !== template);
 }

@@ -1,7 +1,9 @@
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, PageStore, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
 import type { DedupConfig } from './config.js';
+import type { DedupMetrics } from './dedup-metrics.js';
 import { createDedupStage } from './dedup-stage.js';
+import { createJudge } from './judge/create-judge.js';
 
 export interface DedupPorts {
   bus: Bus;
@@ -11,21 +13,31 @@ export interface DedupPorts {
   pages: PageStore;
 }
 
-/** Wires dedup from its config and ports. */
-export function createDedupService(config: DedupConfig, ports: DedupPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver } = {}) {
-  const stage = createDedupStage({ fingerprints: ports.fingerprints, pages: ports.pages, digestAlgorithm: config.digestAlgorithm, digestTtlMs: config.digestTtlMs });
+/** Wires dedup from its config and ports; the judge is built (its rule file read) here, at start. */
+export function createDedupService(config: DedupConfig, ports: DedupPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver; metrics?: DedupMetrics } = {}) {
+  const log = logger.child({ component: 'dedup' });
+  const judge = createJudge(config);
+  const stage = createDedupStage({ fingerprints: ports.fingerprints, pages: ports.pages, settings: config, judge, metrics: options.metrics, logger: log });
   const runner = new StageRunner({
     stage,
     bus: ports.bus,
     codec: ports.codec,
     producer: ports.producer,
     groupId: 'dedup',
-    logger: logger.child({ component: 'dedup' }),
+    logger: log,
     concurrency: config.concurrency,
     topicPrefix: options.topicPrefix,
     observer: options.observer,
   });
-  return { stage, runner, start: () => runner.start(), stop: () => runner.stop() };
+  return {
+    stage,
+    runner,
+    start: () => runner.start(),
+    async stop() {
+      await runner.stop();
+      await judge?.close?.();
+    },
+  };
 }
 
 export type DedupService = ReturnType<typeof createDedupService>;

@@ -1,58 +1,177 @@
 import { Schemas, Topics } from '@crawler/core';
-import type { Outlinks, ParsedPage, StageContext, StatusUpdate, StoredPage } from '@crawler/core';
+import type { Emission, Outlinks, ParsedPage, ReviewRecord, StageContext, StatusUpdate, StoredPage } from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
 import { MemoryFingerprintStore } from '@crawler/embedded';
+import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { describe, expect, it } from 'vitest';
-import { createDedupStage } from './dedup-stage.js';
+import { loadDedupConfig } from './config.js';
+import { createDedupStage, MEDIA_NAMESPACE } from './dedup-stage.js';
+import type { Judge } from './judge/judge.js';
+import { newsPage, storyText } from './template/test-pages.js';
 
-function page(url: string, text: string, overrides: Partial<ParsedPage> = {}): ParsedPage {
-  const body = Buffer.from(`<p>${text}</p>`);
-  return { ...sampleMessages[Schemas.ParsedPage], url, finalUrl: url, text, body, bodyEncoding: 'identity', bodyLength: body.length, ...overrides };
+const settings = loadDedupConfig({ env: {} });
+const limits = extractLimitsOf(loadLinkextractConfig({ env: {} }));
+const context = {} as StageContext;
+const text = 'This article has enough words for a text digest to apply to it.';
+
+function page(url: string, body: string, overrides: Partial<ParsedPage> = {}): ParsedPage {
+  const buffer = Buffer.from(body);
+  return { ...sampleMessages[Schemas.ParsedPage], url, finalUrl: url, host: new URL(url).host, text: body, contentType: 'text/plain', body: buffer, bodyEncoding: 'identity', bodyLength: buffer.length, ...overrides };
+}
+
+/** A page as link extraction hands it on: title and main text from the real extractor. */
+function htmlPage(url: string, html: string, overrides: Partial<ParsedPage> = {}): ParsedPage {
+  const extracted = extractHtml(html, limits);
+  return page(url, html, { contentType: 'text/html', title: extracted.title, text: extracted.text, ...overrides });
 }
 
 function memoryPages() {
   const stored: StoredPage[] = [];
-  return { stored, store: { put: async (pages: StoredPage[]) => void stored.push(...pages), get: async () => [], flush: async () => undefined, close: async () => undefined } };
+  const store = {
+    put: async (pages: StoredPage[]) => void stored.push(...pages),
+    get: async (url: string, options: { versions?: number } = {}) => stored.filter((version) => version.url === url).sort((a, b) => b.fetchedAt - a.fetchedAt).slice(0, options.versions ?? 1),
+    flush: async () => undefined,
+    close: async () => undefined,
+  };
+  return { stored, store };
 }
 
-const text = 'This article has enough words for a text digest to apply to it.';
+function setup(options: { judge?: Judge; fingerprints?: MemoryFingerprintStore } = {}) {
+  const pages = memoryPages();
+  const fingerprints = options.fingerprints ?? new MemoryFingerprintStore();
+  const stage = createDedupStage({ fingerprints, pages: pages.store, settings, judge: options.judge });
+  const run = async (parsed: ParsedPage) => {
+    const emissions = await stage.handle(parsed, context);
+    return { emissions, topics: emissions.map((emission) => emission.topic), status: emissions.at(-1)!.value as StatusUpdate };
+  };
+  return { stage, pages, fingerprints, run };
+}
+
+const article = (n: number, sentences = 30) => Array.from({ length: sentences }, (_, i) => `${storyText(n * 100 + i)}.`).join(' ');
+const of = (emissions: Emission[], topic: string) => emissions.filter((emission) => emission.topic === topic).map((emission) => emission.value);
 
 describe('dedup stage', () => {
   it('stores a new page, passes its outlinks on and reports the decision', async () => {
-    const pages = memoryPages();
-    const stage = createDedupStage({ fingerprints: new MemoryFingerprintStore(), pages: pages.store, digestAlgorithm: 'md5', digestTtlMs: 60_000 });
-    const emissions = await stage.handle(page('http://a.test/1', text), {} as StageContext);
-    expect(emissions.map((emission) => emission.topic)).toEqual([Topics.pages, Topics.links, Topics.status]);
+    const { pages, run } = setup();
+    const { emissions, topics, status } = await run(page('http://a.test/1', text));
+    expect(topics).toEqual([Topics.pages, Topics.links, Topics.status]);
     expect(pages.stored).toHaveLength(1);
+    expect(pages.stored[0]).toMatchObject({ change: 'new', simhash: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect((emissions[1]!.value as Outlinks).depth).toBe(sampleMessages[Schemas.ParsedPage].depth + 1);
-    expect(emissions[2]!.value as StatusUpdate).toMatchObject({ outcome: 'ok', change: 'new' });
+    expect(status).toMatchObject({ outcome: 'ok', change: 'new', distance: null, verdict: null });
   });
 
   it('stores nothing and passes no outlinks for a duplicate or an unchanged page', async () => {
-    const pages = memoryPages();
-    const stage = createDedupStage({ fingerprints: new MemoryFingerprintStore(), pages: pages.store, digestAlgorithm: 'md5', digestTtlMs: 60_000 });
-    const first = await stage.handle(page('http://a.test/1', text), {} as StageContext);
-    const digest = (first.at(-1)!.value as StatusUpdate).digest;
-    const duplicate = await stage.handle(page('http://a.test/copy', text), {} as StageContext);
-    const refetched = await stage.handle(page('http://a.test/1', text, { fetchedAt: 1 }), {} as StageContext);
-    expect(refetched.map((emission) => emission.topic)).toEqual([Topics.status]);
-    expect(duplicate.map((emission) => emission.topic)).toEqual([Topics.status]);
-    expect(duplicate[0]!.value as StatusUpdate).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
-    const recrawl = await stage.handle(page('http://a.test/1', text, { previousDigest: digest }), {} as StageContext);
-    expect(recrawl.map((emission) => emission.topic)).toEqual([Topics.status]);
-    expect(recrawl[0]!.value as StatusUpdate).toMatchObject({ change: 'unchanged' });
-    const changed = await stage.handle(page('http://a.test/1', `${text} Updated.`, { previousDigest: digest }), {} as StageContext);
-    expect((changed.at(-1)!.value as StatusUpdate).change).toBe('changed');
+    const { stage, pages, run } = setup();
+    const first = await run(page('http://a.test/1', text));
+    const duplicate = await run(page('http://a.test/copy', text));
+    const refetched = await run(page('http://a.test/1', text, { fetchedAt: 1 }));
+    expect(refetched.topics).toEqual([Topics.status]);
+    expect(duplicate.topics).toEqual([Topics.status]);
+    expect(duplicate.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
+    const recrawl = await run(page('http://a.test/1', text, { previousDigest: first.status.digest }));
+    expect(recrawl.topics).toEqual([Topics.status]);
+    expect(recrawl.status).toMatchObject({ change: 'unchanged' });
+    const copyRecrawl = await run(page('http://a.test/copy', text, { previousDigest: first.status.digest, fetchedAt: 5 }));
+    expect(copyRecrawl.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
+    const changed = await run(page('http://a.test/1', `${text} Updated.`, { previousDigest: first.status.digest }));
+    expect(changed.status.change).toBe('changed');
     expect(pages.stored.map((stored) => stored.change)).toEqual(['new', 'changed']);
-    expect(Object.fromEntries(stage.decisions)).toEqual({ new: 1, duplicate: 1, unchanged: 2, changed: 1 });
+    expect(Object.fromEntries(stage.decisions)).toEqual({ new: 1, duplicate: 2, unchanged: 2, changed: 1 });
   });
 
   it('does not store a noindex page but still follows its links', async () => {
-    const pages = memoryPages();
-    const stage = createDedupStage({ fingerprints: new MemoryFingerprintStore(), pages: pages.store, digestAlgorithm: 'md5', digestTtlMs: 60_000 });
-    const emissions = await stage.handle(page('http://a.test/n', text, { noindex: true }), {} as StageContext);
-    expect(emissions.map((emission) => emission.topic)).toEqual([Topics.links, Topics.status]);
-    expect((emissions[1]!.value as StatusUpdate).outcome).toBe('noindex');
+    const { pages, run } = setup();
+    const { topics, status } = await run(page('http://a.test/n', text, { noindex: true }));
+    expect(topics).toEqual([Topics.links, Topics.status]);
+    expect(status.outcome).toBe('noindex');
     expect(pages.stored).toEqual([]);
+  });
+
+  it('finds a near duplicate on another site, with its distance, and keeps deciding so on re-crawls', async () => {
+    const { pages, run } = setup();
+    const original = article(1);
+    await run(page('http://news.test/story', original, { title: 'Ferries every twenty minutes | News' }));
+    const reprint = await run(page('http://wire.test/copy', `Reprinted with permission.\n${original}`, { title: 'Ferries every twenty minutes - Wire' }));
+    expect(reprint.status).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://news.test/story', distance: expect.any(Number) });
+    expect(reprint.status.distance).toBeLessThanOrEqual(3);
+    expect(reprint.topics).toEqual([Topics.status]);
+    const again = await run(page('http://wire.test/copy', `Reprinted with permission.\n${original}`, { title: 'Ferries every twenty minutes - Wire', previousDigest: reprint.status.digest, fetchedAt: 9 }));
+    expect(again.status).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://news.test/story', distance: reprint.status.distance });
+    const other = await run(page('http://wire.test/other', article(2), { title: 'Ferries every twenty minutes - Wire' }));
+    expect(other.status.change).toBe('new');
+    expect(pages.stored.map((stored) => stored.url)).toEqual(['http://news.test/story', 'http://wire.test/other']);
+  });
+
+  it('calls a changed page changed, not a near duplicate of its own earlier version', async () => {
+    const { run } = setup();
+    const first = await run(page('http://news.test/story', article(1)));
+    const edited = await run(page('http://news.test/story', article(1).replace('.', '. A correction.'), { previousDigest: first.status.digest, fetchedAt: 2 }));
+    expect(edited.status.change).toBe('changed');
+  });
+
+  it('does not take two short items in one template for near duplicates', async () => {
+    const { run } = setup();
+    await run(page('http://news.test/brief/1', storyText(1), { title: 'Brief | News' }));
+    expect((await run(page('http://news.test/brief/2', storyText(2), { title: 'Brief | News' }))).status.change).toBe('new');
+  });
+
+  it('learns the site template, so a re-crawl whose only differences are template noise is unchanged', async () => {
+    const { fingerprints, run } = setup();
+    const digests = new Map<string, string>();
+    for (let n = 1; n <= 12; n++) digests.set(`http://news.test/${n}`, (await run(htmlPage(`http://news.test/${n}`, newsPage(n)))).status.digest!);
+    expect(await fingerprints.get('template', ['news.test'])).not.toEqual([null]);
+    // The first pages were digested before the template existed: their re-crawl rechecks the stored version.
+    const later = sampleMessages[Schemas.ParsedPage].fetchedAt + 60_000;
+    const noisy = (n: number) => newsPage(n).replace(/Updated 10:\d+ · \d+ reads/, 'Updated 23:59 · 99999 reads');
+    for (let n = 1; n <= 12; n++) {
+      const url = `http://news.test/${n}`;
+      const recrawl = await run(htmlPage(url, noisy(n), { previousDigest: digests.get(url)!, fetchedAt: later + n }));
+      expect(recrawl.status.change, url).toBe('unchanged');
+    }
+    const edited = newsPage(3).replace(storyText(3), `${storyText(3)} and one more clause`);
+    expect((await run(htmlPage('http://news.test/3', edited, { previousDigest: digests.get('http://news.test/3')!, fetchedAt: later + 100 }))).status.change).toBe('changed');
+  });
+
+  it('judges new content once, reuses the verdict for copies and re-crawls, and sends harmful pages to review', async () => {
+    let calls = 0;
+    const judge: Judge = { name: 'test', judge: async (input) => (calls++, input.text.includes('detonator') ? { verdict: 'harmful', category: 'weapons', reasons: ['detonator'] } : { verdict: 'ok', category: null, reasons: [] }) };
+    const { pages, run } = setup({ judge });
+    const harmful = `${text} It explains the detonator.`;
+    const first = await run(page('http://a.test/1', harmful));
+    expect(first.status.verdict).toBe('harmful:weapons');
+    expect(of(first.emissions, Topics.review)).toEqual([expect.objectContaining({ url: 'http://a.test/1', verdict: 'harmful', category: 'weapons', reasons: ['detonator'], judge: 'test', digest: first.status.digest })]);
+    expect(pages.stored[0]!.verdict).toBe('harmful:weapons');
+    const copy = await run(page('http://b.test/copy', harmful));
+    expect(copy.status).toMatchObject({ change: 'duplicate', verdict: 'harmful:weapons' });
+    expect(of(copy.emissions, Topics.review)).toEqual([expect.objectContaining({ url: 'http://b.test/copy', judge: 'cache', reasons: ['same content as http://a.test/1'] })]);
+    const recrawl = await run(page('http://a.test/1', harmful, { previousDigest: first.status.digest, fetchedAt: 7 }));
+    expect(recrawl.status).toMatchObject({ change: 'unchanged', verdict: 'harmful:weapons' });
+    expect(of(recrawl.emissions, Topics.review)).toEqual([]);
+    expect((await run(page('http://a.test/2', `${text} Nothing else.`))).status.verdict).toBe('ok');
+    expect(calls).toBe(2);
+  });
+
+  it('compares media by their bytes alone, in their own namespace', async () => {
+    const { fingerprints, pages, run } = setup();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const image = (url: string) => page(url, '', { contentType: 'image/png', body: png, bodyLength: png.length, text: '' });
+    const first = await run(image('http://a.test/logo.png'));
+    expect(first.status).toMatchObject({ change: 'new', digest: first.status.rawDigest });
+    expect(await fingerprints.get(MEDIA_NAMESPACE, [first.status.digest!])).not.toEqual([null]);
+    expect(pages.stored[0]!.simhash).toBeNull();
+    expect((await run(image('http://b.test/same.png'))).status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/logo.png' });
+  });
+
+  it('passes on only outlinks no page passed on before', async () => {
+    const { run } = setup();
+    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a' });
+    const first = await run(page('http://a.test/1', text, { links: [link('http://a.test/x'), link('http://a.test/y')] }));
+    expect((of(first.emissions, Topics.links)[0] as Outlinks).links).toHaveLength(2);
+    const second = await run(page('http://a.test/2', `${text} Another page.`, { links: [link('http://a.test/y'), link('http://a.test/z')] }));
+    expect((of(second.emissions, Topics.links)[0] as Outlinks).links.map((kept) => kept.url)).toEqual(['http://a.test/z']);
+    const third = await run(page('http://a.test/3', `${text} A third page.`, { links: [link('http://a.test/x')] }));
+    expect(third.topics).toEqual([Topics.pages, Topics.status]);
+    expect(of(third.emissions, Topics.review) as ReviewRecord[]).toEqual([]);
   });
 });

@@ -1,127 +1,191 @@
-import { errorCode, errorMessage, Schemas, surtKey, Topics } from '@crawler/core';
-import type { ChangeDecision, Emission, FingerprintStore, Outlinks, PageStore, ParsedPage, Stage, StatusUpdate, StoredPage } from '@crawler/core';
-import { gunzipSync } from 'node:zlib';
-import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
-import { decideChange, decodeRegistration, encodeRegistration } from './decide-change.js';
+import { errorCode, errorMessage, Schemas, Topics, urlId } from '@crawler/core';
+import type { Emission, FingerprintStore, Logger, PageStore, ParsedPage, Stage } from '@crawler/core';
+import { analyzePage, type PageAnalysis } from './analyze-page.js';
+import type { DedupConfig } from './config.js';
+import { createDedupMetrics, type DedupMetrics } from './dedup-metrics.js';
+import { outlinksEmission, reviewEmission, statusEmission, storedPageEmission, toStoredPage } from './dedup-emissions.js';
+import { decideChange, needsTemplateRecheck, type ChangeVerdict } from './decide-change.js';
+import { simhashHex } from './fingerprint/simhash.js';
+import type { Judge } from './judge/judge.js';
+import { VerdictCache, type ResolvedVerdict } from './judge/verdict-cache.js';
+import { NearDuplicateIndex } from './near/near-duplicate-index.js';
+import { nearestMatches } from './near/nearest-match.js';
+import { isMarkup } from './page-body.js';
+import { decodeRegistration, encodeRegistration, type Registration } from './registration.js';
+import { NO_TEMPLATE, type SiteTemplate } from './template/site-template.js';
+import { SiteTemplates } from './template/site-templates.js';
+import { filterSeenLinks } from './url-seen-filter.js';
+
+export const DIGEST_NAMESPACE = 'digest';
+export const RAW_NAMESPACE = 'raw';
+export const MEDIA_NAMESPACE = 'media';
+
+/** Word-pair SimHash agreement a near duplicate needs besides the body's k bits (see text-fingerprint.ts). */
+export const PAIR_DISTANCE = 18;
+/** Near-duplicate candidates whose registration is read before giving up: past these, it is noise. */
+const MAX_CANDIDATES_RESOLVED = 3;
+
+export type DedupStageSettings = Pick<
+  DedupConfig,
+  'digestAlgorithm' | 'digestTtlMs' | 'urlSeenTtlMs' | 'nearDistance' | 'nearTitleDistance' | 'nearMinTokens' | 'templatePages' | 'templateRelearnMs' | 'harmfulVerdicts'
+>;
 
 export interface DedupStageOptions {
   fingerprints: FingerprintStore;
   pages: PageStore;
-  digestAlgorithm: DigestAlgorithm;
-  digestTtlMs: number;
+  settings: DedupStageSettings;
+  judge?: Judge | null;
+  metrics?: DedupMetrics;
+  logger?: Logger;
+  now?: () => number;
 }
 
-export const DIGEST_NAMESPACE = 'digest';
+interface Decided extends ChangeVerdict {
+  /** The registration whose verdict applies and is updated (this page's, or the first copy's). */
+  owner: Registration;
+  /** The owner's digest: where a fresh verdict is written. */
+  ownerDigest: string;
+}
 
 /**
- * crawl.parsed -> page store + crawl.pages, crawl.links and crawl.status. Only new and changed
- * pages are stored and pass their outlinks on; an unchanged page or a duplicate contributes only
- * its status (Heritrix's ChangeEvaluator idea). Every decision is a field of the status.
+ * crawl.parsed -> page store + crawl.pages, crawl.links, crawl.review and crawl.status. Three
+ * levels, cheapest first: URLs (outlinks already passed on are held back), exact content (digests
+ * of the raw body and of the main text without the site's template) and near duplicates (SimHash,
+ * permuted-block index). Only new and changed pages are stored and pass their outlinks on; an
+ * unchanged page, a duplicate and a near duplicate contribute only their status (Heritrix's
+ * ChangeEvaluator idea). Every decision is a field of the status and a metric.
  */
 export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> & { decisions: Map<string, number> } {
+  const { fingerprints, pages, settings } = options;
+  const now = options.now ?? Date.now;
+  const metrics = options.metrics ?? createDedupMetrics();
+  const verdicts = new VerdictCache(options.judge ?? null, settings.harmfulVerdicts, metrics, options.logger ?? null);
+  const templates = new SiteTemplates({ store: fingerprints, samplePages: settings.templatePages, relearnAfterMs: settings.templateRelearnMs, ttlMs: settings.digestTtlMs, now });
+  const index = settings.nearDistance > 0 ? new NearDuplicateIndex(fingerprints, { maxDistance: settings.nearDistance, ttlMs: settings.digestTtlMs }) : null;
+  const thresholds = { body: settings.nearDistance, title: settings.nearTitleDistance, pairs: PAIR_DISTANCE };
+  const ttlMs = settings.digestTtlMs;
   const decisions = new Map<string, number>();
-  const count = (decision: string) => decisions.set(decision, (decisions.get(decision) ?? 0) + 1);
+  /** The stage's own tally keeps its older form (a stored noindex page counts as noindex); the metric counts both. */
+  const count = (decision: string, noindex = false) => {
+    const key = noindex ? 'noindex' : decision;
+    decisions.set(key, (decisions.get(key) ?? 0) + 1);
+    metrics.decision(decision);
+    if (noindex) metrics.decision('noindex');
+  };
+
+  /** Registers both digests (media: the raw one, in its own namespace) and decides what they allow. */
+  async function decideExact(page: ParsedPage, analysis: PageAnalysis, template: string): Promise<Decided & { rawSeenBefore: boolean }> {
+    const own: Registration = { url: page.url, fetchedAt: page.fetchedAt, template, verdict: null, nearOf: null, distance: null };
+    const value = encodeRegistration(own);
+    const namespace = analysis.media ? MEDIA_NAMESPACE : DIGEST_NAMESPACE;
+    const entries = [{ namespace, key: analysis.digest, value, ttlMs }];
+    if (!analysis.media && analysis.rawDigest !== analysis.digest) entries.push({ namespace: RAW_NAMESPACE, key: analysis.rawDigest, value, ttlMs });
+    const [digestResult, rawResult] = await fingerprints.putIfAbsent(entries);
+    const registeredBy = digestResult!.created || digestResult!.existing === null ? null : decodeRegistration(digestResult!.existing);
+    const decided = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest: analysis.digest, previousDigest: page.previousDigest, registeredBy });
+    const rawFirst = rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
+    return { ...decided, owner: registeredBy ?? own, ownerDigest: analysis.digest, rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt };
+  }
+
+  /** The last stored version before this fetch, digested with today's template: same content? */
+  async function recheckStored(page: ParsedPage, template: SiteTemplate | null, digest: string): Promise<'unchanged' | 'changed' | 'missing'> {
+    const stored = (await pages.get(page.url, { versions: 2 })).find((version) => version.fetchedAt < page.fetchedAt);
+    if (!stored) return 'missing';
+    return analyzePage(stored, template, settings.digestAlgorithm).digest === digest ? 'unchanged' : 'changed';
+  }
+
+  /** The closest indexed page of another URL within the thresholds, with its registration. */
+  async function findNearDuplicate(page: ParsedPage, analysis: PageAnalysis, candidates: Awaited<ReturnType<NearDuplicateIndex['candidates']>>): Promise<{ registration: Registration; digest: string; distance: number } | null> {
+    const matches = nearestMatches(analysis.fingerprint!, urlId(page.url).slice(0, 8), analysis.digest, candidates, thresholds).slice(0, MAX_CANDIDATES_RESOLVED);
+    if (matches.length === 0) return null;
+    const values = await fingerprints.get(DIGEST_NAMESPACE, matches.map((match) => match.page.digest));
+    for (const [i, match] of matches.entries()) {
+      const registration = values[i] ? decodeRegistration(values[i]!) : null;
+      if (registration && registration.url !== page.url) return { registration, digest: match.page.digest, distance: match.distance };
+    }
+    return null;
+  }
 
   return {
     name: 'dedup',
     input: { topic: Topics.parsed, schema: Schemas.ParsedPage },
-    outputs: [Topics.status, Topics.links, Topics.pages],
+    outputs: [Topics.status, Topics.links, Topics.pages, Topics.review],
     decisions,
 
     async handle(page) {
-      const raw = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
-      const rawDigest = hexDigest(options.digestAlgorithm, raw);
-      const digest = contentDigest(options.digestAlgorithm, page.title, page.text, raw);
-      const value = encodeRegistration({ url: page.url, fetchedAt: page.fetchedAt });
-      const [registration] = await options.fingerprints.putIfAbsent([{ namespace: DIGEST_NAMESPACE, key: digest, value, ttlMs: options.digestTtlMs }]);
-      const registeredBy = registration!.created || registration!.existing === null ? null : decodeRegistration(registration!.existing);
-      const verdict = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest, previousDigest: page.previousDigest, registeredBy });
-      const stores = verdict.change === 'new' || verdict.change === 'changed';
-      count(page.noindex && stores ? 'noindex' : verdict.change);
+      const markup = isMarkup(page.contentType);
+      const template = markup ? await templates.get(page.host) : null;
+      const analysis = analyzePage(page, template, settings.digestAlgorithm);
+      const templateVersion = template?.version ?? NO_TEMPLATE;
+      const fingerprint = analysis.fingerprint;
+      const maybeNew = page.previousDigest !== analysis.digest;
+      const searchable = index !== null && fingerprint !== null && fingerprint.tokens >= settings.nearMinTokens;
+      const [exact, previous, candidates, observed] = await Promise.all([
+        decideExact(page, analysis, templateVersion),
+        maybeNew && page.previousDigest && !analysis.media ? fingerprints.get(DIGEST_NAMESPACE, [page.previousDigest]).then(([value]) => (value ? decodeRegistration(value) : null)) : null,
+        searchable && maybeNew ? index.candidates(fingerprint.body) : [],
+        markup ? templates.observe(page.host, analysis.blocks, template) : null,
+      ]);
+      if (observed) metrics.template(observed);
+      if (observed === 'learned') options.logger?.info({ host: page.host }, 'site template learned');
+      if (searchable && maybeNew) metrics.candidates(candidates.length);
 
+      let decided: Decided = exact;
+      let inheritedVerdict: string | null = null;
+      if (needsTemplateRecheck(exact.change, previous, templateVersion)) {
+        // Same bytes as an earlier fetch of this URL cannot be a change, whatever the template did.
+        const result = exact.rawSeenBefore ? 'unchanged' : await recheckStored(page, template, analysis.digest);
+        metrics.recheck(result);
+        if (result === 'unchanged') {
+          decided = { ...exact, change: 'unchanged' };
+          inheritedVerdict = previous?.verdict ?? null;
+        }
+      }
+      if ((decided.change === 'new' || decided.change === 'changed') && candidates.length > 0) {
+        const near = await findNearDuplicate(page, analysis, candidates);
+        if (near) {
+          metrics.nearDuplicate(near.distance);
+          decided = { ...decided, change: 'near_duplicate', duplicateOf: near.registration.url, distance: near.distance, owner: { ...decided.owner, nearOf: near.registration.url, distance: near.distance } };
+          inheritedVerdict = near.registration.verdict;
+        }
+      }
+
+      const stored = decided.owner.verdict ?? inheritedVerdict;
+      const verdict: ResolvedVerdict = analysis.media ? { label: null, judged: false, judgement: null } : await verdicts.resolve(stored, { url: page.url, title: page.title, text: analysis.text, lang: page.lang });
+      const registrationChanged = verdict.judged || (inheritedVerdict !== null && decided.owner.verdict === null) || decided.owner.nearOf !== exact.owner.nearOf;
+      const writes: Promise<unknown>[] = [];
+      if (registrationChanged) writes.push(fingerprints.set([{ namespace: DIGEST_NAMESPACE, key: decided.ownerDigest, value: encodeRegistration({ ...decided.owner, verdict: verdict.label }), ttlMs }]));
+
+      const stores = decided.change === 'new' || decided.change === 'changed';
+      count(decided.change, page.noindex && stores);
       const emissions: Emission[] = [];
+      // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
+      // may be getting old, or is new (its digest was registered just now).
+      const reindex = decided.change === 'unchanged' && (decided.owner.fetchedAt === page.fetchedAt || now() - decided.owner.fetchedAt > ttlMs / 2);
+      if ((stores || reindex) && searchable) writes.push(index.add({ body: fingerprint.body, pairs: fingerprint.pairs, title: fingerprint.title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest }));
       if (stores && !page.noindex) {
-        const stored = toStoredPage(page, digest, rawDigest, verdict.change);
-        await options.pages.put([stored]);
-        emissions.push({ topic: Topics.pages, schema: Schemas.StoredPage, key: page.host, value: stored });
+        const storedPage = toStoredPage(page, { digest: analysis.digest, rawDigest: analysis.rawDigest, simhash: fingerprint ? simhashHex(fingerprint.body) : null, change: decided.change, verdict: verdict.label });
+        await pages.put([storedPage]);
+        emissions.push(storedPageEmission(page, storedPage));
       }
       if (stores && page.links.length > 0) {
-        const outlinks: Outlinks = { kind: 'page', sourceUrl: page.url, sourceUrlId: page.urlId, jobId: page.jobId, traceId: page.traceId, depth: page.depth + 1, discoveredAt: page.fetchedAt, links: page.links };
-        emissions.push({ topic: Topics.links, schema: Schemas.Outlinks, key: page.host, value: outlinks });
+        const { links, seen } = settings.urlSeenTtlMs > 0 ? await filterSeenLinks(fingerprints, page.links, page, settings.urlSeenTtlMs) : { links: page.links, seen: 0 };
+        metrics.outlinks(links.length, seen);
+        if (links.length > 0) emissions.push(outlinksEmission(page, links));
       }
-      emissions.push(status(page, { outcome: page.noindex ? 'noindex' : 'ok', change: verdict.change, duplicateOf: verdict.duplicateOf, digest, rawDigest }));
+      await Promise.all(writes);
+      if (decided.change !== 'unchanged' && verdict.judgement && verdicts.isHarmful(verdict.label)) {
+        const judgement = verdict.judged ? verdict.judgement : { ...verdict.judgement, reasons: [`same content as ${decided.duplicateOf ?? decided.owner.url}`] };
+        emissions.push(reviewEmission(page, analysis.digest, judgement, verdict.judged ? verdicts.judgeName : 'cache', now()));
+        metrics.review();
+      }
+      emissions.push(statusEmission(page, { outcome: page.noindex ? 'noindex' : 'ok', change: decided.change, duplicateOf: decided.duplicateOf, distance: decided.distance, digest: analysis.digest, rawDigest: analysis.rawDigest, verdict: verdict.label }));
       return emissions;
     },
 
     onGiveUp(page, error) {
       count('failed');
-      return [status(page, { outcome: 'processing_failed', change: null, duplicateOf: null, digest: null, rawDigest: null, errorCode: errorCode(error), errorMessage: errorMessage(error).slice(0, 500) })];
+      return [statusEmission(page, { outcome: 'processing_failed', change: null, duplicateOf: null, distance: null, digest: null, rawDigest: null, verdict: null, errorCode: errorCode(error), errorMessage: errorMessage(error).slice(0, 500) })];
     },
   };
-}
-
-function toStoredPage(page: ParsedPage, digest: string, rawDigest: string, change: ChangeDecision): StoredPage {
-  return {
-    url: page.url,
-    urlId: page.urlId,
-    surt: surtKey(page.url),
-    host: page.host,
-    jobId: page.jobId,
-    traceId: page.traceId,
-    depth: page.depth,
-    finalUrl: page.finalUrl,
-    httpStatus: page.httpStatus,
-    contentType: page.contentType,
-    charset: page.charset,
-    charsetSource: page.charsetSource,
-    headers: page.headers,
-    fetchedAt: page.fetchedAt,
-    durationMs: page.durationMs,
-    etag: page.etag,
-    lastModified: page.lastModified,
-    body: page.body,
-    bodyEncoding: page.bodyEncoding,
-    bodyLength: page.bodyLength,
-    truncated: page.truncated,
-    canonicalUrl: page.canonicalUrl,
-    title: page.title,
-    description: page.description,
-    lang: page.lang,
-    publishedAt: page.publishedAt,
-    text: page.text,
-    links: page.links,
-    fields: page.fields,
-    digest,
-    rawDigest,
-    simhash: null,
-    change,
-    verdict: null,
-  };
-}
-
-function status(page: ParsedPage, fields: Pick<StatusUpdate, 'outcome' | 'change' | 'duplicateOf' | 'digest' | 'rawDigest'> & Partial<StatusUpdate>): Emission {
-  const value: StatusUpdate = {
-    url: page.url,
-    urlId: page.urlId,
-    host: page.host,
-    queueKey: page.queueKey,
-    depth: page.depth,
-    jobId: page.jobId,
-    traceId: page.traceId,
-    httpStatus: page.httpStatus,
-    fetchedAt: page.fetchedAt,
-    attempt: 0,
-    redirectTo: null,
-    distance: null,
-    etag: page.etag,
-    lastModified: page.lastModified,
-    retryAfterMs: null,
-    errorCode: null,
-    errorMessage: null,
-    retriable: false,
-    verdict: null,
-    meta: page.meta,
-    ...fields,
-  };
-  return { topic: Topics.status, schema: Schemas.StatusUpdate, key: page.queueKey, value };
 }

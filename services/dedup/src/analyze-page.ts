@@ -1,0 +1,39 @@
+import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
+import { fingerprintText, type TextFingerprint } from './fingerprint/text-fingerprint.js';
+import { decodeBody, isMarkup, isMedia, rawBody } from './page-body.js';
+import { denoiseText } from './template/denoise.js';
+import { extractBlocks, type PageBlock } from './template/page-blocks.js';
+import type { SiteTemplate } from './template/site-template.js';
+
+/** The fields of a parsed (or stored) page that dedup reads. */
+export interface PageContent {
+  title: string | null;
+  text: string;
+  lang: string | null;
+  contentType: string | null;
+  charset: string | null;
+  body: Buffer;
+  bodyEncoding: string;
+}
+
+export interface PageAnalysis {
+  media: boolean;
+  rawDigest: string;
+  /** Digest of title and de-noised main text (of the raw body for media and near-empty pages). */
+  digest: string;
+  /** The main text with the site template's lines removed. */
+  text: string;
+  blocks: PageBlock[];
+  /** null for media: bytes are all there is to compare. */
+  fingerprint: TextFingerprint | null;
+}
+
+/** Everything dedup computes from one page and its site's template; no I/O. */
+export function analyzePage(page: PageContent, template: SiteTemplate | null, algorithm: DigestAlgorithm): PageAnalysis {
+  const raw = rawBody(page);
+  const rawDigest = hexDigest(algorithm, raw);
+  if (isMedia(page.contentType)) return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
+  const blocks = isMarkup(page.contentType) ? extractBlocks(decodeBody(raw, page.charset)) : [];
+  const text = denoiseText(page.text, blocks, template);
+  return { media: false, rawDigest, digest: contentDigest(algorithm, page.title, text, raw), text, blocks, fingerprint: fingerprintText(page.title, text, page.lang) };
+}

@@ -1,0 +1,25 @@
+import { MemoryFingerprintStore } from '@crawler/embedded';
+import { describe, expect, it } from 'vitest';
+import { filterSeenLinks } from './url-seen-filter.js';
+
+const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a' });
+
+describe('filterSeenLinks', () => {
+  it('passes a URL on once, whichever page links it first, and again for a redelivered page', async () => {
+    const store = new MemoryFingerprintStore();
+    const first = { url: 'http://a.test/1', fetchedAt: 100 };
+    const links = [link('http://a.test/x'), link('http://a.test/y')];
+    expect(await filterSeenLinks(store, links, first, 60_000)).toEqual({ links, seen: 0 });
+    expect(await filterSeenLinks(store, [link('http://a.test/x'), link('http://a.test/z')], { url: 'http://a.test/2', fetchedAt: 200 }, 60_000)).toEqual({ links: [link('http://a.test/z')], seen: 1 });
+    expect(await filterSeenLinks(store, links, first, 60_000)).toEqual({ links, seen: 0 });
+    expect(await filterSeenLinks(store, links, { ...first, fetchedAt: 300 }, 60_000)).toEqual({ links: [], seen: 2 });
+  });
+
+  it('forgets a URL after the TTL, so the link base is asked again', async () => {
+    let clock = 0;
+    const store = new MemoryFingerprintStore({ now: () => clock });
+    await filterSeenLinks(store, [link('http://a.test/x')], { url: 'http://a.test/1', fetchedAt: 1 }, 1000);
+    clock = 2000;
+    expect((await filterSeenLinks(store, [link('http://a.test/x')], { url: 'http://a.test/2', fetchedAt: 2 }, 1000)).seen).toBe(0);
+  });
+});
