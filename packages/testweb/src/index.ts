@@ -12,3 +12,5 @@ export { EDGE_CHARSET_PAGES, type EdgeCharsetPage } from './hosts/edge-charset-p
 export { BIG_BODY_BYTES, COMPRESSED_TEXT, GZIP_BOMB_BYTES } from './hosts/edge-body-pages.js';
 export { EDGE_COOKIE, EDGE_METADATA_HOST } from './hosts/edge-http-host.js';
 export { ROBOTS_ODD_PADDING_BYTES } from './hosts/edge-robots-hosts.js';
+export { startNoisyNewsSite, type NoisyNewsSite, type NoisyNewsTruth } from './noisy-news/noisy-news-site.js';
+export type { ChangeKind, NoisyNewsOptions } from './noisy-news/noisy-news-model.js';
