@@ -3,6 +3,7 @@ import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
 import { runCommand, runHelp } from './commands/run.js';
+import { tapCommand, tapHelp } from './commands/tap.js';
 import { UsageError } from './usage-error.js';
 
 interface Command {
@@ -16,6 +17,7 @@ const commands: Record<string, Command> = {
   demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
   check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
   lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
+  tap: { summary: 'print a topic\'s records as JSON lines, decoded with schemas/', help: tapHelp, run: (argv) => tapCommand(argv) },
 };
 
 export const usage = `Usage: crawler <command> [options]
