@@ -16,7 +16,7 @@ export interface RenderGauges {
 export class RenderMetrics {
   readonly results = new Map<string, number>();
   private readonly routes = new Counter({ name: 'crawler_render_routes_total', help: 'HTML pages by routing decision: rule, shell (rendered), plain, rule_never, learned_skip (not rendered).', labelNames: ['route'], registers: [] });
-  private readonly pages = new Counter({ name: 'crawler_render_pages_total', help: 'Renders by result: rendered, redirect (a script moved the page), or the error code that kept the page unrendered.', labelNames: ['result'], registers: [] });
+  private readonly pages = new Counter({ name: 'crawler_render_pages_total', help: 'Renders by result: rendered, redirect (a script moved the page), learned_skip (its site was learned not to need rendering while it waited), or the error code that kept the page unrendered.', labelNames: ['result'], registers: [] });
   private readonly duration = new Histogram({ name: 'crawler_render_duration_seconds', help: 'Time from routing a page to rendering to its DOM, waiting for a browser page included.', buckets: LATENCY_BUCKETS, registers: [] });
   private readonly subrequests = new Counter({ name: 'crawler_render_subrequests_total', help: 'Requests of rendering pages: sent, cached, failed, or refused_<reason>.', labelNames: ['result'], registers: [] });
 

@@ -67,7 +67,7 @@ export class Renderer {
     if (!route.render) return null;
 
     const started = performance.now();
-    let rendered: { dom: RenderedDom; record: NetworkRecord };
+    let rendered: { dom: RenderedDom; record: NetworkRecord } | null;
     try {
       rendered = await this.render(page, route, plainHtml(), stop);
     } catch (error) {
@@ -75,6 +75,10 @@ export class Renderer {
       options.metrics.countRender(failure.code.toLowerCase(), performance.now() - started, new Map());
       options.logger.info({ url: page.url, code: failure.code, err: failure.message }, 'render failed; page kept as fetched');
       return { kind: 'unrendered', meta: { renderError: failure.code } };
+    }
+    if (!rendered) {
+      options.metrics.countRender('learned_skip', performance.now() - started, new Map());
+      return null;
     }
     const { dom, record } = rendered;
     const durationMs = performance.now() - started;
@@ -101,9 +105,12 @@ export class Renderer {
     return { kind: 'rendered', body: truncated ? body.subarray(0, options.maxBodyBytes) : body, truncated, meta, pageLinks, network: record };
   }
 
-  private render(page: PlainPage, route: Extract<RenderRoute, { render: true }>, html: string, stop?: AbortSignal): Promise<{ dom: RenderedDom; record: NetworkRecord }> {
+  /** Null when the site's decision became "skip" while the page waited for a browser page. */
+  private render(page: PlainPage, route: Extract<RenderRoute, { render: true }>, html: string, stop?: AbortSignal): Promise<{ dom: RenderedDom; record: NetworkRecord } | null> {
     const { options } = this;
     return options.pool.withContext(async (context) => {
+      const learning = options.router.learning;
+      if (route.learn && learning && (await learning.decision(new URL(page.url).host)) === 'skip') return null;
       // The time limit starts when the page has a browser page, not while it waits for one.
       const time = new AbortController();
       const timer = setTimeout(() => time.abort(), options.timeoutMs);
