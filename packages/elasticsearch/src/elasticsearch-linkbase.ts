@@ -41,8 +41,12 @@ interface DueHits {
   hits: { hits: { _source: LinkRecord; _seq_no: number; _primary_term: number }[] };
 }
 
+interface LevelBuckets {
+  levels: { buckets: { due: DueHits }[] };
+}
+
 interface DueAggregations {
-  queues: { buckets: { key: { queueKey: string }; classes: { buckets: { levels: { buckets: { due: DueHits }[] } }[] } }[] };
+  queues: { buckets: { key: { queueKey: string }; discovery: LevelBuckets; recrawl: { classes: { buckets: LevelBuckets[] } } }[] };
 }
 
 /** Groups a queue usually has due at once (discovery and one re-crawl class): the first guess of a queue's yield. */
@@ -106,7 +110,7 @@ class ElasticsearchLinkBase implements LinkBase {
       const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perGroup, query.exclude)));
       return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({
         queueKey: bucket.key.queueKey,
-        records: bucket.classes.buckets.flatMap((byClass) =>
+        records: [bucket.discovery, ...bucket.recrawl.classes.buckets].flatMap((byClass) =>
           byClass.levels.buckets.flatMap((group) =>
             group.due.hits.hits.map((hit) => {
               seen.set(hit._source.id, { record: hit._source, seqNo: hit._seq_no, primaryTerm: hit._primary_term });

@@ -1,6 +1,6 @@
 import { makeLinkRecord } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { dueFilter, dueQueuesRequest, GROUP_ORDER, isDue, statsRequest } from './link-queries.js';
+import { DISCOVERY_ORDER, dueFilter, dueQueuesRequest, isDue, RECRAWL_ORDER, statsRequest } from './link-queries.js';
 
 describe('link base queries', () => {
   it('calls due what is schedulable, due by time and not leased', () => {
@@ -17,17 +17,20 @@ describe('link base queries', () => {
     for (const status of ['queued', 'retry', 'fetched', 'error'] as const) expect(isDue({ ...record, status }, 1000)).toBe(true);
   });
 
-  it('pages queues in key order, each split into groups (class, level) in group order', () => {
+  it('pages queues in key order, each split into groups (class, level): new URLs breadth-first, re-crawls most overdue first', () => {
     const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3);
     expect(request).toMatchObject({ index: 'links', size: 0, track_total_hits: false, request_cache: false, query: { bool: { filter: dueFilter(500) } } });
     const queues = request.aggs!.queues!;
     expect(queues.composite).toEqual({ size: 7, sources: [{ queueKey: { terms: { field: 'queueKey' } } }] });
-    const classes = queues.aggs!.classes!;
-    expect(classes.terms!.field).toBe('trafficClass');
-    const levels = classes.aggs!.levels!;
-    expect(levels.terms).toEqual({ field: 'level', size: 4 });
-    expect(levels.aggs!.due!.top_hits).toEqual({ size: 3, sort: GROUP_ORDER, _source: true, seq_no_primary_term: true });
-    expect(GROUP_ORDER).toEqual([{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
+    const discovery = queues.aggs!.discovery!;
+    expect(discovery.filter).toEqual({ term: { trafficClass: 'discovery' } });
+    expect(discovery.aggs!.levels!.terms).toEqual({ field: 'level', size: 4 });
+    expect(discovery.aggs!.levels!.aggs!.due!.top_hits).toEqual({ size: 3, sort: DISCOVERY_ORDER, _source: true, seq_no_primary_term: true });
+    const recrawl = queues.aggs!.recrawl!;
+    expect(recrawl.aggs!.classes!.terms!.field).toBe('trafficClass');
+    expect(recrawl.aggs!.classes!.aggs!.levels!.aggs!.due!.top_hits!.sort).toEqual(RECRAWL_ORDER);
+    expect(DISCOVERY_ORDER).toEqual([{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
+    expect(RECRAWL_ORDER).toEqual([{ nextFetchAt: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
   });
 
   it('leaves paused queues and jobs out', () => {

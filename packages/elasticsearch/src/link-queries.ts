@@ -5,8 +5,11 @@ import type { QueuePageRequest } from './queue-rotation.js';
 /** Statuses that come due again; the others (redirect, duplicate, gone, blocked) are final. */
 export const SCHEDULABLE_STATUSES: readonly LinkStatus[] = ['queued', 'retry', 'fetched', 'error'];
 
-/** Order within a group (traffic class and level) of a queue: shallow first (breadth-first), then the random rank; the id makes ties stable. */
-export const GROUP_ORDER: estypes.SortCombinations[] = [{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }];
+/** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
+export const DISCOVERY_ORDER: estypes.SortCombinations[] = [{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }];
+/** Order within a group of re-crawls: most overdue first. */
+export const RECRAWL_ORDER: estypes.SortCombinations[] = [{ nextFetchAt: 'asc' }, { rank: 'asc' }, { id: 'asc' }];
+const DISCOVERY: estypes.QueryDslQueryContainer = { term: { trafficClass: 'discovery' } };
 
 /** Traffic classes a queue may have due at once; unknown class strings beyond these would be cut. */
 const MAX_CLASSES = 8;
@@ -32,7 +35,8 @@ export function isDue(record: LinkRecord, now: number): boolean {
 /**
  * One page of due queues in key order, each with the first `perGroup` records of every group
  * (traffic class, then level) in group order: a composite aggregation pages through queue keys with
- * `after`, terms split each queue into its groups, and top_hits picks per group, in one request
+ * `after`, a filter splits new URLs from re-crawls (their orders differ), terms split those into
+ * groups, and top_hits picks per group, in one request
  * (2-3x faster in our measurements than collapse + inner_hits, which runs one more search per
  * queue). Sequence numbers come along, so a lease right after can write without reading first. The
  * request cache is off: `now` differs on every call, so cached entries would never hit.
@@ -40,7 +44,10 @@ export function isDue(record: LinkRecord, now: number): boolean {
 export function dueQueuesRequest(index: string, now: number, page: QueuePageRequest, perGroup: number, exclude?: DueQuery['exclude']): estypes.SearchRequest {
   const query = dueQuery(now, exclude);
   if (page.upTo !== undefined) query.filter = [...(query.filter as estypes.QueryDslQueryContainer[]), { range: { queueKey: { lte: page.upTo } } }];
-  const due: estypes.AggregationsAggregationContainer = { top_hits: { size: perGroup, sort: GROUP_ORDER, _source: true, seq_no_primary_term: true } };
+  const levels = (sort: estypes.SortCombinations[]): estypes.AggregationsAggregationContainer => ({
+    terms: { field: 'level', size: LEVELS },
+    aggs: { due: { top_hits: { size: perGroup, sort, _source: true, seq_no_primary_term: true } } },
+  });
   return {
     index,
     size: 0,
@@ -54,7 +61,10 @@ export function dueQueuesRequest(index: string, now: number, page: QueuePageRequ
           sources: [{ queueKey: { terms: { field: 'queueKey' } } }],
           ...(page.after === undefined ? {} : { after: { queueKey: page.after } }),
         },
-        aggs: { classes: { terms: { field: 'trafficClass', size: MAX_CLASSES }, aggs: { levels: { terms: { field: 'level', size: LEVELS }, aggs: { due } } } } },
+        aggs: {
+          discovery: { filter: DISCOVERY, aggs: { levels: levels(DISCOVERY_ORDER) } },
+          recrawl: { filter: { bool: { must_not: [DISCOVERY] } }, aggs: { classes: { terms: { field: 'trafficClass', size: MAX_CLASSES }, aggs: { levels: levels(RECRAWL_ORDER) } } } },
+        },
       },
     },
   };

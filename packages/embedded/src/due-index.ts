@@ -12,9 +12,16 @@ interface Entry {
   stamp: number;
 }
 
-/** Group order: shallow first (breadth-first), then the random rank, then the id for stable ties. */
-function groupOrder(a: Entry, b: Entry): boolean {
+/** Order of new URLs: shallow first (breadth-first), then the random rank, then the id for stable ties. */
+function breadthFirst(a: Entry, b: Entry): boolean {
   if (a.record.depth !== b.record.depth) return a.record.depth < b.record.depth;
+  if (a.record.rank !== b.record.rank) return a.record.rank < b.record.rank;
+  return a.record.id < b.record.id;
+}
+
+/** Order of re-crawls: most overdue first, then the random rank, then the id. */
+function dueOrder(a: Entry, b: Entry): boolean {
+  if (a.record.nextFetchAt !== b.record.nextFetchAt) return a.record.nextFetchAt < b.record.nextFetchAt;
   if (a.record.rank !== b.record.rank) return a.record.rank < b.record.rank;
   return a.record.id < b.record.id;
 }
@@ -36,7 +43,7 @@ class QueueIndex {
     const { jobId, trafficClass, level } = entry.record;
     const key = `${jobId}\n${trafficClass}\n${level}`;
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = { jobId, heap: new BinaryHeap<Entry>(groupOrder) }));
+    if (!group) this.groups.set(key, (group = { jobId, heap: new BinaryHeap<Entry>(trafficClass === 'discovery' ? breadthFirst : dueOrder) }));
     group.heap.push(entry);
   }
 

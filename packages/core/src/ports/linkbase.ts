@@ -130,7 +130,8 @@ export interface LinkBase {
   /**
    * Due URLs (nextFetchAt <= now, not leased, status queued/retry/fetched/error, not excluded),
    * queues visited round-robin: for each queue and each group of it (traffic class and level), up
-   * to perQueueLimit records in group order: depth (breadth-first), then rank (random), then id.
+   * to perQueueLimit records in group order. Discovery: depth (breadth-first), then rank (random),
+   * then id. Re-crawl classes: nextFetchAt (most overdue first), then rank, then id.
    */
   findDue(query: DueQuery): Promise<LinkRecord[]>;
   /** Leases the given URLs until `until` if they are still due; returns the records leased. */

@@ -54,7 +54,7 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       expect((await linkbase.getMany([record.id])).get(record.id)?.priority).toBe(3);
     });
 
-    it('finds due URLs per queue and group (class, level), breadth-first then by rank, capped per group', async () => {
+    it('finds due URLs per queue and group (class, level): new ones breadth-first then by rank, re-crawls most overdue first, capped per group', async () => {
       const now = 1_000_000;
       const host = `due-${counter++}.contract.test`;
       const records = [
@@ -62,7 +62,8 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         makeLinkRecord(`http://${host}/shallow-b`, { depth: 1, rank: 0.7, nextFetchAt: now - 10 }),
         makeLinkRecord(`http://${host}/shallow-a`, { depth: 1, rank: 0.2, nextFetchAt: now - 10 }),
         makeLinkRecord(`http://${host}/low`, { depth: 0, level: 3, nextFetchAt: now - 10 }),
-        makeLinkRecord(`http://${host}/recheck`, { depth: 2, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/recheck-late`, { depth: 0, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 10 }),
+        makeLinkRecord(`http://${host}/recheck-overdue`, { depth: 2, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 5000 }),
         makeLinkRecord(`http://${host}/later`, { depth: 0, nextFetchAt: now + 60_000 }),
         makeLinkRecord(`http://${host}/gone`, { depth: 0, status: 'gone', nextFetchAt: 0 }),
       ];
@@ -76,8 +77,8 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         }
         return Object.fromEntries([...byGroup].sort(([a], [b]) => (a < b ? -1 : 1)));
       };
-      expect(await groups(1000)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b', '/deep'], 'discovery/3': ['/low'], 'update/0': ['/recheck'] });
-      expect(await groups(2)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b'], 'discovery/3': ['/low'], 'update/0': ['/recheck'] });
+      expect(await groups(1000)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b', '/deep'], 'discovery/3': ['/low'], 'update/0': ['/recheck-overdue', '/recheck-late'] });
+      expect(await groups(1)).toEqual({ 'discovery/0': ['/shallow-a'], 'discovery/3': ['/low'], 'update/0': ['/recheck-overdue'] });
     });
 
     it('leaves paused queues and jobs out of findDue', async () => {

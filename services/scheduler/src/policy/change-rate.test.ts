@@ -37,7 +37,7 @@ describe('change rate estimator', () => {
 
   it('returns the prior without history, and moves away from it as evidence comes', () => {
     expect(estimateChangeRate([], { ratePerDay: 0.25, weight: 1 })).toBeCloseTo(0.25, 5);
-    const prior = { ratePerDay: 1, weight: 2 };
+    const prior = { ratePerDay: 1, weight: 1 };
     const oneQuiet = estimateChangeRate([{ ms: 2 * DAY_MS, changed: false }], prior);
     const manyQuiet = estimateChangeRate(Array.from({ length: 10 }, () => ({ ms: 2 * DAY_MS, changed: false })), prior);
     expect(oneQuiet).toBeLessThan(1);
@@ -45,10 +45,10 @@ describe('change rate estimator', () => {
   });
 
   it('takes the sitemap changefreq as a stronger prior than the job default', () => {
-    expect(ratePrior('daily', 0.1)).toEqual({ ratePerDay: 1, weight: 2 });
+    expect(ratePrior('daily', 0.1)).toEqual({ ratePerDay: 1, weight: 1 });
     expect(ratePrior('Weekly', 0.1).ratePerDay).toBeCloseTo(1 / 7);
-    expect(ratePrior(null, 0.1)).toEqual({ ratePerDay: 0.1, weight: 1 });
-    expect(ratePrior('sometimes', 0.1)).toEqual({ ratePerDay: 0.1, weight: 1 });
+    expect(ratePrior(null, 0.1)).toEqual({ ratePerDay: 0.1, weight: 0.5 });
+    expect(ratePrior('sometimes', 0.1)).toEqual({ ratePerDay: 0.1, weight: 0.5 });
   });
 
   it('converts between rates, probabilities and waiting times', () => {

@@ -13,10 +13,10 @@ export interface RatePrior {
 
 /** Sitemap changefreq values as changes per day (sitemaps.org). */
 const CHANGEFREQ_PER_DAY: Record<string, number> = { always: 1440, hourly: 24, daily: 1, weekly: 1 / 7, monthly: 1 / 30, yearly: 1 / 365, never: 1 / 3650 };
-/** A site's own changefreq is worth this many observations: a hint, not the truth. */
-const CHANGEFREQ_WEIGHT = 2;
-/** The job's default interval is a guess about any page: worth one observation. */
-const DEFAULT_WEIGHT = 1;
+/** A site's own changefreq is worth one observation: a hint, often wrong, that a few fetches overrule. */
+const CHANGEFREQ_WEIGHT = 1;
+/** The job's default interval is a guess about any page: worth half an observation (tuned on the test web's rounds, docs/SCHEDULING.md). */
+const DEFAULT_WEIGHT = 0.5;
 
 export function changefreqRate(changefreq: string | null): number | null {
   return changefreq ? (CHANGEFREQ_PER_DAY[changefreq.trim().toLowerCase()] ?? null) : null;

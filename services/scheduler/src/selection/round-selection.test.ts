@@ -107,3 +107,12 @@ describe('drawByWeight', () => {
     expect(drawByWeight(['a'], () => false, () => 1, random)).toBeUndefined();
   });
 });
+
+describe('selectRound for re-crawls', () => {
+  it('serves re-crawls most overdue first within a level, across hosts and within each', () => {
+    const candidates = ['a.test', 'b.test', 'c.test'].flatMap((host, h) => records(host, 4, (i) => ({ trafficClass: 'update', status: 'fetched', fetchCount: 2, nextFetchAt: 1000 - (i * 3 + h) * 10, depth: 4 - i })));
+    const picked = selectRound(input(candidates, { room: 12 }), policy);
+    const due = picked.map((record) => record.nextFetchAt);
+    expect(due).toEqual([...due].sort((a, b) => a - b));
+  });
+});
