@@ -50,7 +50,7 @@ describe('per-page time limit', () => {
     if (rendered?.kind !== 'rendered') return;
     expect(rendered.meta).toMatchObject({ rendered: 'true', renderTimedOut: 'true' });
     expect(rendered.body.toString()).toContain('<a href="/seen">seen</a>');
-    expect(rendered.network.sent).toBeGreaterThan(3);
+    expect(rendered.network.sent).toBeGreaterThanOrEqual(1);
   });
 
   it('gives up a page whose script blocks the browser (an outcome, not a crash), and the next page renders', async () => {
