@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOneProcessCrawl } from '@crawler/cli';
 import { parseCrawlJob, silentLogger } from '@crawler/core';
+import { benchCrawlOverrides } from './bench-crawl-settings.js';
 import { sampleResources } from './resource-sampler.js';
 
 export interface CrawlBenchResult {
@@ -23,10 +24,7 @@ export async function crawlEmbedded(seeds: string[], concurrency: number, maxTim
     outDir,
     job: parseCrawlJob({ id: 'bench', seeds }),
     logger: silentLogger(),
-    overrides: {
-      fetcher: { allowAddresses: ['127.0.0.1'], concurrency, perHostConcurrency: concurrency, minDelayMs: 0, queuedMax: Number(process.env.BENCH_IN_FLIGHT ?? concurrency * 8), bodyCompression: 'identity' },
-      scheduler: { tickMs: 20, batchSize: 4000, perHostPerRound: 2000, maxInFlight: Number(process.env.BENCH_IN_FLIGHT ?? concurrency * 8), maxInFlightPerHost: Number(process.env.BENCH_IN_FLIGHT ?? concurrency * 8) },
-    },
+    overrides: benchCrawlOverrides(concurrency, { embedded: true }),
   });
   const stopReason = await crawl.waitUntilDone({ maxTimeMs, tickMs: 50 });
   const seconds = (performance.now() - started) / 1000;
