@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { meterProcesses } from '../process-meter.js';
+import type { PeerConfig, PeerDone } from './peer-protocol.js';
+
+export interface PeerRun {
+  done: PeerDone;
+  /** Empty when the runner only counted. */
+  okUrls: string[];
+  /** CPU seconds of the crawler's own process(es) from `go` to `done`. */
+  cpuSeconds: number;
+  peakRssMb: number;
+  /** CPU seconds of the shared stack services (Kafka, Elasticsearch, HBase, Redis) meanwhile, if metered. */
+  stackCpuSeconds?: number;
+}
+
+export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile'> & { pages: string[] };
+
+/**
+ * Runs one crawler under test as a child process through the peer protocol and meters it from
+ * outside (/proc), the same way whatever language it is written in. `stackPids` are metered
+ * alongside, reported apart.
+ */
+export async function runPeerProcess(command: string, args: string[], settings: PeerSettings, options: { env?: NodeJS.ProcessEnv; stackPids?: number[] } = {}): Promise<PeerRun> {
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-peer-'));
+  const { pages, ...rest } = settings;
+  const config: PeerConfig = { ...rest, pagesFile: join(scratch, 'pages.txt'), okFile: join(scratch, 'ok.txt') };
+  writeFileSync(config.pagesFile, pages.join('\n'));
+  writeFileSync(join(scratch, 'config.json'), JSON.stringify(config));
+  // The scratch folder is the working directory too, so nothing a peer writes lands in the repository.
+  const child = spawn(command, [...args, join(scratch, 'config.json')], { cwd: scratch, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), settings.timeLimitMs + 120_000);
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextEvent = async (): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const line = await Promise.race([lines.next(), exited.then(() => ({ done: true as const, value: undefined }))]);
+      if (line.done) throw new Error(`${command} ${args.join(' ')} exited early:\n${stderr}`);
+      // Libraries may print to stdout; only protocol lines are JSON objects with an event.
+      if (line.value.startsWith('{"event"')) return JSON.parse(line.value) as Record<string, unknown>;
+    }
+  };
+  try {
+    await nextEvent();
+    const meter = meterProcesses([child.pid!]);
+    const stackMeter = options.stackPids ? meterProcesses(options.stackPids, 1000) : null;
+    child.stdin!.write('go\n');
+    const done = (await nextEvent()) as unknown as PeerDone;
+    const reading = meter.stop();
+    const stack = stackMeter?.stop();
+    child.stdin!.write('exit\n');
+    await exited;
+    const okUrls = existsSync(config.okFile) ? readFileSync(config.okFile, 'utf8').split('\n').filter(Boolean) : [];
+    return { done, okUrls, cpuSeconds: reading.cpuSeconds, peakRssMb: reading.peakRssMb, stackCpuSeconds: stack?.cpuSeconds };
+  } finally {
+    clearTimeout(killTimer);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { parseCpuSeconds, parseStatusKb } from './proc-stats.js';
+
+describe('/proc readers', () => {
+  it('reads user + system ticks after the command name, even one with spaces and parentheses', () => {
+    // Fields 14 and 15 (utime, stime) are 250 and 50 ticks.
+    const stat = '4242 (node (bench) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 1000 0 0';
+    expect(parseCpuSeconds(stat, 100)).toBe(3);
+  });
+
+  it('reads memory fields in bytes', () => {
+    const status = 'Name:\tnode\nVmHWM:\t  409600 kB\nVmRSS:\t  204800 kB\n';
+    expect(parseStatusKb(status, 'VmHWM')).toBe(409_600 * 1024);
+    expect(parseStatusKb(status, 'VmRSS')).toBe(204_800 * 1024);
+    expect(parseStatusKb(status, 'VmSwap')).toBe(0);
+  });
+});

@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc/<pid>/stat times (100 on every Linux we run on; asked once). */
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU seconds of a process from the text of /proc/<pid>/stat. */
+export function parseCpuSeconds(statText: string, ticks = ticksPerSecond): number {
+  // The command name may contain spaces and parentheses: fields are counted after the last ')'.
+  const fields = statText.slice(statText.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticks;
+}
+
+/** A field of /proc/<pid>/status given in kB (VmRSS, VmHWM), in bytes. */
+export function parseStatusKb(statusText: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(statusText);
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+function read(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export function cpuSecondsOf(pid: number): number | null {
+  const text = read(`/proc/${pid}/stat`);
+  return text === null ? null : parseCpuSeconds(text);
+}
+
+export function memoryOf(pid: number): { rss: number; peak: number } | null {
+  const text = read(`/proc/${pid}/status`);
+  return text === null ? null : { rss: parseStatusKb(text, 'VmRSS'), peak: parseStatusKb(text, 'VmHWM') };
+}
