@@ -2,6 +2,7 @@ import { CrawlerError } from '@crawler/core';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
+import { renderCommand, renderHelp } from './commands/render.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { tapCommand, tapHelp } from './commands/tap.js';
 import { UsageError } from './usage-error.js';
@@ -18,6 +19,7 @@ const commands: Record<string, Command> = {
   check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
   lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
   tap: { summary: 'print a topic\'s records as JSON lines, decoded with schemas/', help: tapHelp, run: (argv) => tapCommand(argv) },
+  render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
 };
 
 export const usage = `Usage: crawler <command> [options]

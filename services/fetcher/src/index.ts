@@ -27,3 +27,4 @@ export * from './render/render-emissions.js';
 export * from './render/shell-detector.js';
 export * from './render/chromium-launch.js';
 export * from './render/browser-memory.js';
+export * from './render/page-signals.js';

@@ -8,7 +8,7 @@ import type { RobotsCache } from '../robots/robots-cache.js';
 import { BrowserPool } from './browser-pool.js';
 import { loadRenderJob } from './render-job.js';
 import { RenderMetrics } from './render-metrics.js';
-import { loadRenderRulesFile, RenderRules } from './render-rules.js';
+import { loadRenderRulesFile, RenderRules, type RenderRule } from './render-rules.js';
 import { Renderer } from './renderer.js';
 import { SiteLearning } from './site-learning.js';
 import { SubresourceCache } from './subresource-cache.js';
@@ -27,10 +27,11 @@ export interface RenderSharedParts {
  * rendering.enabled turns rendering on: then nothing about fetching changes. Learning needs the
  * shared store; without one (the check command) every routed page is rendered.
  */
-export function createRenderer(config: FetcherConfig, parts: RenderSharedParts, state: FingerprintStore | null, logger: Logger): Renderer | null {
+export function createRenderer(config: FetcherConfig, parts: RenderSharedParts, state: FingerprintStore | null, logger: Logger, options: { rules?: RenderRule[] } = {}): Renderer | null {
   const job = loadRenderJob(config.jobFile);
   if (!config.render && !job.enabled) return null;
-  const rules = new RenderRules([...job.rules, ...(config.renderRulesFile ? loadRenderRulesFile(config.renderRulesFile) : [])]);
+  // The caller's rules (the render command's --force) come before the job's and the file's.
+  const rules = new RenderRules([...(options.rules ?? []), ...job.rules, ...(config.renderRulesFile ? loadRenderRulesFile(config.renderRulesFile) : [])]);
   const log = logger.child({ component: 'renderer' });
   return new Renderer({
     network: {

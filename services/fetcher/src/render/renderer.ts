@@ -56,7 +56,7 @@ export class Renderer {
     const host = new URL(page.url).host;
     let route: RenderRoute;
     try {
-      route = await routePage(options.router, { url: page.url, host, contentType: page.contentType, html: plainHtml });
+      route = await this.route(page, plainHtml);
     } catch (error) {
       // The learned decision could not be read (store down): the page goes on unrendered rather than waiting.
       options.logger.warn({ url: page.url, err: error }, 'render routing failed; page kept as fetched');
@@ -103,6 +103,11 @@ export class Renderer {
     const body = Buffer.from(dom.html, 'utf8');
     const truncated = body.length > options.maxBodyBytes;
     return { kind: 'rendered', body: truncated ? body.subarray(0, options.maxBodyBytes) : body, truncated, meta, pageLinks, network: record };
+  }
+
+  /** Whether, and why, a page is rendered (also what the render command shows). */
+  route(page: PlainPage, html: () => string = () => decodeText(page.body, page.charset ?? 'utf-8')): Promise<RenderRoute> {
+    return routePage(this.options.router, { url: page.url, host: new URL(page.url).host, contentType: page.contentType, html });
   }
 
   /** Null when the site's decision became "skip" while the page waited for a browser page. */
