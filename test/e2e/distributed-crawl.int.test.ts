@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAgainstTruth } from '@crawler/cli';
-import { canonicalUrl, loadCatalog, silentLogger, type Bus, type LinkBase, type LinkRecord, type PageStore, type FingerprintStore } from '@crawler/core';
+import { canonicalUrl, catalogGroups, silentLogger, type Bus, type LinkBase, type LinkRecord, type PageStore, type FingerprintStore } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
@@ -81,8 +81,8 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
 
   async function lagTotal(): Promise<number> {
     let total = 0;
-    for (const group of loadCatalog().consumerGroups) {
-      const lags = await bus.lag(group.group, group.topics.map((topic) => env.CRAWLER_TOPIC_PREFIX + topic));
+    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX)) {
+      const lags = await bus.lag(group.group, group.topics);
       for (const lag of lags) total += Math.max(lag.lag, 0);
     }
     return total;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBus, createFingerprintStore, createLinkBase, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, Codec, jobContentTypes, loadCatalog, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
+import { BatchingProducer, catalogGroups, Codec, jobContentTypes, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
@@ -43,7 +43,6 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
-  const catalog = loadCatalog();
   const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
   const bus = await createBus(runtime, logger, portOptions);
   const linkbase = await createLinkBase(runtime, logger, portOptions);
@@ -63,7 +62,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const started = performance.now();
 
   async function lags(): Promise<PartitionLag[]> {
-    const all = await Promise.all(catalog.consumerGroups.map((group) => bus.lag(group.group, group.topics.map((topic) => topicPrefix + topic))));
+    const all = await Promise.all(catalogGroups(topicPrefix).map((group) => bus.lag(group.group, group.topics)));
     return all.flat();
   }
 

@@ -6,9 +6,12 @@ import type { Bus, GroupDescription } from '../ports/bus.js';
 import { cachedRead } from './cached-read.js';
 import { assessWorkers, DEFAULT_STALL_AFTER_MS, type WorkerState } from './worker-presence.js';
 
-/** Every consumer group of the catalog, with its topics as named on the bus. */
+/**
+ * Every consumer group of the catalog, group and topics as named on the bus: the prefix applies
+ * to both, so two crawls sharing a cluster never join each other's groups.
+ */
 export function catalogGroups(topicPrefix = ''): { group: string; topics: string[] }[] {
-  return loadCatalog().consumerGroups.map(({ group, topics }) => ({ group, topics: topics.map((topic) => topicPrefix + topic) }));
+  return loadCatalog().consumerGroups.map(({ group, topics }) => ({ group: topicPrefix + group, topics: topics.map((topic) => topicPrefix + topic) }));
 }
 
 export interface GroupMetricsOptions {

@@ -67,6 +67,11 @@ export class StageRunner<In> {
     for (const topic of options.stage.outputs) topicSpec(topic);
   }
 
+  /** The group as named on the bus: prefixed like the topics, so crawls sharing a cluster stay apart. */
+  get groupId(): string {
+    return this.prefix + this.options.groupId;
+  }
+
   get processed(): number {
     return this.processedCount;
   }
@@ -76,9 +81,9 @@ export class StageRunner<In> {
   }
 
   async start(): Promise<void> {
-    const { stage, bus, groupId } = this.options;
+    const { stage, bus } = this.options;
     this.consumer = bus.consumer({
-      groupId,
+      groupId: this.groupId,
       topics: [this.prefix + stage.input.topic],
       fromBeginning: this.options.fromBeginning ?? true,
       clientId: stage.name,
@@ -221,7 +226,8 @@ export class StageRunner<In> {
   }
 
   private async deadLetter(message: IncomingMessage, error: unknown, attempts: number, extra: Emission[], traceId?: string): Promise<void> {
-    const { stage, groupId, codec, producer } = this.options;
+    const { stage, codec, producer } = this.options;
+    const groupId = this.groupId;
     this.log.warn({ traceId, topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
     const record: DeadLetter = {
       topic: message.topic,
