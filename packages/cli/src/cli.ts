@@ -1,9 +1,11 @@
 import { CrawlerError } from '@crawler/core';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
+import { errorsCommand, errorsHelp } from './commands/errors.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
 import { renderCommand, renderHelp } from './commands/render.js';
 import { runCommand, runHelp } from './commands/run.js';
+import { statusCommand, statusHelp } from './commands/status.js';
 import { tapCommand, tapHelp } from './commands/tap.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,6 +22,8 @@ const commands: Record<string, Command> = {
   lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
   tap: { summary: 'print a topic\'s records as JSON lines, decoded with schemas/', help: tapHelp, run: (argv) => tapCommand(argv) },
   render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
+  status: { summary: 'the crawl on one screen: URLs, throughput, errors, lag, workers', help: statusHelp, run: (argv) => statusCommand(argv) },
+  errors: { summary: 'failed URLs from the link base with their cause; --requeue makes them due', help: errorsHelp, run: (argv) => errorsCommand(argv) },
 };
 
 export const usage = `Usage: crawler <command> [options]
