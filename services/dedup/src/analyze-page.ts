@@ -35,5 +35,5 @@ export function analyzePage(page: PageContent, template: SiteTemplate | null, al
   if (isMedia(page.contentType)) return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
   const blocks = isMarkup(page.contentType) ? extractBlocks(decodeBody(raw, page.charset)) : [];
   const text = denoiseText(page.text, blocks, template);
-  return { media: false, rawDigest, digest: contentDigest(algorithm, page.title, text, raw), text, blocks, fingerprint: fingerprintText(page.title, text, page.lang) };
+  return { media: false, rawDigest, digest: contentDigest(algorithm, page.title, text, raw), text, blocks, fingerprint: fingerprintText(page.title, text, page.lang, template?.titleParts) };
 }

@@ -9,7 +9,7 @@ import { simhashHex } from './fingerprint/simhash.js';
 import type { Judge } from './judge/judge.js';
 import { VerdictCache, type ResolvedVerdict } from './judge/verdict-cache.js';
 import { NearDuplicateIndex } from './near/near-duplicate-index.js';
-import { nearestMatches } from './near/nearest-match.js';
+import { acceptsSameSite, nearestMatches } from './near/nearest-match.js';
 import { isMarkup } from './page-body.js';
 import { decodeRegistration, encodeRegistration, type Registration } from './registration.js';
 import { NO_TEMPLATE, type SiteTemplate } from './template/site-template.js';
@@ -101,7 +101,9 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     const values = await fingerprints.get(DIGEST_NAMESPACE, matches.map((match) => match.page.digest));
     for (const [i, match] of matches.entries()) {
       const registration = values[i] ? decodeRegistration(values[i]!) : null;
-      if (registration && registration.url !== page.url) return { registration, digest: match.page.digest, distance: match.distance };
+      if (!registration || registration.url === page.url) continue;
+      if (new URL(registration.url).host === page.host && !acceptsSameSite(match, thresholds)) continue;
+      return { registration, digest: match.page.digest, distance: match.distance };
     }
     return null;
   }
@@ -124,7 +126,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         decideExact(page, analysis, templateVersion),
         maybeNew && page.previousDigest && !analysis.media ? fingerprints.get(DIGEST_NAMESPACE, [page.previousDigest]).then(([value]) => (value ? decodeRegistration(value) : null)) : null,
         searchable && maybeNew ? index.candidates(fingerprint.body) : [],
-        markup ? templates.observe(page.host, analysis.blocks, template) : null,
+        markup ? templates.observe(page.host, analysis.blocks, page.title, template) : null,
       ]);
       if (observed) metrics.template(observed);
       if (observed === 'learned') options.logger?.info({ host: page.host }, 'site template learned');

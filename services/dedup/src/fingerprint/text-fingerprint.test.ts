@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hammingDistance } from './simhash.js';
-import { fingerprintText, headline } from './text-fingerprint.js';
+import { fingerprintText, headline, titlePartKey } from './text-fingerprint.js';
 
 const article = [
   'The harbor authority approved a new ferry schedule on Monday after months of complaints from commuters on the island routes.',
@@ -30,7 +30,13 @@ describe('fingerprintText', () => {
 });
 
 describe('headline', () => {
-  it('takes the longest part between the separators sites put around their name', () => {
+  it('drops the site\'s name: its learned title parts, or else the last part when three words stay', () => {
+    expect(headline('In brief 23 | Harbor Briefs')).toBe('In brief 23');
+    expect(headline('Harbor Briefs | In brief 23', new Set([titlePartKey('harbor briefs')]))).toBe('In brief 23');
+    expect(headline('Harbor Briefs', new Set([titlePartKey('Harbor Briefs')]))).toBe('Harbor Briefs');
+  });
+
+  it('takes the longest part when dropping the last leaves too little', () => {
     expect(headline('Ferries every twenty minutes | Harbor Ledger')).toBe('Ferries every twenty minutes');
     expect(headline('News — Ferries: a new schedule from March')).toBe('Ferries: a new schedule from March');
     expect(headline('Well-known co-op opens')).toBe('Well-known co-op opens');

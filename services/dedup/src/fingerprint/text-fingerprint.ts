@@ -1,3 +1,4 @@
+import { hex32, murmur32 } from './feature-hash.js';
 import { countFeatures, simhash } from './simhash.js';
 import { tokenize } from './tokenize.js';
 
@@ -9,8 +10,7 @@ import { tokenize } from './tokenize.js';
  *   recall on reprints 0.72 with plain counts, 0.84 squared, at distance 3).
  * - `pairs`: SimHash of consecutive word pairs. Two articles on one topic repeat the same words, so
  *   their `body` hashes can agree; their word sequences do not. A match needs both.
- * - `title`: SimHash of the headline (the longest part of the title between separators such as
- *   " | " or " - ", so a site's name does not count).
+ * - `title`: SimHash of the headline: the title without the site's name (see `headline`).
  */
 export interface TextFingerprint {
   body: bigint;
@@ -22,7 +22,7 @@ export interface TextFingerprint {
 
 const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
 
-export function fingerprintText(title: string | null, text: string, lang: string | null): TextFingerprint {
+export function fingerprintText(title: string | null, text: string, lang: string | null, siteTitleParts?: ReadonlySet<string>): TextFingerprint {
   const tokens = tokenize(text, lang);
   const counts = countFeatures(tokens);
   for (const [token, count] of counts) counts.set(token, count * count);
@@ -31,7 +31,7 @@ export function fingerprintText(title: string | null, text: string, lang: string
     const pair = `${tokens[i - 1]} ${tokens[i]}`;
     pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
   }
-  const headlineTokens = title ? tokenize(headline(title), lang) : [];
+  const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
   return {
     body: simhash(counts),
     pairs: simhash(pairs),
@@ -40,9 +40,33 @@ export function fingerprintText(title: string | null, text: string, lang: string
   };
 }
 
-/** The longest part of a title split at the separators sites put between headline and site name. */
-export function headline(title: string): string {
-  let best = '';
-  for (const part of title.split(TITLE_SEPARATORS)) if (part.trim().length > best.length) best = part.trim();
-  return best;
+/** Key of a part of a title, as site templates count them. */
+export function titlePartKey(part: string): string {
+  return hex32(murmur32(part.toLowerCase(), 0));
+}
+
+/** The parts of a title between the separators sites put between headline and site name. */
+export function titleParts(title: string): string[] {
+  return title
+    .split(TITLE_SEPARATORS)
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The title without the site's name. With the site's template, the parts it found on most pages of
+ * the site go. Without one, as Readability does: the title without its last part when that leaves
+ * three words or more ("In brief 23 | Harbor Briefs"), else the longest part ("News — Ferries: a
+ * new schedule").
+ */
+export function headline(title: string, siteTitleParts?: ReadonlySet<string>): string {
+  const parts = titleParts(title);
+  if (parts.length <= 1) return title.trim();
+  if (siteTitleParts) {
+    const kept = parts.filter((part) => !siteTitleParts.has(titlePartKey(part)));
+    if (kept.length > 0 && kept.length < parts.length) return kept.join(' ');
+  }
+  const withoutLast = parts.slice(0, -1).join(' ');
+  if (withoutLast.split(/\s+/).length >= 3) return withoutLast;
+  return parts.reduce((best, part) => (part.length > best.length ? part : best), '');
 }

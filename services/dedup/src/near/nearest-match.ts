@@ -24,6 +24,8 @@ export interface NearThresholds {
 export interface NearMatch {
   page: IndexedPage;
   distance: number;
+  /** Headline distance; null when either page has no headline. */
+  titleDistance: number | null;
 }
 
 /**
@@ -36,10 +38,21 @@ export function nearestMatches(query: TextFingerprint, urlTag: string, digest: s
   const matches: NearMatch[] = [];
   for (const page of candidates) {
     if (page.urlTag === urlTag || page.digest === digest) continue;
-    if (query.title !== null && page.title !== null && hammingDistance(query.title, page.title) > limits.title) continue;
+    const titleDistance = query.title !== null && page.title !== null ? hammingDistance(query.title, page.title) : null;
+    if (titleDistance !== null && titleDistance > limits.title) continue;
     const distance = hammingDistance(query.body, page.body);
     if (distance > limits.body || hammingDistance(query.pairs, page.pairs) > limits.pairs) continue;
-    matches.push({ page, distance });
+    matches.push({ page, distance, titleDistance });
   }
   return matches.sort((a, b) => a.distance - b.distance || (a.page.digest < b.page.digest ? -1 : 1));
+}
+
+/**
+ * Within one site a near duplicate is the same story under another URL (a print version, a
+ * tracking link), headline and all; two items that share a template but not a headline are not,
+ * even when the template outweighs their text (before the site's template is learned). So a
+ * match on the same host needs its headline within k as well.
+ */
+export function acceptsSameSite(match: NearMatch, limits: NearThresholds): boolean {
+  return match.titleDistance === null || match.titleDistance <= limits.body;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { titlePartKey } from '../fingerprint/text-fingerprint.js';
 import { learnTemplate, sampleOf } from './learn-template.js';
 import { extractBlocks } from './page-blocks.js';
 import { newsPage, storyText } from './test-pages.js';
@@ -21,6 +22,11 @@ describe('learnTemplate', () => {
     const same = 'The same story, word for word, behind a print link and a tracking link.';
     const template = learned([...Array.from({ length: 7 }, (_, i) => newsPage(i + 1)), newsPage(20, same), newsPage(21, same), newsPage(22, same)]);
     expect(extractBlocks(newsPage(20, same)).filter((block) => block.text === same && isTemplateBlock(block, template))).toEqual([]);
+  });
+
+  it('learns the title parts most pages share: the site\'s name', () => {
+    const template = learnTemplate(Array.from({ length: 10 }, (_, i) => sampleOf(extractBlocks(newsPage(i + 1)), `${storyText(i, 'title')} | The Ledger`)), 0);
+    expect([...template.titleParts]).toEqual([titlePartKey('The Ledger')]);
   });
 
   it('has one version for one template, whoever learns it, and survives storage', () => {

@@ -1,3 +1,4 @@
+import { titlePartKey, titleParts } from '../fingerprint/text-fingerprint.js';
 import type { PageBlock } from './page-blocks.js';
 import { pairKey, templateVersion, type SiteTemplate } from './site-template.js';
 
@@ -10,14 +11,17 @@ const MIN_PAGES = 3;
 const MIN_REPEAT_SHARE = 0.5;
 /** Distinct (path, text) pairs kept per sample; a longer page adds nothing a template needs. */
 const MAX_SAMPLE_PAIRS = 600;
+/** Title parts travel in samples as pairs at this pseudo-path, apart from every block rule. */
+const TITLE_PATH = '00000000';
 
 /**
  * A page's blocks as a template sample: its distinct (path, masked text) pairs as hex. Texts are
  * hashed after masking digits, so two copies of a page that differ only by a clock or a counter
  * give the same sample, and a set of samples keeps one.
  */
-export function sampleOf(blocks: readonly PageBlock[]): string {
+export function sampleOf(blocks: readonly PageBlock[], title: string | null = null): string {
   const pairs = new Set<string>();
+  for (const part of title ? titleParts(title) : []) pairs.add(`${TITLE_PATH}${titlePartKey(part)}`);
   for (const block of blocks) {
     if (pairs.size >= MAX_SAMPLE_PAIRS) break;
     pairs.add(pairKey(block.path, block.masked));
@@ -32,6 +36,7 @@ export function sampleOf(blocks: readonly PageBlock[]): string {
  *   footers, rotating ads (a pool of a few texts), timestamps and counters (equal once digits are
  *   masked). Paths of the article body hold texts that each occur on one page.
  * - A (path, text) pair on many pages is boilerplate even at a content path ("Advertisement").
+ * - A title part on most pages is the site's name.
  * A story served under a print and a tracking URL repeats too, but on few pages and with its
  * other paragraphs unique, so neither rule takes it.
  */
@@ -65,13 +70,19 @@ export function learnTemplate(samples: readonly string[], now: number): SiteTemp
   const minPairPages = Math.max(MIN_PAGES, Math.ceil(MIN_PAIR_SHARE * parsed.length));
   const paths = new Set<number>();
   const known = new Set<number>();
+  const titles = new Set<string>();
   for (const [path, count] of pathPages) {
+    if (path === TITLE_PATH) continue;
     const value = Number.parseInt(path, 16);
     if (count >= 2) known.add(value);
     const { total, repeated } = texts.get(path)!;
     if (count >= minPathPages && repeated / total >= MIN_REPEAT_SHARE) paths.add(value);
   }
   const pairs = new Set<string>();
-  for (const [pair, count] of pairPages) if (count >= minPairPages && !paths.has(Number.parseInt(pair.slice(0, 8), 16))) pairs.add(pair);
-  return { version: templateVersion(paths, pairs), learnedAt: now, pages: parsed.length, paths, pairs, known };
+  for (const [pair, count] of pairPages) {
+    if (count < minPairPages) continue;
+    if (pair.startsWith(TITLE_PATH)) titles.add(pair.slice(8));
+    else if (!paths.has(Number.parseInt(pair.slice(0, 8), 16))) pairs.add(pair);
+  }
+  return { version: templateVersion(paths, pairs, titles), learnedAt: now, pages: parsed.length, paths, pairs, known, titleParts: titles };
 }

@@ -16,6 +16,8 @@ export interface SiteTemplate {
   pairs: ReadonlySet<string>;
   /** Paths seen on at least two sampled pages; a page mostly outside them means the site changed. */
   known: ReadonlySet<number>;
+  /** Keys of title parts on most pages (the site's name), left out of headlines. */
+  titleParts: ReadonlySet<string>;
 }
 
 /** No template yet: nothing is stripped, and digests say so. */
@@ -37,8 +39,8 @@ export function unknownShare(blocks: readonly PageBlock[], template: SiteTemplat
   return unknown / blocks.length;
 }
 
-export function templateVersion(paths: Iterable<number>, pairs: Iterable<string>): string {
-  const text = `${[...paths].map(hex32).sort().join('')}|${[...pairs].sort().join('')}`;
+export function templateVersion(paths: Iterable<number>, pairs: Iterable<string>, titleParts: Iterable<string>): string {
+  const text = `${[...paths].map(hex32).sort().join('')}|${[...pairs].sort().join('')}|${[...titleParts].sort().join('')}`;
   return hex32(murmur32(text, 1));
 }
 
@@ -49,21 +51,23 @@ export function templateVersion(paths: Iterable<number>, pairs: Iterable<string>
 export function mergeTemplates(current: SiteTemplate, learned: SiteTemplate): SiteTemplate {
   const paths = new Set([...current.paths, ...learned.paths]);
   const pairs = new Set([...current.pairs, ...learned.pairs]);
-  return { version: templateVersion(paths, pairs), learnedAt: current.learnedAt, pages: current.pages + learned.pages, paths, pairs, known: new Set([...current.known, ...learned.known]) };
+  const titleParts = new Set([...current.titleParts, ...learned.titleParts]);
+  return { version: templateVersion(paths, pairs, titleParts), learnedAt: current.learnedAt, pages: current.pages + learned.pages, paths, pairs, known: new Set([...current.known, ...learned.known]), titleParts };
 }
 
-/** Compact JSON: hashes as concatenated hex, 8 digits per path, 16 per pair. */
+/** Compact JSON: hashes as concatenated hex, 8 digits per path and title part, 16 per pair. */
 export function encodeTemplate(template: SiteTemplate): string {
-  return JSON.stringify({ v: 1, at: template.learnedAt, n: template.pages, p: [...template.paths].map(hex32).join(''), q: [...template.pairs].join(''), k: [...template.known].map(hex32).join('') });
+  return JSON.stringify({ v: 1, at: template.learnedAt, n: template.pages, p: [...template.paths].map(hex32).join(''), q: [...template.pairs].join(''), k: [...template.known].map(hex32).join(''), t: [...template.titleParts].join('') });
 }
 
 export function decodeTemplate(value: string): SiteTemplate | null {
   try {
-    const raw = JSON.parse(value) as { v: number; at: number; n: number; p: string; q: string; k: string };
+    const raw = JSON.parse(value) as { v: number; at: number; n: number; p: string; q: string; k: string; t?: string };
     if (raw.v !== 1) return null;
     const paths = new Set(chunks(raw.p, 8).map((hex) => Number.parseInt(hex, 16)));
     const pairs = new Set(chunks(raw.q, 16));
-    return { version: templateVersion(paths, pairs), learnedAt: raw.at, pages: raw.n, paths, pairs, known: new Set(chunks(raw.k, 8).map((hex) => Number.parseInt(hex, 16))) };
+    const titleParts = new Set(chunks(raw.t ?? '', 8));
+    return { version: templateVersion(paths, pairs, titleParts), learnedAt: raw.at, pages: raw.n, paths, pairs, known: new Set(chunks(raw.k, 8).map((hex) => Number.parseInt(hex, 16))), titleParts };
   } catch {
     return null;
   }

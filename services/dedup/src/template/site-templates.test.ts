@@ -10,7 +10,7 @@ const gallery = (n: number) => `<html><body><nav><a href="/">Home</a> <a href="/
 function setup(now: () => number = () => 1000) {
   const store = new MemoryFingerprintStore();
   const templates = new SiteTemplates({ store, samplePages: 5, relearnAfterMs: 10_000, ttlMs: 60_000, now });
-  const visit = async (html: string) => templates.observe('site.test', extractBlocks(html), await templates.get('site.test'));
+  const visit = async (html: string) => templates.observe('site.test', extractBlocks(html), null, await templates.get('site.test'));
   return { store, templates, visit };
 }
 

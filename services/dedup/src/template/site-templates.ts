@@ -69,10 +69,10 @@ export class SiteTemplates {
   }
 
   /** Adds the page to the site's samples when learning is due, and learns once enough are in. */
-  async observe(site: string, blocks: readonly PageBlock[], template: SiteTemplate | null): Promise<Observation> {
+  async observe(site: string, blocks: readonly PageBlock[], title: string | null, template: SiteTemplate | null): Promise<Observation> {
     if (blocks.length === 0 || !this.learningDue(blocks, template)) return null;
     const { store, samplePages } = this.options;
-    await store.addToSets([{ namespace: SAMPLE_NAMESPACE, key: site, members: [sampleOf(blocks)], ttlMs: SAMPLE_TTL_MS }]);
+    await store.addToSets([{ namespace: SAMPLE_NAMESPACE, key: site, members: [sampleOf(blocks, title)], ttlMs: SAMPLE_TTL_MS }]);
     const [samples] = await store.members(SAMPLE_NAMESPACE, [site]);
     if (!samples || samples.length < samplePages) return 'sampled';
     // Sampled because pages did not fit a template still young: add to it; an old one is replaced.
