@@ -11,6 +11,7 @@ export * from './fingerprint/tokenize.js';
 export * from './near/band-scheme.js';
 export * from './near/nearest-match.js';
 export * from './near/near-duplicate-index.js';
+export * from './near/compare-pages.js';
 export * from './template/page-blocks.js';
 export * from './template/site-template.js';
 export * from './template/learn-template.js';
