@@ -1,0 +1,129 @@
+import { parseCrawlJob } from '@crawler/core';
+import { analyzePage, comparePages, loadDedupConfig, PAIR_DISTANCE, simhashHex, type PageAnalysis, type PageComparison } from '@crawler/dedup';
+import { createPageParser, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
+import { intFlag, parseFlags } from '../parse-flags.js';
+import { UsageError } from '../usage-error.js';
+import { createCheckFetcher, fetchPage, readPage } from './parse-input.js';
+
+export const checkSimilarHelp = `Usage: crawler check similar [options] A B
+
+Compares two pages (URLs or files) as dedup does: for each, the digest of title and main text,
+the 64-bit SimHash of the main text, of its word pairs and of its headline, and how long the main
+text is; then the Hamming distances and the decision (exact duplicate, near duplicate, different,
+or too short to compare). Main text is extracted as link extraction does; no site template is
+applied (the services strip the one they learned for the site). URLs are fetched as the fetcher
+does (robots.txt, address policy, charset).
+
+  --k N                 most differing bits of main-text SimHashes (default DEDUP_NEAR_DISTANCE, 3)
+  --title-k N           most differing bits of headline SimHashes (default DEDUP_NEAR_TITLE_DISTANCE, 12)
+  --user-agent TEXT     User-Agent to send (keep a contact URL in it)
+  --allow-address IP    admit a private/loopback address or CIDR (repeatable)
+  --ignore-robots       do not read robots.txt (only for sites you own)
+  --json                one JSON object on stdout
+  -h, --help            this help
+
+Exit code 0 when both pages were read, 1 when one could not be fetched.`;
+
+const flagSpec = {
+  k: { type: 'string' },
+  'title-k': { type: 'string' },
+  'user-agent': { type: 'string' },
+  'allow-address': { type: 'string', multiple: true },
+  'ignore-robots': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+export interface SimilarPage {
+  url: string;
+  title: string | null;
+  digest: string;
+  rawDigest: string;
+  simhash: string | null;
+  pairsSimhash: string | null;
+  titleSimhash: string | null;
+  textChars: number;
+  contentWords: number;
+}
+
+export interface SimilarReport extends PageComparison {
+  a: SimilarPage;
+  b: SimilarPage;
+  limits: { body: number; title: number; pairs: number; minWords: number };
+}
+
+export async function checkSimilarCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('check similar', argv, flagSpec, true);
+  if (values.help) {
+    process.stdout.write(`${checkSimilarHelp}\n`);
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError('crawler check similar: give exactly two URLs or files (see crawler check similar --help)');
+  const dedup = loadDedupConfig();
+  const limits = { body: intFlag('check similar', 'k', values.k) ?? dedup.nearDistance, title: intFlag('check similar', 'title-k', values['title-k']) ?? dedup.nearTitleDistance, pairs: PAIR_DISTANCE, minWords: dedup.nearMinTokens };
+  if (limits.body > 64 || limits.title > 64) throw new UsageError('crawler check similar: --k and --title-k count bits of a 64-bit hash: 0..64');
+  const config = loadLinkextractConfig();
+  const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, robotsAgent: config.robotsAgent });
+  const fetcher = positionals.some(isUrl) ? createCheckFetcher({ userAgent: values['user-agent'], allowAddresses: values['allow-address'], ignoreRobots: values['ignore-robots'] }) : null;
+  try {
+    const read: { page: SimilarPage; host: string; analysis: PageAnalysis }[] = [];
+    for (const target of positionals) {
+      let input;
+      if (isUrl(target)) {
+        const fetched = await fetchPage(fetcher!.parts, target);
+        if (!fetched.ok) {
+          process.stderr.write(`crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`);
+          return 1;
+        }
+        input = fetched.page;
+      } else {
+        input = readPage(target, undefined, undefined, undefined);
+      }
+      const content = await parse(input);
+      const analysis = analyzePage({ title: content.title, text: content.text, lang: content.lang, contentType: input.mediaType, charset: content.charset, body: input.body, bodyEncoding: 'identity' }, null, dedup.digestAlgorithm);
+      read.push({ page: describe(isUrl(target) ? input.url : target, content.title, analysis), host: new URL(input.finalUrl).host, analysis });
+    }
+    const [a, b] = read as [(typeof read)[0], (typeof read)[0]];
+    const report: SimilarReport = { ...comparePages(a, b, limits, limits.minWords), a: a.page, b: b.page, limits };
+    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatSimilarReport(report));
+    return 0;
+  } finally {
+    await fetcher?.close();
+  }
+}
+
+function isUrl(target: string): boolean {
+  return /^https?:\/\//i.test(target);
+}
+
+function describe(url: string, title: string | null, analysis: PageAnalysis): SimilarPage {
+  const fingerprint = analysis.fingerprint;
+  return {
+    url,
+    title,
+    digest: analysis.digest,
+    rawDigest: analysis.rawDigest,
+    simhash: fingerprint ? simhashHex(fingerprint.body) : null,
+    pairsSimhash: fingerprint ? simhashHex(fingerprint.pairs) : null,
+    titleSimhash: fingerprint?.title != null ? simhashHex(fingerprint.title) : null,
+    textChars: analysis.text.length,
+    contentWords: fingerprint?.tokens ?? 0,
+  };
+}
+
+function formatSimilarReport(report: SimilarReport): string {
+  const distance = (value: number | null, limit: number) => (value === null ? '-' : `${value} (at most ${limit})`);
+  const side = (name: string, page: SimilarPage) => [
+    `${name}  ${page.url}`,
+    `   title        ${page.title ?? '-'}`,
+    `   main text    ${page.textChars} characters, ${page.contentWords} content words`,
+    `   digest       ${page.digest} (raw body ${page.rawDigest})`,
+    `   simhash      ${page.simhash ?? '-'}  word pairs ${page.pairsSimhash ?? '-'}  headline ${page.titleSimhash ?? '-'}`,
+  ];
+  const lines = [
+    ...side('A', report.a),
+    ...side('B', report.b),
+    `distance       main text ${distance(report.bodyDistance, report.limits.body)}, headline ${distance(report.titleDistance, report.limits.title)}, word pairs ${distance(report.pairsDistance, report.limits.pairs)}`,
+    `decision       ${report.decision.replace('_', ' ')}: ${report.reason}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
