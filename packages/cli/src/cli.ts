@@ -3,6 +3,7 @@ import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { errorsCommand, errorsHelp } from './commands/errors.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
+import { pageCommand, pageHelp } from './commands/page.js';
 import { renderCommand, renderHelp } from './commands/render.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { statusCommand, statusHelp } from './commands/status.js';
@@ -24,6 +25,7 @@ const commands: Record<string, Command> = {
   render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
   status: { summary: 'the crawl on one screen: URLs, throughput, errors, lag, workers', help: statusHelp, run: (argv) => statusCommand(argv) },
   errors: { summary: 'failed URLs from the link base with their cause; --requeue makes them due', help: errorsHelp, run: (argv) => errorsCommand(argv) },
+  page: { summary: 'read a stored page back: newest version or all, from WARC files or HBase', help: pageHelp, run: (argv) => pageCommand(argv) },
 };
 
 export const usage = `Usage: crawler <command> [options]
