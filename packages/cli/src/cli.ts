@@ -1,4 +1,5 @@
 import { CrawlerError } from '@crawler/core';
+import { adminCommand, adminHelp } from './commands/admin.js';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { errorsCommand, errorsHelp } from './commands/errors.js';
@@ -20,6 +21,7 @@ const commands: Record<string, Command> = {
   run: { summary: 'crawl from seeds in one process, no servers needed', help: runHelp, run: runCommand },
   demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
   check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
+  admin: { summary: "a running scheduler's admin API: jobs, seeds, pause/resume, one URL, queue statistics", help: adminHelp, run: (argv) => adminCommand(argv) },
   lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
   tap: { summary: 'print a topic\'s records as JSON lines, decoded with schemas/', help: tapHelp, run: (argv) => tapCommand(argv) },
   render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
