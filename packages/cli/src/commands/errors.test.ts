@@ -34,7 +34,7 @@ describe('crawler errors', () => {
     const seeded = await linkbaseIn(dir);
     await seeded.insertNew([
       record('http://a.test/timeout', { status: 'retry', lastOutcome: 'timeout', errorCode: 'FETCH_TIMEOUT', consecutiveFailures: 2, lastFetchAt: now - 30_000 }),
-      record('http://a.test/missing', { status: 'gone', lastOutcome: 'gone', httpStatus: 404, lastFetchAt: now - 10_000 }),
+      record('http://a.test/missing', { status: 'gone', lastOutcome: 'gone', httpStatus: 404, lastFetchAt: now - 10_000, nextFetchAt: Number.MAX_SAFE_INTEGER }),
       record('http://a.test/fine', { status: 'fetched', lastOutcome: 'ok', httpStatus: 200 }),
       record('http://b.test/broken', { status: 'error', lastOutcome: 'server_error', httpStatus: 503, consecutiveFailures: 3, lastFetchAt: now - 7_200_000 }),
     ]);
@@ -42,7 +42,8 @@ describe('crawler errors', () => {
 
     const listed = await errors(dir, ['--json']);
     expect(listed.code).toBe(0);
-    const rows = listed.out.trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; class: string; httpStatus: number | null; failures: number });
+    const rows = listed.out.trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; class: string; httpStatus: number | null; failures: number; nextFetchAt: string | null });
+    expect(rows[0]!.nextFetchAt).toBeNull();
     expect(rows.map((row) => [row.url, row.status, row.class, row.httpStatus, row.failures])).toEqual([
       ['http://a.test/missing', 'gone', 'gone', 404, 0],
       ['http://a.test/timeout', 'retry', 'timeout', null, 2],

@@ -113,10 +113,16 @@ function errorJson(record: LinkRecord) {
     httpStatus: record.httpStatus,
     errorCode: record.errorCode,
     failures: record.consecutiveFailures,
-    lastFetchAt: record.lastFetchAt === null ? null : new Date(record.lastFetchAt).toISOString(),
-    nextFetchAt: new Date(record.nextFetchAt).toISOString(),
+    lastFetchAt: isoTime(record.lastFetchAt),
+    /** null: never scheduled again (gone, blocked). */
+    nextFetchAt: isoTime(record.nextFetchAt),
     redirectTo: record.redirectTo,
   };
+}
+
+/** The scheduler's "never" lies past the last representable date. */
+function isoTime(ms: number | null): string | null {
+  return ms === null || !(Math.abs(ms) <= 8.64e15) ? null : new Date(ms).toISOString();
 }
 
 function formatErrors(records: LinkRecord[], total: number, now: number): string {
