@@ -98,7 +98,9 @@ mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, `bench-all-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 log(`results: ${resultsFile}`);
-if (!values['no-docs']) {
+// The page shows one run: a partial run (--only) leaves it alone, so its sections never mix runs.
+if (values['no-docs'] || sections.size < 3) log('docs not rewritten (--no-docs or --only)');
+else {
   const docs = join(values['docs-root'], 'docs');
   const plots = renderPlots(results);
   mkdirSync(join(docs, 'bench'), { recursive: true });

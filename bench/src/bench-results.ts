@@ -40,6 +40,8 @@ export interface PeerSpec {
 /** One stage against its physical limit, measured side by side in the same run. */
 export interface StageComparison {
   stage: string;
+  /** A label short enough for the plot. */
+  short?: string;
   status: 'measured' | 'gap' | 'failed';
   ours?: { what: string; perSecond: number };
   limit?: { what: string; perSecond: number };

@@ -30,7 +30,8 @@ export function renderPlots(results: BenchResults): Record<string, string> {
     plots['stages.svg'] = horizontalBarChart({
       title: 'Each stage against its physical limit (ours ÷ limit, same run)',
       unit: 'ratio to the limit (1 = as fast as the bare tool)',
-      bars: measured.map((stage) => ({ label: stage.stage.length > 44 ? `${stage.stage.slice(0, 43)}…` : stage.stage, value: stage.ratio!, accent: true })),
+      labelWidth: 330,
+      bars: measured.map((stage) => ({ label: stage.short ?? stage.stage, value: stage.ratio!, accent: true })),
     });
   }
   const series = (pick: (point: BenchResults['scale'][number]) => number): Series[] =>

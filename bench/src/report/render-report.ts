@@ -19,7 +19,7 @@ Run of ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus
 
 ### Peers on the same work
 
-The test web's bench profile in its own process: ${workload.hosts} hosts × ${workload.pagesPerHost.toLocaleString('en-US')} pages of about 4 KB with 20 links each, robots.txt allowing everything (so the rules cost a lookup, not a page). Every crawler starts from the ${workload.hosts} seeds with concurrency ${workload.concurrency} and a cap of ${workload.pageCap.toLocaleString('en-US')} pages, and runs as its own process, metered from outside (/proc: CPU from \`go\` to done, peak resident memory; for 4 processes, the peak of their sum). Pages/s counts successful pages up to the last one. "Truth pages fetched" is the worst round; robots.txt requests and double fetches are what the test web's server saw, not what the crawler reports. Values are medians with the range of the rounds in brackets; a ratio cell is the row's pages/s divided by the column's, taken round by round.
+The test web's bench profile in its own process: ${workload.hosts} hosts × ${workload.pagesPerHost.toLocaleString('en-US')} pages of about 4 KB with 20 links each, with a robots.txt that allows everything, so obeying it costs each crawler a robots.txt request per host and a check per URL (that each one fetched it is read from the server's log; the rules themselves are exercised by the full profile's tests). Every crawler starts from the ${workload.hosts} seeds with concurrency ${workload.concurrency} and a cap of ${workload.pageCap.toLocaleString('en-US')} pages, and runs as its own process, metered from outside (/proc: CPU from \`go\` to done, peak resident memory; for 4 processes, the peak of their sum). Pages/s counts successful pages up to the last one. "Truth pages fetched" is the worst round; robots.txt requests and double fetches are what the test web's server saw, not what the crawler reports. Values are medians with the range of the rounds in brackets; a ratio cell is the row's pages/s divided by the column's, taken round by round. "Stack services CPU" is what the Kafka, Elasticsearch, HBase and Redis processes used during a stack crawl; it includes anything else that used the shared stack meanwhile.
 
 ${renderPeers(results.peers.specs, results.peers.rounds)}
 
@@ -52,8 +52,8 @@ ${skipped}
 \`\`\`sh
 npm run bench:all                                   # everything above within a 30-minute budget; rewrites this section
 npm run bench:all -- --budget 20m                   # what does not fit is skipped and listed above
-npm run bench:all -- --only peers --rounds 5        # one section (peers, stages, scale), more rounds
-npm run bench:all -- --no-docs                      # print and save results without touching the docs
+npm run bench:all -- --only peers --rounds 5        # one section (peers, stages, scale); results in bench/results/ only
+npm run bench:all -- --no-docs                      # everything, without rewriting this page
 \`\`\`
 
 The real-stack rows need \`npm run stack:up\`; each run gets topics, an index, a table and a key prefix of its own and drops them afterwards. The Scrapy peer lives in \`bench/.venv\`, created by the bench with \`python3 -m venv\` and \`bench/python/requirements.txt\` on first use. Raw figures of this run: [bench/results.json](bench/results.json).`;

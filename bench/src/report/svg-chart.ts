@@ -47,8 +47,8 @@ function svg(width: number, height: number, body: string[]): string {
   return [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`, `<rect width="${width}" height="${height}" fill="#ffffff"/>`, ...body, '</svg>', ''].join('\n');
 }
 
-export function horizontalBarChart(options: { title: string; unit: string; bars: Bar[]; log?: boolean; note?: string }): string {
-  const labelWidth = 270;
+export function horizontalBarChart(options: { title: string; unit: string; bars: Bar[]; log?: boolean; note?: string; labelWidth?: number }): string {
+  const labelWidth = options.labelWidth ?? 270;
   const area = 400;
   const rowHeight = 28;
   const top = 44;
@@ -83,8 +83,8 @@ export function horizontalBarChart(options: { title: string; unit: string; bars:
 }
 
 export function lineChart(options: { title: string; xLabel: string; yLabel: string; series: Series[]; logX?: boolean; note?: string }): string {
-  const [width, height] = [780, 360];
-  const [left, right, top, bottom] = [70, 180, 44, height - 56];
+  const [width, height] = [780, 380];
+  const [left, right, top, bottom] = [70, 180, 44, height - 76];
   const points = options.series.flatMap((series) => series.points);
   const xs = points.map((point) => point.x);
   const [xLo, xHi] = options.logX ? [10 ** Math.floor(Math.log10(Math.min(...xs))), 10 ** Math.ceil(Math.log10(Math.max(...xs)))] : [0, niceMax(Math.max(...xs))];

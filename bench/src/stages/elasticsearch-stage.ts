@@ -17,7 +17,7 @@ export async function measureElasticsearchStage(env: Record<string, string>): Pr
   const loadAverage = loadavg()[0]!;
   const limit = { what: 'bare client.bulk create, 1,000 per request, 2 at a time, docs/s', perSecond: figures.bareTwoAtATime };
   return [
-    { stage: `Elasticsearch bulk upserts, new URLs (${figures.records.toLocaleString('en-US')} records)`, status: 'measured', ours: { what: 'linkbase.insertNew, 10,000 per call, docs/s', perSecond: figures.insertNew }, limit, ratio: figures.insertNew / figures.bareTwoAtATime, loadAverage },
-    { stage: 'Elasticsearch bulk upserts, URLs already known', status: 'measured', ours: { what: 'linkbase.insertNew, every record known (409), docs/s', perSecond: figures.insertKnown }, limit, ratio: figures.insertKnown / figures.bareTwoAtATime, loadAverage, note: 'a known URL is answered by a 409 conflict, cheaper than a write' },
+    { stage: `Elasticsearch bulk upserts, new URLs (${figures.records.toLocaleString('en-US')} records)`, short: 'Elasticsearch bulk, new URLs', status: 'measured', ours: { what: 'linkbase.insertNew, 10,000 per call, docs/s', perSecond: figures.insertNew }, limit, ratio: figures.insertNew / figures.bareTwoAtATime, loadAverage },
+    { stage: 'Elasticsearch bulk upserts, URLs already known', short: 'Elasticsearch bulk, known URLs', status: 'measured', ours: { what: 'linkbase.insertNew, every record known (409), docs/s', perSecond: figures.insertKnown }, limit, ratio: figures.insertKnown / figures.bareTwoAtATime, loadAverage, note: 'a known URL is answered by a 409 conflict, cheaper than a write' },
   ];
 }

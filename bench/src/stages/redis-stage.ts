@@ -19,6 +19,7 @@ export async function measureRedisStage(env: Record<string, string>): Promise<St
   return figures.flatMap((figure) => [
     {
       stage: `Exact-digest lookups, new digests (Redis ${figure.mode})`,
+      short: `Redis ${figure.mode}, new digests`,
       status: 'measured' as const,
       ours: { what: `putIfAbsent, batches of 100, ${IN_FLIGHT} in flight, lookups/s`, perSecond: figure.newKeysPerSecond },
       limit: { what: 'redis-benchmark SET -P 16, requests/s', perSecond: figure.setPerSecond },
@@ -27,6 +28,7 @@ export async function measureRedisStage(env: Record<string, string>): Promise<St
     },
     {
       stage: `Exact-digest lookups, known digests (Redis ${figure.mode})`,
+      short: `Redis ${figure.mode}, known digests`,
       status: 'measured' as const,
       ours: { what: `putIfAbsent hits, batches of 100, ${IN_FLIGHT} in flight, lookups/s`, perSecond: figure.hitsPerSecond },
       limit: { what: 'redis-benchmark GET -P 16, requests/s', perSecond: figure.getPerSecond },
