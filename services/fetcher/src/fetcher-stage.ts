@@ -3,7 +3,7 @@ import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId } from '@
 import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
-import { plainPageOf, renderedPage, scriptFetchesEmission, scriptRedirect } from './render/render-emissions.js';
+import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
 import type { Renderer } from './render/renderer.js';
 
 export interface FetcherStageOptions {
@@ -36,14 +36,13 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     async handle(request) {
       const started = performance.now();
       const fetched = await fetchUrl(options.deps, request, options.signals);
-      const rendered = fetched.kind === 'page' && options.renderer ? await options.renderer.process(plainPageOf(request, fetched), options.signals?.abort) : null;
-      let result: FetchUrlOutcome = fetched;
-      if (fetched.kind === 'page' && rendered?.kind === 'redirect') result = scriptRedirect(fetched, rendered);
-      if (fetched.kind === 'page' && rendered?.kind === 'rendered') result = renderedPage(fetched, rendered);
+      const plain = fetched.kind === 'page' && options.renderer ? plainPageOf(request, fetched) : null;
+      const rendered = plain ? await options.renderer!.process(plain, options.signals?.abort) : null;
+      const result = afterRender(fetched, rendered);
       const emissions = result.kind === 'status' ? [statusEmission(request, result, now(), rendered?.meta)] : pageEmissions(request, result, rendered?.meta);
       metrics.countOutcome(result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok', performance.now() - started, fetched.kind === 'page' ? fetched.wireBytes : 0);
       if (fetched.sitemaps) emissions.push(sitemapEmission(request, fetched.sitemaps, now()));
-      if (fetched.kind === 'page' && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0) emissions.push(scriptFetchesEmission(request, fetched.finalUrl, rendered.pageLinks, now()));
+      if (plain && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0) emissions.push(scriptFetchesEmission(request, plain.url, rendered.pageLinks, now()));
       return emissions;
     },
 

@@ -1,5 +1,5 @@
 import { canonicalUrl, Schemas, Topics, urlId, type Emission, type FrontierRequest, type Outlinks } from '@crawler/core';
-import type { PageOutcome, StatusOutcome } from '../fetch-url.js';
+import type { FetchUrlOutcome, PageOutcome, StatusOutcome } from '../fetch-url.js';
 import type { PlainPage, RenderOutcome } from './renderer.js';
 
 /** What the renderer needs of a plainly fetched page. */
@@ -11,13 +11,21 @@ export function plainPageOf(request: FrontierRequest, page: PageOutcome): PlainP
  * The page as published after rendering: the DOM serialized as UTF-8 HTML. The headers stay the
  * server's, except those describing the bytes, which are no longer the server's bytes.
  */
-export function renderedPage(page: PageOutcome, rendered: Extract<RenderOutcome, { kind: 'rendered' }>): PageOutcome {
+function renderedPage(page: PageOutcome, rendered: Extract<RenderOutcome, { kind: 'rendered' }>): PageOutcome {
   const { 'content-length': _length, 'content-encoding': _encoding, ...headers } = page.headers;
   return { ...page, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body: rendered.body, truncated: rendered.truncated, contentType: 'text/html', sniffed: false, charset: 'utf-8', charsetSource: 'rendered' };
 }
 
+/** What to publish once rendering had its say: the rendered page, a script redirect, or the fetch as it was. */
+export function afterRender(fetched: FetchUrlOutcome, rendered: RenderOutcome | null): FetchUrlOutcome {
+  if (fetched.kind !== 'page' || !rendered) return fetched;
+  if (rendered.kind === 'redirect') return scriptRedirect(fetched, rendered);
+  if (rendered.kind === 'rendered') return renderedPage(fetched, rendered);
+  return fetched;
+}
+
 /** A script moved the page: a redirect like an HTTP one, which the scheduler follows and bounds. */
-export function scriptRedirect(page: PageOutcome, rendered: Extract<RenderOutcome, { kind: 'redirect' }>): StatusOutcome {
+function scriptRedirect(page: PageOutcome, rendered: Extract<RenderOutcome, { kind: 'redirect' }>): StatusOutcome {
   return { kind: 'status', outcome: 'redirect', httpStatus: page.httpStatus, retriable: false, redirectTo: rendered.redirectTo, hops: page.hops, durationMs: page.durationMs, headers: page.headers };
 }
 
