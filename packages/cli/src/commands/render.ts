@@ -113,6 +113,10 @@ function formatReport(report: RenderReport): string {
   lines.push(`route       ${report.route}`, `result      ${report.result}${report.meta.renderError ? ` [${report.meta.renderError}]` : ''}${report.meta.renderTimedOut ? ' (time limit reached; DOM as it stood)' : ''}`);
   if (report.meta.renderMs) lines.push(`time        ${report.meta.renderMs} ms`);
   if (report.redirectTo) lines.push(`redirect to ${report.redirectTo} (by script; the scheduler fetches it as its own URL)`);
+  if (report.result === 'not rendered') {
+    lines.push(`links       ${report.links.before}`);
+    return `${lines.join('\n')}\n`;
+  }
   const refused = Object.entries(report.requests.refused).map(([reason, count]) => `${reason} ${count}`).join(' · ');
   lines.push(`requests    sent ${report.requests.sent} · cached ${report.requests.cached} · failed ${report.requests.failed}${refused ? ` · refused: ${refused}` : ''}`);
   for (const refusal of report.refusals) lines.push(`refused     ${refusal.reason.padEnd(18)} ${refusal.url}`);
