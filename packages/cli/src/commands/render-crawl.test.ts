@@ -33,7 +33,7 @@ describe('a crawl of pages built by JavaScript, with rendering on', () => {
     outDir = mkdtempSync(join(tmpdir(), 'render-crawl-'));
     const rulesFile = join(outDir, 'render-rules.json');
     writeFileSync(rulesFile, JSON.stringify({ rules: rulesFor(truth) }));
-    const fetcher = { ...testWebOverrides.fetcher, totalTimeoutMs: 10_000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, render: true, renderRulesFile: rulesFile, renderLearnSamples: 3, renderIdleMs: 200 };
+    const fetcher = { ...testWebOverrides.fetcher, totalTimeoutMs: 10_000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, render: true, renderRulesFile: rulesFile, renderLearnSamples: 3, renderIdleMs: 300 };
     crawl = await startOneProcessCrawl({ outDir, job: parseCrawlJob({ id: 'render', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: { ...testWebOverrides, fetcher } });
     expect(await crawl.waitUntilDone({ maxTimeMs: 150_000 })).toBe('complete');
     for await (const record of crawl.linkbase.scan()) records.set(record.url, record);

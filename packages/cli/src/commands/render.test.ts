@@ -11,7 +11,8 @@ function capture() {
   return { out: () => out.join(''), err: () => err.join('') };
 }
 
-describe('crawler render', () => {
+// Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
+describe('crawler render', { timeout: 60_000 }, () => {
   let web: TestWeb;
   const at = (name: string, path: string) => `${web.hosts.find((host) => host.name === name)!.origin}${path}`;
   beforeAll(async () => {

@@ -7,7 +7,8 @@ import { asRenderError, RenderError } from './render-errors.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-describe('browser pool', () => {
+// Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
+describe('browser pool', { timeout: 60_000 }, () => {
   const pools: BrowserPool[] = [];
   const launched: Browser[] = [];
   const poolWith = (options: Partial<BrowserPoolOptions> = {}) => {

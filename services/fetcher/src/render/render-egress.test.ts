@@ -23,7 +23,8 @@ import { createRenderRig, frontierRequest, type RenderRig } from './render-test-
 /** On the machine, but not admitted: FETCHER_ALLOW_ADDRESSES names only 127.0.0.1. */
 const TRAP = '127.0.0.2';
 
-describe('what a rendering page can reach', () => {
+// Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
+describe('what a rendering page can reach', { timeout: 60_000 }, () => {
   let site: Server;
   let origin: string;
   let tcpTrap: TcpServer;

@@ -7,16 +7,17 @@ import { fetchUrl } from '../fetch-url.js';
 import { plainPageOf } from './render-emissions.js';
 import { createRenderRig, frontierRequest, type RenderRig } from './render-test-kit.js';
 
-/** Pages that never settle: one keeps polling, one spins in a loop that blocks its renderer. */
+/** Pages that never settle: one waits on a request the server never answers (a long poll), one spins in a loop that blocks its renderer. */
 const PAGES: Record<string, string> = {
   '/polling': `<p>Live</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/seen">seen</a>');
-setInterval(function () { fetch('/tick').catch(function () {}); }, 100);</script>`,
+fetch('/long-poll').catch(function () {});</script>`,
   '/spin': `<p>Busy</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/seen">seen</a>');
 for (;;) {}</script>`,
   '/calm': `<p>Calm</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/calm-link">calm</a>');</script>`,
 };
 
-describe('per-page time limit', () => {
+// Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
+describe('per-page time limit', { timeout: 60_000 }, () => {
   let site: Server;
   let origin: string;
   let rig: RenderRig;
@@ -29,6 +30,7 @@ describe('per-page time limit', () => {
 
   beforeAll(async () => {
     site = createServer((request, response) => {
+      if (request.url === '/long-poll') return; // never answered: the page always has a request in flight
       const body = PAGES[request.url ?? ''];
       if (!body) return response.writeHead(404).end();
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`);
@@ -41,6 +43,7 @@ describe('per-page time limit', () => {
   });
   afterAll(async () => {
     await rig?.close();
+    site?.closeAllConnections();
     await new Promise((resolve) => site?.close(resolve));
   });
 
@@ -50,7 +53,6 @@ describe('per-page time limit', () => {
     if (rendered?.kind !== 'rendered') return;
     expect(rendered.meta).toMatchObject({ rendered: 'true', renderTimedOut: 'true' });
     expect(rendered.body.toString()).toContain('<a href="/seen">seen</a>');
-    expect(rendered.network.sent).toBeGreaterThanOrEqual(1);
   });
 
   it('gives up a page whose script blocks the browser (an outcome, not a crash), and the next page renders', async () => {

@@ -13,7 +13,7 @@ export const RENDER_TEST_SETTINGS = {
   delayFactor: 0,
   perHostConcurrency: 4,
   render: true,
-  renderIdleMs: 150,
+  renderIdleMs: 300,
   renderTimeoutMs: 15_000,
 };
 

@@ -15,7 +15,8 @@ const fetchedOf = (emissions: Emission[]) => emissions.find((e) => e.topic === T
 const statusOf = (emissions: Emission[]) => emissions.find((e) => e.topic === Topics.status)?.value as StatusUpdate | undefined;
 const linksOf = (page: FetchResult) => pageSignals(page.body.toString('utf8'), page.url).links;
 
-describe('rendering in the fetcher stage, on the render test web', () => {
+// Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
+describe('rendering in the fetcher stage, on the render test web', { timeout: 60_000 }, () => {
   let web: TestWeb;
   let truth: GroundTruth;
   let origin: Record<string, string>;
