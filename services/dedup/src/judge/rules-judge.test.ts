@@ -16,7 +16,7 @@ describe('rules judge', () => {
   });
 
   it('matches whole words case-insensitively and names what matched', async () => {
-    expect(await judge.judge(input('Police found a Pipe  Bomb and a detonator.'))).toEqual({ verdict: 'harmful', category: 'weapons', reasons: ['detonator', 'pipe  bomb'] });
+    expect(await judge.judge(input('Police found a Pipe  Bomb and a detonator.'))).toEqual({ verdict: 'harmful', category: 'weapons', reasons: ['detonator', 'pipe bomb'] });
     expect(await judge.judge(input('The detonators museum opened.'))).toEqual({ verdict: 'ok', category: null, reasons: [] });
     expect((await judge.judge(input('A guide on how to make an explosive at home.'))).reasons).toEqual(['/how to (build|make) an? explosive/']);
   });

@@ -19,14 +19,17 @@ export type JudgeRules = z.input<typeof judgeRulesSchema>;
 
 /** Text read per page: rules look for phrases, and a megabyte of text adds cost, not verdicts. */
 const MAX_TEXT_CHARS = 200_000;
-const WORDLIKE = /^[\p{L}\p{N}]/u;
+const WORD = /[\p{L}\p{N}]+/gu;
 const UNSPACED = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 interface CompiledCategory {
   name: string;
   verdict: string;
   minMatches: number;
-  keywords: RegExp | null;
+  /** Keywords by their first word, each as its words: found in one pass over the text's words. */
+  phrases: Map<string, { keyword: string; words: string[] }[]>;
+  /** Keywords in unspaced scripts, found as substrings of the lower-cased text. */
+  substrings: string[];
   patterns: { source: string; regex: RegExp }[];
 }
 
@@ -47,18 +50,25 @@ export function loadJudgeRules(file: string): JudgeRules {
 
 /**
  * Keyword and regular-expression lists per category. Keywords match whole words, case-insensitively
- * (in Chinese, Japanese and Korean, where words are not spaced, anywhere); the first category, in
- * file order, with enough distinct matches decides. No match: "ok".
+ * (a phrase: its words in sequence; in Chinese, Japanese and Korean, where words are not spaced,
+ * anywhere); the first category, in file order, with enough distinct matches decides. No match:
+ * "ok". The text's words are listed once for all categories, so hundreds of keywords cost one pass.
  */
 export function createRulesJudge(rules: JudgeRules): Judge {
   const categories = judgeRulesSchema.parse(rules).categories.map(compileCategory);
   return {
     name: 'rules',
     async judge(input: JudgeInput): Promise<Judgement> {
-      const text = `${input.title ?? ''}\n${input.text}`.slice(0, MAX_TEXT_CHARS);
+      const text = `${input.title ?? ''}\n${input.text}`.slice(0, MAX_TEXT_CHARS).toLowerCase();
+      const words = text.match(WORD) ?? [];
       for (const category of categories) {
         const matched = new Set<string>();
-        if (category.keywords) for (const match of text.matchAll(category.keywords)) matched.add(match[0].toLowerCase());
+        for (let i = 0; i < words.length; i++) {
+          for (const phrase of category.phrases.get(words[i]!) ?? []) {
+            if (phrase.words.every((word, k) => words[i + k] === word)) matched.add(phrase.keyword);
+          }
+        }
+        for (const keyword of category.substrings) if (text.includes(keyword)) matched.add(keyword);
         for (const pattern of category.patterns) if (pattern.regex.test(text)) matched.add(`/${pattern.source}/`);
         if (matched.size >= category.minMatches) return { verdict: category.verdict, category: category.name, reasons: [...matched].sort() };
       }
@@ -68,10 +78,19 @@ export function createRulesJudge(rules: JudgeRules): Judge {
 }
 
 function compileCategory(category: z.output<typeof categorySchema>): CompiledCategory {
-  const keywords = category.keywords.map((keyword) => {
-    const escaped = keyword.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-    return WORDLIKE.test(keyword) && !UNSPACED.test(keyword) ? `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])` : escaped;
-  });
+  const phrases = new Map<string, { keyword: string; words: string[] }[]>();
+  const substrings: string[] = [];
+  for (const raw of category.keywords) {
+    const keyword = raw.trim().toLowerCase();
+    const words = keyword.match(WORD) ?? [];
+    if (UNSPACED.test(keyword) || words.length === 0) {
+      substrings.push(keyword);
+      continue;
+    }
+    const list = phrases.get(words[0]!) ?? [];
+    list.push({ keyword: words.join(' '), words });
+    phrases.set(words[0]!, list);
+  }
   const patterns = category.patterns.map((source) => {
     try {
       return { source, regex: new RegExp(source, 'iu') };
@@ -79,5 +98,5 @@ function compileCategory(category: z.output<typeof categorySchema>): CompiledCat
       throw new JudgeRulesError(`judge category "${category.name}": pattern /${source}/ does not compile: ${(cause as Error).message}`, { cause });
     }
   });
-  return { name: category.name, verdict: category.verdict, minMatches: category.minMatches, keywords: keywords.length > 0 ? new RegExp(keywords.join('|'), 'giu') : null, patterns };
+  return { name: category.name, verdict: category.verdict, minMatches: category.minMatches, phrases, substrings, patterns };
 }
