@@ -79,6 +79,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (delay !== undefined) fetcher.minDelayMs = delay;
   if (values['user-agent']) fetcher.userAgent = values['user-agent'];
   if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
+  // The fetcher reads the job's content types and rendering rules from the file itself.
+  if (values.job) fetcher.jobFile = values.job;
   const summary = await runCrawlSession({
     outDir,
     job,
