@@ -27,7 +27,7 @@ describe('StageRunner on Kafka', () => {
       },
     };
     const producer = new BatchingProducer(bus.producer());
-    const runner = () => new StageRunner({ stage, bus, codec, producer, groupId: `${prefix}stage`, logger: silentLogger(), concurrency: 8, commitIntervalMs: 200, topicPrefix: prefix });
+    const runner = () => new StageRunner({ stage, bus, codec, producer, groupId: 'stage', logger: silentLogger(), concurrency: 8, commitIntervalMs: 200, topicPrefix: prefix });
     const statuses = new Map<string, number>();
     const tap = bus.consumer({ groupId: `${prefix}tap`, topics: [prefix + Topics.status], fromBeginning: true });
     await tap.start({
