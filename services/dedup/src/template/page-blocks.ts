@@ -35,7 +35,10 @@ export const defaultBlockLimits: BlockLimits = { maxBlocks: 2000, maxChars: 2_00
 
 export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLimits): PageBlock[] {
   const blocks: PageBlock[] = [];
-  const path: string[] = [];
+  // Hash of the path so far, one per open element: each is the element's signature hashed with
+  // its parent's path hash as the seed, so a block's path costs nothing to name.
+  const pathHashes: number[] = [0];
+  const signatures = new Map<string, string>();
   let skipped = 0;
   let text = '';
 
@@ -43,7 +46,7 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
     const collapsed = collapse(text);
     text = '';
     if (collapsed === '' || blocks.length >= limits.maxBlocks) return;
-    blocks.push({ path: murmur32(path.join('>'), 0), masked: murmur32(maskText(collapsed), 0), text: collapsed });
+    blocks.push({ path: pathHashes.at(-1)!, masked: murmur32(maskText(collapsed), 0), text: collapsed });
   };
 
   const parser = new Parser(
@@ -55,7 +58,10 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
         }
         if (BLOCK_TAGS.has(name)) flush();
         if (VOID_TAGS.has(name)) return;
-        path.push(path.length < MAX_PATH_DEPTH ? signature(name, attributes) : name);
+        const raw = `${name} ${attributes.id ?? ''} ${attributes.class ?? ''}`;
+        let sig = signatures.get(raw);
+        if (sig === undefined) signatures.set(raw, (sig = signature(name, attributes)));
+        pathHashes.push(pathHashes.length <= MAX_PATH_DEPTH ? murmur32(sig, pathHashes.at(-1)!) : pathHashes.at(-1)!);
       },
       ontext(data) {
         if (skipped === 0) text += data;
@@ -67,7 +73,7 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
           return;
         }
         if (BLOCK_TAGS.has(name)) flush();
-        path.pop();
+        if (pathHashes.length > 1) pathHashes.pop();
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
