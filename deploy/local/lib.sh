@@ -5,10 +5,14 @@ LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$LOCAL_DIR/../.." && pwd)"
 # shellcheck source=ports.env
 . "$LOCAL_DIR/ports.env"
+. "$LOCAL_DIR/port-offset.sh"
 # shellcheck source=versions.env
 . "$LOCAL_DIR/versions.env"
 
-STACK_DIR="${CRAWLER_STACK_DIR:-$REPO_ROOT/.stack}"
+# An offset instance keeps its state apart from the main stack's unless told where.
+if ((STACK_PORT_OFFSET)); then STACK_DIR="${CRAWLER_STACK_DIR:-$REPO_ROOT/.stack/port-offset-$STACK_PORT_OFFSET}"
+else STACK_DIR="${CRAWLER_STACK_DIR:-$REPO_ROOT/.stack}"
+fi
 CACHE_DIR="${CRAWLER_STACK_CACHE:-$HOME/.cache/crawler-stack}"
 LOG_DIR="$STACK_DIR/logs"
 RUN_DIR="$STACK_DIR/run"

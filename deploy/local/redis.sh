@@ -93,7 +93,28 @@ redis_down() {
     if pid="$(redis_pid "$p")"; then stop_pid "$name" "$pid"; else log "$name not running"; fi
     rm -f "$(pidfile "$name")"
     # Nothing is persisted, so the topology must not outlive the data: next `up` recreates it.
-    rm -f "$REDIS_STATE/$p/nodes.conf"
+    # (A dump.rdb exists only after redis_stop; `up` after `down` must still start empty.)
+    rm -f "$REDIS_STATE/$p/nodes.conf" "$REDIS_STATE/$p/dump.rdb"
+  done
+}
+
+# Outage control: the standalone node saves its keys before it exits and loads them on the next
+# start, as a Redis with persistence would; cluster nodes stop as in redis_down (a topology that
+# kept its keys could not be recreated blank).
+redis_stop() {
+  local SVC=redis p pid name
+  if pid="$(redis_pid "$REDIS_PORT")"; then
+    redis_cli "$REDIS_PORT" shutdown save >/dev/null 2>&1 || true
+    wait_exit "$pid" "$STOP_TIMEOUT" || stop_pid redis "$pid"
+    log "redis stopped with its keys saved in $REDIS_STATE/$REDIS_PORT (pid $pid)"
+  else
+    log "redis not running"
+  fi
+  rm -f "$(pidfile redis)"
+  for p in $REDIS_CLUSTER_PORTS; do
+    name="$(redis_name "$p")"
+    if pid="$(redis_pid "$p")"; then stop_pid "$name" "$pid"; else log "$name not running"; fi
+    rm -f "$(pidfile "$name")" "$REDIS_STATE/$p/nodes.conf"
   done
 }
 

@@ -3,6 +3,7 @@
 #   eval "$(deploy/local/stack-env.sh)"
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/ports.env"
+. "$(dirname "${BASH_SOURCE[0]}")/port-offset.sh"
 
 cluster_nodes=""
 for p in $REDIS_CLUSTER_PORTS; do cluster_nodes+="${cluster_nodes:+,}$STACK_HOST:$p"; done
@@ -16,3 +17,8 @@ export HBASE_ZOOKEEPER_QUORUM=$STACK_HOST:$HBASE_ZK_PORT
 export REDIS_URL=redis://$STACK_HOST:$REDIS_PORT
 export REDIS_CLUSTER_NODES=$cluster_nodes
 ENV
+# An offset instance also names itself, so stack.sh and tests that stop components find it again.
+if ((STACK_PORT_OFFSET)); then
+  echo "export CRAWLER_STACK_PORT_OFFSET=$STACK_PORT_OFFSET"
+  echo "export CRAWLER_STACK_DIR=${CRAWLER_STACK_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.stack/port-offset-$STACK_PORT_OFFSET}"
+fi

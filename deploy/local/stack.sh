@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis) without Docker.
-# Usage: stack.sh up|down|status [kafka|elasticsearch|hbase|redis ...]   (default: all)
+# Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis ...]   (default: all)
+# stop/start are outage controls for tests: stop keeps the component's data (see redis_stop).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -9,7 +10,7 @@ for f in kafka elasticsearch hbase redis; do . "$LOCAL_DIR/$f.sh"; done
 ALL_SERVICES=(kafka elasticsearch hbase redis)
 
 usage() {
-  echo "usage: $0 up|down|status [${ALL_SERVICES[*]}]" >&2
+  echo "usage: $0 up|down|status|stop|start [${ALL_SERVICES[*]}]" >&2
   exit 2
 }
 
@@ -52,6 +53,17 @@ cmd_down() {
   return "$rc"
 }
 
+# An outage, not a teardown: a service whose `down` discards data has its own <service>_stop.
+cmd_stop() {
+  local s pids=() rc=0
+  for s in "${SERVICES[@]}"; do
+    if declare -F "${s}_stop" >/dev/null; then "${s}_stop" & else "${s}_down" & fi
+    pids+=($!)
+  done
+  for s in "${pids[@]}"; do wait "$s" || rc=1; done
+  return "$rc"
+}
+
 cmd_status() {
   local s rc=0
   for s in "${SERVICES[@]}"; do "${s}_status" || rc=1; done
@@ -63,10 +75,11 @@ action="$1"; shift
 pick_services "$@"
 ensure_dirs
 case "$action" in
-  up | down)
+  up | down | stop | start)
     # One up/down at a time: two concurrent `up`s would both try to start the same JVMs.
     exec 9>"$RUN_DIR/stack.lock"
     flock -w 300 9 || die "another stack.sh up/down is still running (lock $RUN_DIR/stack.lock)"
+    [[ "$action" == start ]] && action=up
     "cmd_$action"
     ;;
   status) cmd_status ;;
