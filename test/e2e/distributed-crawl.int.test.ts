@@ -10,7 +10,7 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceProcess, type ServiceProcess } from './service-processes.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
 
 /**
  * The four services as separate OS processes (two fetchers) on the real stack crawl the test web;

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../e2e/service-processes.js';
+import { freePort } from '../support/service-processes.js';
 
 const deployDir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
 

@@ -11,7 +11,7 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../packages/cli/src/cli.js';
-import { startServiceProcess, type ServiceProcess } from '../e2e/service-processes.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
 import { documentedMetrics } from './doc-code-blocks.js';
 import { startPrometheus, type PrometheusProcess } from './prometheus-process.js';
 
