@@ -31,7 +31,9 @@ export async function startServiceProcess(service: string, name: string, env: No
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [join(root, 'services', service, 'dist', 'main.js')], {
-    env: { ...process.env, ...env, CRAWLER_HEALTH_PORT: String(healthPort), CRAWLER_HEALTH_HOST: '127.0.0.1' },
+    // A shell that sourced stack-env.sh exports REDIS_CLUSTER_NODES, which would switch the services to
+    // the cluster while the test reads REDIS_URL: only the caller's env may choose the cluster.
+    env: { ...process.env, REDIS_CLUSTER_NODES: '', ...env, CRAWLER_HEALTH_PORT: String(healthPort), CRAWLER_HEALTH_HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
