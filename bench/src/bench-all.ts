@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cleanUpOnSignals } from './abort-cleanup.js';
 import type { BenchResults } from './bench-results.js';
 import { describeMachine } from './machine-info.js';
 import { parseDuration } from './parse-duration.js';
@@ -43,6 +44,7 @@ const list = (text: string) => text.split(',').filter(Boolean);
 const startedAt = new Date();
 const budget = new TimeBudget(parseDuration(values.budget));
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+cleanUpOnSignals(log);
 const machine = describeMachine();
 
 const probe = await probeStack();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { registerCleanup } from './abort-cleanup.js';
 
 export interface TestWebProcess {
   hosts: { name: string; origin: string }[];
@@ -26,8 +27,9 @@ export async function startTestWebProcess(args: string[]): Promise<TestWebProces
   const truthFile = `${scratch}-truth.json`;
   const child: ChildProcess = spawn(process.execPath, [main, ...args, '--truth', truthFile], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const unregister = registerCleanup(() => child.kill('SIGTERM'));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`test web exited with ${code}`))));
-  exited.catch(() => undefined);
+  exited.catch(unregister);
   // Commands are answered in order, one line each, so one reader at a time suffices.
   const nextLine = async () => JSON.parse(((await Promise.race([lines.next(), exited])) as IteratorResult<string>).value as string) as Record<string, unknown>;
   const announced = (await nextLine()) as unknown as { hosts: { name: string; origin: string }[]; seeds: string[] };

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { registerCleanup } from '../abort-cleanup.js';
 import { meterProcesses } from '../process-meter.js';
 import type { PeerConfig, PeerDone } from './peer-protocol.js';
 
@@ -32,6 +33,7 @@ export async function runPeerProcess(command: string, args: string[], settings: 
   writeFileSync(join(scratch, 'config.json'), JSON.stringify(config));
   // The scratch folder is the working directory too, so nothing a peer writes lands in the repository.
   const child = spawn(command, [...args, join(scratch, 'config.json')], { cwd: scratch, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const unregister = registerCleanup(() => child.kill('SIGKILL'));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -58,6 +60,7 @@ export async function runPeerProcess(command: string, args: string[], settings: 
     const okUrls = existsSync(config.okFile) ? readFileSync(config.okFile, 'utf8').split('\n').filter(Boolean) : [];
     return { done, okUrls, cpuSeconds: reading.cpuSeconds, peakRssMb: reading.peakRssMb, stackCpuSeconds: stack?.cpuSeconds };
   } finally {
+    unregister();
     clearTimeout(killTimer);
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(scratch, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { registerCleanup } from '../abort-cleanup.js';
 import { repoRoot } from '../stack/stack-env.js';
 
 export interface ServiceProcess {
@@ -31,6 +32,8 @@ export async function startService(name: string, env: Record<string, string>): P
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const unregister = registerCleanup(() => child.kill('SIGKILL'));
+  void exited.then(unregister);
   return {
     name,
     child,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCatalog, silentLogger } from '@crawler/core';
+import { catalogGroups, silentLogger } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { benchCrawlEnv } from '../bench-crawl-settings.js';
@@ -76,8 +76,9 @@ export async function runServicesPeer(settings: PeerSettings, env: Record<string
 
   async function lagTotal(): Promise<number> {
     let total = 0;
-    for (const group of loadCatalog().consumerGroups) {
-      for (const lag of await bus.lag(group.group, group.topics.map((topic) => env.CRAWLER_TOPIC_PREFIX + topic))) total += Math.max(lag.lag, 0);
+    // Groups carry the topic prefix too, so crawls sharing a broker never join each other's groups.
+    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX)) {
+      for (const lag of await bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
     }
     return total;
   }

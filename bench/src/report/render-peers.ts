@@ -28,13 +28,15 @@ export function renderPeers(specs: readonly PeerSpec[], rounds: readonly PeerRou
     ]),
   );
   const details = markdownTable(
-    ['crawler', 'rounds', 'seconds to done', 'robots.txt fetched', 'pages requested twice', 'pages outside the truth', 'stack services CPU s / 1,000 pages', 'load average after'],
+    ['crawler', 'rounds', 'seconds to done', 'ended by', 'robots.txt fetched', 'pages requested twice', 'pages outside the truth', 'stack services CPU s / 1,000 pages', 'load average after'],
     summaries.map((summary) => {
       const own = rounds.filter((round) => round.peer === summary.peer);
       return [
         label(summary.peer),
         String(summary.rounds),
         formatSpread(summary.seconds, formatFixed(1)),
+        // A crawl cut by the time limit still counts its pages up to the last one; the table says it was cut.
+        [...new Set(own.map((round) => (typeof round.notes?.stopReason === 'string' ? round.notes.stopReason : 'its own end')))].join(', '),
         `${summary.robotsOriginsMin} / ${summary.origins} hosts`,
         formatCount(summary.requestedTwiceMax),
         formatCount(summary.outsideMax),

@@ -3,6 +3,7 @@ import { createHbaseRestClient } from '@crawler/hbase';
 import { loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix } from '@crawler/redis/testing';
 import { Kafka, logLevel } from 'kafkajs';
+import { registerCleanup } from '../abort-cleanup.js';
 import { freshStackNames } from './stack-env.js';
 
 /**
@@ -48,9 +49,11 @@ export async function dropStackNames(env: Record<string, string>): Promise<strin
 /** Runs `work` on topics, an index, a table and keys of its own, dropped afterwards whatever happens. */
 export async function withFreshStack<T>(stack: Record<string, string>, label: string, work: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const env = { ...stack, ...freshStackNames(label) };
+  const unregister = registerCleanup(() => dropStackNames(env));
   try {
     return await work(env);
   } finally {
+    unregister();
     for (const problem of await dropStackNames(env)) process.stderr.write(`cleanup of ${env.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
   }
 }
