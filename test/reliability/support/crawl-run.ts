@@ -1,0 +1,196 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { catalogGroups, silentLogger, Topics, type Bus, type FingerprintStore, type LinkBase, type LinkBaseStats, type PageStore } from '@crawler/core';
+import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
+import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
+import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
+import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-processes.js';
+import { stackAddresses, type StackAddresses } from './stack-env.js';
+import { dropNames, freshNames, type StackNames } from './stack-names.js';
+
+export type ServiceName = 'scheduler' | 'fetcher' | 'linkextract' | 'dedup';
+
+/**
+ * Settings of every reliability crawl: the test web on loopback, fast retries, and the time limits
+ * a crash test waits out kept short: a killed member leaves its group after 10 s, a killed
+ * scheduler's leases run out after 15 s, and no URL waits for its host longer than 5 s (under the lease).
+ */
+export const RELIABILITY_ENV: Record<string, string> = {
+  FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
+  FETCHER_MIN_DELAY_MS: '0',
+  FETCHER_PER_HOST_CONCURRENCY: '4',
+  FETCHER_TOTAL_TIMEOUT_MS: '2500',
+  FETCHER_HEADERS_TIMEOUT_MS: '2500',
+  FETCHER_MAX_QUEUE_WAIT_MS: '5000',
+  SCHEDULER_RETRY_BASE_MS: '300',
+  SCHEDULER_RETRY_MAX_MS: '2000',
+  SCHEDULER_TICK_MS: '100',
+  SCHEDULER_LEASE_MS: '15000',
+  KAFKA_SESSION_TIMEOUT_MS: '10000',
+  LOG_LEVEL: 'info',
+};
+
+export interface CrawlRunOptions {
+  label: string;
+  /** The crawl job file's content (seeds, maxDepth, scope...). */
+  job: Record<string, unknown>;
+  /** Settings on top of RELIABILITY_ENV, for every service. */
+  env?: Record<string, string>;
+  fetchers?: number;
+  /** Addresses the services get instead of the stack's (a proxy in front of a store). */
+  serviceAddresses?: Partial<StackAddresses>;
+}
+
+/** A crawl of the four services as OS processes on the stack, with its own topics, index, table and keys. */
+export class CrawlRun {
+  readonly names: StackNames;
+  readonly stack: StackAddresses;
+  readonly env: Record<string, string>;
+  readonly logDir: string;
+  readonly linkbase: LinkBase;
+  readonly pages: PageStore;
+  readonly fingerprints: FingerprintStore;
+  readonly bus: Bus;
+  private readonly processes = new Map<string, { service: ServiceName; process: ServiceProcess; generation: number }>();
+
+  private constructor(options: CrawlRunOptions, stack: StackAddresses, linkbase: LinkBase, pages: PageStore, fingerprints: FingerprintStore, bus: Bus, names: StackNames, logDir: string) {
+    this.stack = stack;
+    this.names = names;
+    this.logDir = logDir;
+    const jobFile = join(logDir, 'job.json');
+    writeFileSync(jobFile, JSON.stringify({ id: names.CRAWLER_TOPIC_PREFIX.slice(0, -1), ...options.job }));
+    this.env = { ...stack, ...options.serviceAddresses, ...names, ...RELIABILITY_ENV, ...options.env, CRAWL_JOB_FILE: jobFile };
+    this.linkbase = linkbase;
+    this.pages = pages;
+    this.fingerprints = fingerprints;
+    this.bus = bus;
+  }
+
+  /** Starts dedup, linkextract and the fetchers, then the scheduler once they are ready (as a rollout does). */
+  static async start(options: CrawlRunOptions): Promise<CrawlRun> {
+    const stack = stackAddresses();
+    const names = freshNames(options.label);
+    const env = { ...stack, ...names };
+    const logger = silentLogger();
+    const logDir = mkdtempSync(join(tmpdir(), `reliability-${options.label}-`));
+    const run = new CrawlRun(
+      options,
+      stack,
+      await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger),
+      await createHbasePageStore(loadHbaseConfig({ env }), logger),
+      createRedisFingerprintStore(loadRedisConfig({ env }), logger),
+      createKafkaBus(loadKafkaConfig({ env }), logger),
+      names,
+      logDir,
+    );
+    try {
+      const consumers: [ServiceName, string][] = [['dedup', 'dedup'], ['linkextract', 'linkextract']];
+      for (let i = 1; i <= (options.fetchers ?? 2); i++) consumers.push(['fetcher', `fetcher-${i}`]);
+      await Promise.all(consumers.map(([service, name]) => run.launch(service, name)));
+      await run.launch('scheduler', 'scheduler');
+    } catch (error) {
+      await run.close();
+      throw error;
+    }
+    return run;
+  }
+
+  /** The live process of a name (fetcher-1, scheduler...). */
+  process(name: string): ServiceProcess {
+    const entry = this.processes.get(name);
+    if (!entry) throw new Error(`no service named ${name}`);
+    return entry.process;
+  }
+
+  get processNames(): string[] {
+    return [...this.processes.keys()];
+  }
+
+  /** kill -9: no drain, no commit, no leaving the group. */
+  async kill(name: string): Promise<void> {
+    const { process: dying } = this.processes.get(name)!;
+    dying.child.kill('SIGKILL');
+    await dying.exited;
+  }
+
+  /** A new process in place of a dead one, ready when this resolves. */
+  async restart(name: string): Promise<ServiceProcess> {
+    const entry = this.processes.get(name)!;
+    if (entry.process.child.exitCode === null && entry.process.child.signalCode === null) throw new Error(`${name} still runs`);
+    return this.launch(entry.service, name, entry.generation + 1);
+  }
+
+  private async launch(service: ServiceName, name: string, generation = 1): Promise<ServiceProcess> {
+    const started = await startServiceProcess(service, generation === 1 ? name : `${name}.${generation}`, this.env, this.logDir);
+    this.processes.set(name, { service, process: started, generation });
+    const deadline = Date.now() + 120_000;
+    while (!(await started.health())) {
+      if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not become ready:\n${started.logTail()}`);
+      await sleep(250);
+    }
+    return started;
+  }
+
+  async stats(): Promise<LinkBaseStats> {
+    await this.linkbase.flush();
+    return this.linkbase.stats(Date.now());
+  }
+
+  /** Polls `check` every 500 ms until it holds; fails with `what` and the scheduler's log after `timeoutMs`. */
+  async waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        if (await check()) return;
+      } catch {
+        // A store may be down on purpose: ask again.
+      }
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; scheduler log:\n${this.process('scheduler').logTail(10)}`);
+      await sleep(500);
+    }
+  }
+
+  /** Lag of every group of the crawl, summed. */
+  async lag(): Promise<number> {
+    let total = 0;
+    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX)) {
+      for (const lag of await this.bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
+    }
+    return total;
+  }
+
+  /** Records on this crawl's dead-letter topic. */
+  async deadLetters(): Promise<number> {
+    const ends = await this.bus.lag(`${this.names.CRAWLER_TOPIC_PREFIX}reliability-probe`, [this.names.CRAWLER_TOPIC_PREFIX + Topics.dlq]);
+    return ends.reduce((sum, partition) => sum + partition.end, 0);
+  }
+
+  /** Nothing pending, leased or unread, three times in a row a second apart: the crawl is over. */
+  async settled(timeoutMs: number): Promise<void> {
+    let quiet = 0;
+    await this.waitFor(
+      'the crawl to settle',
+      async () => {
+        const stats = await this.stats();
+        const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
+        const idle = stats.total > 0 && pending === 0 && stats.leased === 0 && (await this.lag()) === 0;
+        quiet = idle ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      timeoutMs,
+    );
+  }
+
+  /** Stops every live process (SIGTERM), closes the clients and drops the crawl's topics, index, table and keys. */
+  async close(): Promise<void> {
+    await Promise.all([...this.processes.values()].map((entry) => entry.process.stop()));
+    await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
+    for (const problem of await dropNames(this.stack, this.names)) process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

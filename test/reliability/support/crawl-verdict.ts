@@ -1,0 +1,75 @@
+import { canonicalUrl, type LinkRecord } from '@crawler/core';
+import type { GroundTruth, RequestLog } from '@crawler/testweb';
+import { expect } from 'vitest';
+import type { CrawlRun } from './crawl-run.js';
+
+/** What a crawl lost or did twice, measured against the test web's ground truth; every list empty means nothing. */
+export interface CrawlVerdict {
+  /** Reachable allowed pages the link base does not hold as fetched (or as a duplicate). */
+  missing: string[];
+  /** Pages with more than one stored version: stored twice. */
+  storedTwice: string[];
+  /** Pages fetched and not duplicates, without a stored version. */
+  notStored: string[];
+  /** Exact duplicates that were stored. */
+  duplicatesStored: string[];
+  /** Link base records still waiting, retrying or leased. */
+  unsettled: string[];
+  /** URLs robots.txt forbids that received a request. */
+  disallowedRequested: string[];
+  /** Duplicate groups not recognised as such. */
+  duplicateGroupsMissed: string[][];
+  /** Messages not consumed by the group that should have. */
+  lag: number;
+  /** Records the services gave up on. */
+  deadLetters: number;
+}
+
+const FETCHED = new Set(['fetched', 'duplicate']);
+const SETTLED = new Set(['fetched', 'duplicate', 'redirect', 'gone', 'blocked', 'error']);
+
+/** Reads the link base, the page store and the topics of a finished crawl and scores them against the truth. */
+export async function judgeCrawl(run: CrawlRun, truth: GroundTruth, requests: RequestLog): Promise<CrawlVerdict> {
+  const canonical = (url: string) => canonicalUrl(url) ?? url;
+  const records = new Map<string, LinkRecord>();
+  for await (const record of run.linkbase.scan()) records.set(record.url, record);
+  const now = Date.now();
+  const verdict: CrawlVerdict = {
+    missing: [],
+    storedTwice: [],
+    notStored: [],
+    duplicatesStored: [],
+    unsettled: [...records.values()].filter((record) => !SETTLED.has(record.status) || record.leaseUntil > now).map((record) => `${record.url} (${record.status})`),
+    disallowedRequested: truth.disallowed.filter((url) => requests.count(url) > 0),
+    duplicateGroupsMissed: truth.exactDuplicates.filter((group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length !== group.length - 1),
+    lag: await run.lag(),
+    deadLetters: await run.deadLetters(),
+  };
+  for (const url of new Set(truth.pages.map(canonical))) {
+    const record = records.get(url);
+    if (!record || !FETCHED.has(record.status)) {
+      verdict.missing.push(`${url} (${record?.status ?? 'unknown'})`);
+      continue;
+    }
+    const versions = (await run.pages.get(url, { versions: 10 })).length;
+    if (record.status === 'duplicate' && versions > 0) verdict.duplicatesStored.push(url);
+    if (record.status === 'fetched' && versions === 0) verdict.notStored.push(url);
+    if (versions > 1) verdict.storedTwice.push(url);
+  }
+  return verdict;
+}
+
+/** The verdict of a crawl that lost nothing and stored nothing twice. */
+export function expectNothingLost(verdict: CrawlVerdict): void {
+  expect(verdict).toEqual({
+    missing: [],
+    storedTwice: [],
+    notStored: [],
+    duplicatesStored: [],
+    unsettled: [],
+    disallowedRequested: [],
+    duplicateGroupsMissed: [],
+    lag: 0,
+    deadLetters: 0,
+  });
+}
