@@ -24,8 +24,8 @@ export interface PageAnalysis {
   /** The main text with the site template's lines removed. */
   text: string;
   blocks: PageBlock[];
-  /** null for media: bytes are all there is to compare. */
-  fingerprint: TextFingerprint | null;
+  /** null for media: bytes are all there is to compare. Computed on first use: an unchanged page never needs it. */
+  readonly fingerprint: TextFingerprint | null;
 }
 
 /** Everything dedup computes from one page and its site's template; no I/O. */
@@ -35,5 +35,15 @@ export function analyzePage(page: PageContent, template: SiteTemplate | null, al
   if (isMedia(page.contentType)) return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
   const blocks = isMarkup(page.contentType) ? extractBlocks(decodeBody(raw, page.charset)) : [];
   const text = denoiseText(page.text, blocks, template);
-  return { media: false, rawDigest, digest: contentDigest(algorithm, page.title, text, raw), text, blocks, fingerprint: fingerprintText(page.title, text, page.lang, template?.titleParts) };
+  let fingerprint: TextFingerprint | undefined;
+  return {
+    media: false,
+    rawDigest,
+    digest: contentDigest(algorithm, page.title, text, raw),
+    text,
+    blocks,
+    get fingerprint() {
+      return (fingerprint ??= fingerprintText(page.title, text, page.lang, template?.titleParts));
+    },
+  };
 }

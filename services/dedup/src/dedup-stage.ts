@@ -119,18 +119,18 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const template = markup ? await templates.get(page.host) : null;
       const analysis = analyzePage(page, template, settings.digestAlgorithm);
       const templateVersion = template?.version ?? NO_TEMPLATE;
-      const fingerprint = analysis.fingerprint;
       const maybeNew = page.previousDigest !== analysis.digest;
-      const searchable = index !== null && fingerprint !== null && fingerprint.tokens >= settings.nearMinTokens;
+      // analysis.fingerprint is computed on first use: an unchanged page that does not re-index itself never pays for it.
+      const searchable = () => index !== null && analysis.fingerprint !== null && analysis.fingerprint.tokens >= settings.nearMinTokens;
       const [exact, previous, candidates, observed] = await Promise.all([
         decideExact(page, analysis, templateVersion),
         maybeNew && page.previousDigest && !analysis.media ? fingerprints.get(DIGEST_NAMESPACE, [page.previousDigest]).then(([value]) => (value ? decodeRegistration(value) : null)) : null,
-        searchable && maybeNew ? index.candidates(fingerprint.body) : [],
+        maybeNew && searchable() ? index!.candidates(analysis.fingerprint!.body) : [],
         markup ? templates.observe(page.host, analysis.blocks, page.title, template) : null,
       ]);
       if (observed) metrics.template(observed);
       if (observed === 'learned') options.logger?.info({ host: page.host }, 'site template learned');
-      if (searchable && maybeNew) metrics.candidates(candidates.length);
+      if (maybeNew && searchable()) metrics.candidates(candidates.length);
 
       let decided: Decided = exact;
       let inheritedVerdict: string | null = null;
@@ -164,9 +164,13 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
       // may be getting old, or is new (its digest was registered just now).
       const reindex = decided.change === 'unchanged' && (decided.owner.fetchedAt === page.fetchedAt || now() - decided.owner.fetchedAt > ttlMs / 2);
-      if ((stores || reindex) && searchable) writes.push(index.add({ body: fingerprint.body, pairs: fingerprint.pairs, title: fingerprint.title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest }));
+      if ((stores || reindex) && searchable()) {
+        const { body, pairs, title } = analysis.fingerprint!;
+        writes.push(index!.add({ body, pairs, title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest }));
+      }
       if (stores && !page.noindex) {
-        const storedPage = toStoredPage(page, { digest: analysis.digest, rawDigest: analysis.rawDigest, simhash: fingerprint ? simhashHex(fingerprint.body) : null, change: decided.change, verdict: verdict.label });
+        const body = analysis.fingerprint?.body;
+        const storedPage = toStoredPage(page, { digest: analysis.digest, rawDigest: analysis.rawDigest, simhash: body === undefined ? null : simhashHex(body), change: decided.change, verdict: verdict.label });
         await pages.put([storedPage]);
         emissions.push(storedPageEmission(page, storedPage));
       }

@@ -1,36 +1,53 @@
-import { murmur32 } from './feature-hash.js';
+import { fmix32, murmur32 } from './feature-hash.js';
 
-const SEED_HIGH = 0x9747b28c;
-const SEED_LOW = 0x5bd1e995;
+const SEED = 0x9747b28c;
+
+/** A feature's 32-bit hash; `simhash` widens it to 64 bits. */
+export function featureHash(feature: string): number {
+  return murmur32(feature, SEED);
+}
 
 /**
  * Charikar's SimHash: every feature votes on each of the 64 bits with its weight, by the bit of its
  * hash; a bit is set where the votes are positive. Similar weight vectors give hashes that differ
- * in few bits (the angle between the vectors, over pi, is the chance a bit differs).
+ * in few bits (the angle between the vectors, over pi, is the chance a bit differs). Features come
+ * as 32-bit hashes (hashed once per distinct word); the high half is the finalizer of the low one,
+ * so two features agree on all 64 bits only when their 32-bit hashes do.
  */
-export function simhash(weights: ReadonlyMap<string, number>): bigint {
-  const votes = new Float64Array(64);
-  for (const [feature, weight] of weights) {
-    const high = murmur32(feature, SEED_HIGH);
-    const low = murmur32(feature, SEED_LOW);
-    for (let bit = 0; bit < 32; bit++) {
-      votes[bit]! += (low >>> bit) & 1 ? weight : -weight;
-      votes[32 + bit]! += (high >>> bit) & 1 ? weight : -weight;
+export function simhash(weights: ReadonlyMap<number, number>): bigint {
+  // A bit's vote is (weight where it is set) - (weight where it is not) = 2 * set - total, so only
+  // set bits are visited (lowest first): several times faster than a signed add for all 64.
+  const set = new Float64Array(64);
+  let total = 0;
+  for (const [low, weight] of weights) {
+    total += weight;
+    for (let bits = low, offset = 31; bits !== 0; ) {
+      const lowest = bits & -bits;
+      set[offset - Math.clz32(lowest)]! += weight;
+      bits ^= lowest;
+    }
+    for (let bits = fmix32(low ^ 0x9e3779b9) | 0, offset = 63; bits !== 0; ) {
+      const lowest = bits & -bits;
+      set[offset - Math.clz32(lowest)]! += weight;
+      bits ^= lowest;
     }
   }
   let low = 0;
   let high = 0;
   for (let bit = 0; bit < 32; bit++) {
-    if (votes[bit]! > 0) low |= 1 << bit;
-    if (votes[32 + bit]! > 0) high |= 1 << bit;
+    if (2 * set[bit]! > total) low |= 1 << bit;
+    if (2 * set[32 + bit]! > total) high |= 1 << bit;
   }
   return (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
 }
 
-/** Token counts, the usual input of `simhash`. */
-export function countFeatures(features: Iterable<string>): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const feature of features) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+/** Counts of each feature, keyed by its hash: the usual input of `simhash`. */
+export function countFeatures(features: Iterable<string>): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const feature of features) {
+    const hash = featureHash(feature);
+    counts.set(hash, (counts.get(hash) ?? 0) + 1);
+  }
   return counts;
 }
 

@@ -1,5 +1,5 @@
-import { hex32, murmur32 } from './feature-hash.js';
-import { countFeatures, simhash } from './simhash.js';
+import { combineHashes, hex32, murmur32 } from './feature-hash.js';
+import { countFeatures, featureHash, simhash } from './simhash.js';
 import { tokenize } from './tokenize.js';
 
 /**
@@ -24,13 +24,21 @@ const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
 
 export function fingerprintText(title: string | null, text: string, lang: string | null, siteTitleParts?: ReadonlySet<string>): TextFingerprint {
   const tokens = tokenize(text, lang);
-  const counts = countFeatures(tokens);
-  for (const [token, count] of counts) counts.set(token, count * count);
-  const pairs = new Map<string, number>();
-  for (let i = 1; i < tokens.length; i++) {
-    const pair = `${tokens[i - 1]} ${tokens[i]}`;
-    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+  const hashes = new Map<string, number>();
+  const counts = new Map<number, number>();
+  const pairs = new Map<number, number>();
+  let previous: number | null = null;
+  for (const token of tokens) {
+    let hash = hashes.get(token);
+    if (hash === undefined) hashes.set(token, (hash = featureHash(token)));
+    counts.set(hash, (counts.get(hash) ?? 0) + 1);
+    if (previous !== null) {
+      const pair = combineHashes(previous, hash);
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    }
+    previous = hash;
   }
+  for (const [hash, count] of counts) counts.set(hash, count * count);
   const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
   return {
     body: simhash(counts),
