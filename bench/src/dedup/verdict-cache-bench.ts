@@ -38,10 +38,15 @@ export async function startClassifier(): Promise<{ url: string; close(): Promise
       res.end(JSON.stringify({ verdict: body.includes('casino') ? 'harmful' : 'ok', category: null, reasons: [`spins ${spin > 0 ? 'done' : 'none'}`] }));
     });
   });
+  // Longer than the client's idle keep-alive, so the server never closes a socket the client is reusing.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/classify`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -97,7 +102,7 @@ export async function measureVerdictCache(name: string, pages: readonly ParsedPa
 
 export function verdictJudges(classifierUrl: string): [string, () => Judge][] {
   return [
-    [`HTTP classifier (${CLASSIFIER_CPU_MS} ms CPU per call)`, () => createHttpJudge({ url: classifierUrl, timeoutMs: 5000, attempts: 1 })],
+    [`HTTP classifier (${CLASSIFIER_CPU_MS} ms CPU per call)`, () => createHttpJudge({ url: classifierUrl, timeoutMs: 5000, attempts: 3 })],
     ['rules (12 categories, 480 keywords, 36 patterns)', benchRules],
   ];
 }
