@@ -17,21 +17,22 @@ export interface VerdictCacheRow {
 }
 
 const ROUNDS = 5;
-/** What one classification costs the stand-in classifier: CPU spent per request, like a small model. */
-const CLASSIFIER_CPU_MS = 2;
 
 function cpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 }
 
-/** A local classifier that burns CLASSIFIER_CPU_MS of CPU per request and answers a verdict. */
-export async function startClassifier(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A local stand-in for a classifier: it spends `cpuMs` of CPU per request (what a model would)
+ * and answers a verdict. `/classify/<ms>` picks the cost per call.
+ */
+export async function startClassifier(): Promise<{ url: (cpuMs: number) => string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      const until = performance.now() + CLASSIFIER_CPU_MS;
+      const until = performance.now() + Number(/\/classify\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
       let spin = 0;
       while (performance.now() < until) spin++;
       res.setHeader('content-type', 'application/json');
@@ -42,7 +43,7 @@ export async function startClassifier(): Promise<{ url: string; close(): Promise
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/classify`,
+    url: (cpuMs) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/classify/${cpuMs}`,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
@@ -100,9 +101,10 @@ export async function measureVerdictCache(name: string, pages: readonly ParsedPa
   return { judge: name, pages: pages.length, changedShare, callsPerPage: calls, msPerPage: best, ratio: best.rejudged / best.cached };
 }
 
-export function verdictJudges(classifierUrl: string): [string, () => Judge][] {
+/** The rules judge, and an HTTP classifier costing 2 ms (a small model) and 20 ms (a larger one) per call. */
+export function verdictJudges(classifierUrl: (cpuMs: number) => string): [string, () => Judge][] {
   return [
-    [`HTTP classifier (${CLASSIFIER_CPU_MS} ms CPU per call)`, () => createHttpJudge({ url: classifierUrl, timeoutMs: 5000, attempts: 3 })],
     ['rules (12 categories, 480 keywords, 36 patterns)', benchRules],
+    ...[2, 20].map((cpuMs): [string, () => Judge] => [`HTTP classifier, ${cpuMs} ms CPU per call`, () => createHttpJudge({ url: classifierUrl(cpuMs), timeoutMs: 5000, attempts: 3 })]),
   ];
 }

@@ -133,6 +133,19 @@ describe('dedup stage', () => {
     expect((await run(htmlPage('http://news.test/3', edited, { previousDigest: digests.get('http://news.test/3')!, fetchedAt: later + 100 }))).status.change).toBe('changed');
   });
 
+  it('stores a URL fetched twice before the link base knew of the first fetch once, even when the template was learned in between', async () => {
+    const { pages, run } = setup();
+    for (let n = 1; n <= 12; n++) await run(htmlPage(`http://news.test/${n}`, newsPage(n)));
+    // Redelivered after a crash: fetched again, no previous digest, only the per-request noise differs.
+    const later = sampleMessages[Schemas.ParsedPage].fetchedAt + 60_000;
+    const noisy = newsPage(1).replace(/Updated 10:\d+ · \d+ reads/, 'Updated 23:59 · 99999 reads');
+    expect((await run(htmlPage('http://news.test/1', noisy, { fetchedAt: later }))).status.change).toBe('unchanged');
+    const edited = newsPage(2).replace(storyText(2), `${storyText(2)} and one more clause`);
+    expect((await run(htmlPage('http://news.test/2', edited, { fetchedAt: later }))).status.change).toBe('changed');
+    expect(pages.stored.filter((stored) => stored.url === 'http://news.test/1')).toHaveLength(1);
+    expect(pages.stored.filter((stored) => stored.url === 'http://news.test/2').map((stored) => stored.change)).toEqual(['new', 'changed']);
+  });
+
   it('judges new content once, reuses the verdict for copies and re-crawls, and sends harmful pages to review', async () => {
     let calls = 0;
     const judge: Judge = { name: 'test', judge: async (input) => (calls++, input.text.includes('detonator') ? { verdict: 'harmful', category: 'weapons', reasons: ['detonator'] } : { verdict: 'ok', category: null, reasons: [] }) };

@@ -19,6 +19,8 @@ import { filterSeenLinks } from './url-seen-filter.js';
 export const DIGEST_NAMESPACE = 'digest';
 export const RAW_NAMESPACE = 'raw';
 export const MEDIA_NAMESPACE = 'media';
+/** The first fetch of each URL (its fetch time): a fetch repeated before the link base knew of the first one is recognised. */
+export const FETCH_NAMESPACE = 'fetch';
 
 /** Word-pair SimHash agreement a near duplicate needs besides the body's k bits (see text-fingerprint.ts). */
 export const PAIR_DISTANCE = 18;
@@ -74,22 +76,24 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
   };
 
   /** Registers both digests (media: the raw one, in its own namespace) and decides what they allow. */
-  async function decideExact(page: ParsedPage, analysis: PageAnalysis, template: string): Promise<Decided & { rawSeenBefore: boolean }> {
+  async function decideExact(page: ParsedPage, analysis: PageAnalysis, template: string): Promise<Decided & { rawSeenBefore: boolean; fetchedBefore: boolean }> {
     const own: Registration = { url: page.url, fetchedAt: page.fetchedAt, template, verdict: null, nearOf: null, distance: null };
     const value = encodeRegistration(own);
     const namespace = analysis.media ? MEDIA_NAMESPACE : DIGEST_NAMESPACE;
-    const entries = [{ namespace, key: analysis.digest, value, ttlMs }];
+    const entries = [{ namespace: FETCH_NAMESPACE, key: urlId(page.url), value: String(page.fetchedAt), ttlMs }, { namespace, key: analysis.digest, value, ttlMs }];
     if (!analysis.media && analysis.rawDigest !== analysis.digest) entries.push({ namespace: RAW_NAMESPACE, key: analysis.rawDigest, value, ttlMs });
-    const [digestResult, rawResult] = await fingerprints.putIfAbsent(entries);
+    const [fetchResult, digestResult, rawResult] = await fingerprints.putIfAbsent(entries);
     const registeredBy = digestResult!.created || digestResult!.existing === null ? null : decodeRegistration(digestResult!.existing);
     const decided = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest: analysis.digest, previousDigest: page.previousDigest, registeredBy });
     const rawFirst = rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
-    return { ...decided, owner: registeredBy ?? own, ownerDigest: analysis.digest, rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt };
+    const fetchedBefore = !fetchResult!.created && fetchResult!.existing !== null && Number(fetchResult!.existing) !== page.fetchedAt;
+    return { ...decided, owner: registeredBy ?? own, ownerDigest: analysis.digest, rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt, fetchedBefore };
   }
 
-  /** The last stored version before this fetch, digested with today's template: same content? */
+  /** The last stored version of another fetch, digested with today's template: same content? */
   async function recheckStored(page: ParsedPage, template: SiteTemplate | null, digest: string): Promise<'unchanged' | 'changed' | 'missing'> {
-    const stored = (await pages.get(page.url, { versions: 2 })).find((version) => version.fetchedAt < page.fetchedAt);
+    // Any other version: a redelivered earlier fetch may be decided after the later one.
+    const stored = (await pages.get(page.url, { versions: 2 })).find((version) => version.fetchedAt !== page.fetchedAt);
     if (!stored) return 'missing';
     return analyzePage(stored, template, settings.digestAlgorithm).digest === digest ? 'unchanged' : 'changed';
   }
@@ -134,13 +138,18 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
 
       let decided: Decided = exact;
       let inheritedVerdict: string | null = null;
-      if (needsTemplateRecheck(exact.change, previous, templateVersion)) {
+      // "new" for a URL fetched before: the link base had not recorded that fetch (a message redelivered
+      // after a crash or rebalance), and the earlier version may differ only by the template learned since.
+      const refetched = exact.change === 'new' && exact.fetchedBefore;
+      if (refetched || needsTemplateRecheck(exact.change, previous, templateVersion)) {
         // Same bytes as an earlier fetch of this URL cannot be a change, whatever the template did.
         const result = exact.rawSeenBefore ? 'unchanged' : await recheckStored(page, template, analysis.digest);
         metrics.recheck(result);
         if (result === 'unchanged') {
           decided = { ...exact, change: 'unchanged' };
           inheritedVerdict = previous?.verdict ?? null;
+        } else if (result === 'changed' && refetched) {
+          decided = { ...exact, change: 'changed' };
         }
       }
       if ((decided.change === 'new' || decided.change === 'changed') && candidates.length > 0) {
