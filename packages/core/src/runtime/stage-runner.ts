@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
 import type { Codec } from '../codec/codec.js';
-import { CrawlerError, errorCode, errorMessage, isRetriable, MessageTooLargeError } from '../errors.js';
+import { CrawlerError, errorCode, errorMessage, InputTooLargeError, isRetriable, MessageTooLargeError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
-import type { DeadLetter } from '../messages.js';
-import { Schemas } from '../messages.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
+import { encodeDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
 import { Semaphore } from './semaphore.js';
 import { backoffMs, sleep } from './sleep.js';
 import type { Emission, Stage } from './stage.js';
 
 export const TRACE_HEADER = 'trace-id';
+/** The code of BackendError: a store or the bus did not answer. */
+const OUTAGE_CODE = 'BACKEND_UNAVAILABLE';
 
 /** Metrics hooks; what is produced is counted by the producer itself (instrumentProducer). */
 export interface StageObserver {
@@ -31,6 +32,12 @@ export interface StageRunnerOptions<In> {
   concurrency: number;
   /** Processing attempts for retriable errors before the message is dead-lettered. */
   maxAttempts?: number;
+  /**
+   * How long a message is retried, past maxAttempts, while a store or the bus is unavailable
+   * (BACKEND_UNAVAILABLE; default 10 min): an outage is no fault of the message, so it waits
+   * rather than being dead-lettered. Waiting messages hold their slots, which holds the consumer back.
+   */
+  outageRetryMs?: number;
   retryBaseMs?: number;
   commitIntervalMs?: number;
   /** How long stop() waits for in-flight work before handing it back uncommitted. */
@@ -151,6 +158,8 @@ export class StageRunner<In> {
     const started = performance.now();
     let input: In;
     try {
+      const limit = topicSpec(stage.input.topic).maxMessageBytes;
+      if (message.value.length > limit) throw new InputTooLargeError(`${message.value.length} bytes exceed ${stage.input.topic} max ${limit}`);
       input = codec.decode<In>(message.value, stage.input.schema);
     } catch (error) {
       await this.deadLetter(message, error, 1, []);
@@ -166,7 +175,7 @@ export class StageRunner<In> {
         emissions = await stage.handle(input, { message, traceId, log });
       } catch (error) {
         if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
-        if (!isRetriable(error) || attempt >= maxAttempts) {
+        if (!isRetriable(error) || (attempt >= maxAttempts && !this.waitsOutOutage(error, started))) {
           await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
           return this.finish(message, started, 'dead_letter', input, traceId);
         }
@@ -189,6 +198,10 @@ export class StageRunner<In> {
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 30_000));
       }
     }
+  }
+
+  private waitsOutOutage(error: unknown, started: number): boolean {
+    return errorCode(error) === OUTAGE_CODE && performance.now() - started < (this.options.outageRetryMs ?? 600_000);
   }
 
   private finish(message: IncomingMessage, started: number, result: 'ok' | 'dead_letter', input?: In, traceId?: string): void {
@@ -227,25 +240,11 @@ export class StageRunner<In> {
 
   private async deadLetter(message: IncomingMessage, error: unknown, attempts: number, extra: Emission[], traceId?: string): Promise<void> {
     const { stage, codec, producer } = this.options;
-    const groupId = this.groupId;
     this.log.warn({ traceId, topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
-    const record: DeadLetter = {
-      topic: message.topic,
-      partition: message.partition,
-      offset: message.offset,
-      key: message.key,
-      value: message.value,
-      headers: message.headers,
-      service: stage.name,
-      consumerGroup: groupId,
-      errorCode: errorCode(error),
-      reason: errorMessage(error).slice(0, 1000),
-      attempts,
-      failedAt: Date.now(),
-    };
+    const value = encodeDeadLetter(codec, message, error, { service: stage.name, consumerGroup: this.groupId, attempts, failedAt: Date.now() });
     for (let attempt = 1; ; attempt++) {
       try {
-        await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value: codec.encode(Schemas.DeadLetter, record) }]);
+        await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value }]);
         if (extra.length > 0) await this.produce(extra, traceId ?? randomUUID());
         return;
       } catch (sendError) {
