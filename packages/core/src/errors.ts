@@ -35,6 +35,16 @@ export class MessageTooLargeError extends CrawlerError {
   }
 }
 
+/**
+ * A consumed record is larger than its topic's maxMessageBytes in the catalog: no crawler producer
+ * writes one (a compressed batch passes the broker's check), so it is refused before decoding.
+ */
+export class InputTooLargeError extends CrawlerError {
+  constructor(message: string) {
+    super('INPUT_TOO_LARGE', message);
+  }
+}
+
 /** A store or bus is unreachable or answered with an error; usually worth retrying. */
 export class BackendError extends CrawlerError {
   constructor(message: string, options: { retriable?: boolean; cause?: unknown } = {}) {

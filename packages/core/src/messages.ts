@@ -185,6 +185,8 @@ export interface DeadLetter {
   offset: number;
   key: Buffer | null;
   value: Buffer;
+  /** The original value's length when `value` holds only its first bytes (cut to fit crawl.dlq). */
+  valueTruncatedFrom: number | null;
   headers: Record<string, string>;
   service: string;
   consumerGroup: string;

@@ -5,3 +5,4 @@ export * from './stage-runner.js';
 export * from './semaphore.js';
 export * from './sleep.js';
 export * from './partitioner.js';
+export * from './dead-letter.js';

@@ -126,6 +126,7 @@ export const sampleMessages = {
     offset: 42,
     key: Buffer.from('news.example.test'),
     value: Buffer.from([0xde, 0xad, 0xbe, 0xef]),
+    valueTruncatedFrom: null,
     headers: { 'trace-id': identity.traceId },
     service: 'linkextract',
     consumerGroup: 'linkextract',
