@@ -8,7 +8,7 @@ Serves the deterministic synthetic web on 127.0.0.1, one port per host. When eve
 prints one JSON line {"hosts":[{"name","origin"}],"seeds":[...]} to stdout.
 
 Options:
-  --profile <full|bench|edge|render>  site model (default full); edge: HTTP edge cases, no seeds; render: pages built by JavaScript
+  --profile <full|bench|edge|render|hostile>  site model (default full); edge: HTTP edge cases, no seeds; render: pages built by JavaScript; hostile: answers that hurt crawlers, no seeds
   --hosts <n>                content hosts (full: 6, bench: 10)
   --pages-per-host <n>       pages per host (full: 60, bench: 1000)
   --page-bytes <n>           bench: approximate page size in bytes (default 4096)
@@ -44,8 +44,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     },
   });
   const profile = values.profile;
-  if (profile !== undefined && profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render') {
-    throw new InvalidOptionsError(`--profile must be full, bench, edge or render, got ${profile}`);
+  if (profile !== undefined && profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render' && profile !== 'hostile') {
+    throw new InvalidOptionsError(`--profile must be full, bench, edge, render or hostile, got ${profile}`);
   }
   const options: TestWebOptions = {
     profile,

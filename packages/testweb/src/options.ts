@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from './errors.js';
 import { EDGE_HOST_NAMES } from './hosts/edge-hosts.js';
+import { HOSTILE_HOST_NAMES } from './hosts/hostile-host.js';
 import { RENDER_HOST_NAMES } from './hosts/render-hosts.js';
 
 export interface TestWebOptions {
@@ -8,9 +9,10 @@ export interface TestWebOptions {
   /**
    * Default 'full'. 'edge' serves HTTP and robots.txt edge cases for fetcher tests (fixed hosts, no seeds).
    * 'render' serves pages that show their links and text only after JavaScript runs (three fixed hosts).
+   * 'hostile' serves answers built to hurt a crawler: endless and dripping bodies, bombs, huge pages and headers, traps (one host, no seeds).
    */
-  profile?: 'full' | 'bench' | 'edge' | 'render';
-  /** Number of content hosts; full: default and minimum 6 (extra ones are uniform sites), bench: default 10; edge: always 6; render: always 3. */
+  profile?: 'full' | 'bench' | 'edge' | 'render' | 'hostile';
+  /** Number of content hosts; full: default and minimum 6 (extra ones are uniform sites), bench: default 10; edge: always 6; render: always 3; hostile: always 1. */
   hosts?: number;
   /** Full: default 60 (minimum 30; the legacy and slow hosts keep their fixed size); bench: default 1000; render: plain articles of the mixed host, default 24 (minimum 8). */
   pagesPerHost?: number;
@@ -24,6 +26,8 @@ export interface TestWebOptions {
 
 export type ResolvedOptions = Required<Omit<TestWebOptions, 'basePort'>> & { basePort: number | undefined };
 
+const PROFILES = new Set<string>(['full', 'bench', 'edge', 'render', 'hostile']);
+const FIXED_HOSTS: Partial<Record<ResolvedOptions['profile'], number>> = { edge: EDGE_HOST_NAMES.length, render: RENDER_HOST_NAMES.length, hostile: HOSTILE_HOST_NAMES.length };
 const FULL_MIN_HOSTS = 6;
 const FULL_MIN_PAGES = 30;
 const RENDER_DEFAULT_PAGES = 24;
@@ -31,8 +35,8 @@ const RENDER_MIN_PAGES = 8;
 
 export function resolveOptions(options: TestWebOptions = {}): ResolvedOptions {
   const profile = options.profile ?? 'full';
-  if (profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render') throw new InvalidOptionsError(`unknown profile "${String(profile)}"`);
-  const fixedHosts = profile === 'edge' ? EDGE_HOST_NAMES.length : profile === 'render' ? RENDER_HOST_NAMES.length : null;
+  if (!PROFILES.has(profile)) throw new InvalidOptionsError(`unknown profile "${String(profile)}"`);
+  const fixedHosts = FIXED_HOSTS[profile] ?? null;
   if (fixedHosts !== null && options.hosts !== undefined && options.hosts !== fixedHosts) {
     throw new InvalidOptionsError(`the ${profile} profile has exactly ${fixedHosts} hosts, got hosts ${options.hosts}`);
   }

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { addResource } from '../model/page-kit.js';
-import type { HostModel } from '../model/web-model.js';
+import type { HostModel, RawAnswer } from '../model/web-model.js';
 import { fixed, htmlAnswer, lazy } from './edge-answers.js';
 
 /** Decoded size of /gzip-bomb: 50 MiB of "a" that travels as about 50 KiB. */
@@ -10,6 +10,11 @@ export const BIG_BODY_BYTES = 3 * 1024 * 1024;
 
 const COMPRESSED_TEXT = 'This page travelled compressed.';
 const compressedHtml = () => htmlAnswer('Compressed', COMPRESSED_TEXT).body!;
+
+/** GZIP_BOMB_BYTES of "a", gzip-encoded, served as HTML. */
+export function gzipBombAnswer(): RawAnswer {
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(GZIP_BOMB_BYTES, 0x61), { level: 9 }) };
+}
 
 /** Bodies that test decoding and size limits: every Content-Encoding, a bomb, oversized bodies, types that lie. */
 export function addEdgeBodyPages(host: HostModel): void {
@@ -21,7 +26,7 @@ export function addEdgeBodyPages(host: HostModel): void {
   addResource(host, '/encoding/deflate-raw', html('deflate', (bytes) => deflateRawSync(bytes)));
   addResource(host, '/encoding/br', html('br', (bytes) => brotliCompressSync(bytes)));
   addResource(host, '/encoding/gzip-br', html('gzip, br', (bytes) => brotliCompressSync(gzipSync(bytes))));
-  addResource(host, '/gzip-bomb', html('gzip', () => gzipSync(Buffer.alloc(GZIP_BOMB_BYTES, 0x61), { level: 9 })));
+  addResource(host, '/gzip-bomb', lazy(gzipBombAnswer));
 
   addResource(
     host,

@@ -1,5 +1,6 @@
 import { buildBlogHost } from '../hosts/blog-host.js';
 import { buildEdgeHosts, EDGE_HOST_NAMES, type EdgeHostName } from '../hosts/edge-hosts.js';
+import { buildHostileHost, HOSTILE_HOST_NAMES } from '../hosts/hostile-host.js';
 import { FULL_HOST_NAMES, type FullBuildContext, type FullHostName, type HostBuild } from '../hosts/full-context.js';
 import { buildLegacyHost } from '../hosts/legacy-host.js';
 import { buildMirrorHost } from '../hosts/mirror-host.js';
@@ -26,6 +27,7 @@ const FULL_BUILDERS: Record<FullHostName, (ctx: FullBuildContext) => HostBuild> 
 function hostNames(options: ResolvedOptions): string[] {
   if (options.profile === 'edge') return [...EDGE_HOST_NAMES];
   if (options.profile === 'render') return [...RENDER_HOST_NAMES];
+  if (options.profile === 'hostile') return [...HOSTILE_HOST_NAMES];
   return Array.from({ length: options.hosts }, (_, i) =>
     options.profile === 'bench' ? `bench-${i + 1}` : (FULL_HOST_NAMES[i] ?? `site-${i + 1}`),
   );
@@ -52,6 +54,11 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
   if (options.profile === 'edge') {
     web.seeds = [];
     web.hosts = buildEdgeHosts(Object.fromEntries(EDGE_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<EdgeHostName, string>);
+    return web;
+  }
+  if (options.profile === 'hostile') {
+    web.seeds = [];
+    web.hosts = [buildHostileHost(origins[0] as string)];
     return web;
   }
   if (options.profile === 'render') {

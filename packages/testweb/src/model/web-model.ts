@@ -88,6 +88,17 @@ export interface RawAnswer {
   delayMs?: number;
 }
 
+/**
+ * Bytes written straight to the socket (hostile profile), for answers no HTTP server library would
+ * send: `head` at once, then `drip` `chunkBytes` at a time every `intervalMs`, then the socket ends.
+ */
+export interface WireAnswer {
+  head: Buffer;
+  drip: Buffer;
+  chunkBytes: number;
+  intervalMs: number;
+}
+
 export interface FileContext {
   round: number;
   /** The ground truth of the round; robots.txt bodies must not call it (the truth reads them). */
@@ -102,7 +113,8 @@ export type Resource =
   | { kind: 'error'; status: ErrorStatus }
   | { kind: 'endless' }
   | { kind: 'file'; contentType: string; body(context: FileContext): Buffer; sitemap?: true }
-  | { kind: 'raw'; answer(request: RawRequest): RawAnswer };
+  | { kind: 'raw'; answer(request: RawRequest): RawAnswer }
+  | { kind: 'wire'; answer: WireAnswer };
 
 export interface HostModel {
   name: string;
@@ -128,7 +140,7 @@ export interface DuplicateDeclarations {
 }
 
 export interface WebModel extends DuplicateDeclarations {
-  profile: 'full' | 'bench' | 'edge' | 'render';
+  profile: 'full' | 'bench' | 'edge' | 'render' | 'hostile';
   seed: number;
   maxDepth: number;
   hosts: HostModel[];

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findResource, type HostModel, type PageSpec, type Resource } from '../model/web-model.js';
 import { isNotModified } from './conditional-get.js';
 import type { WebState } from './web-state.js';
+import { sendWire } from './wire-answer.js';
 
 const DRIP_INTERVAL_MS = 100;
 const DRIP_CHUNK = Buffer.from('<p>still loading&hellip;</p>\n');
@@ -95,6 +96,9 @@ export function createRequestHandler(state: WebState, host: HostModel): (req: In
         });
         return;
       }
+      case 'wire':
+        sendWire(state, req.socket, resource.answer);
+        return;
       case 'file': {
         const body = resource.body({ round: state.round, truth: state.truth });
         res.writeHead(200, { 'content-type': resource.contentType, 'content-length': body.length });

@@ -60,7 +60,8 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
           truth.nonHtml.push({ url, contentType: resource.contentType });
           break;
         case 'raw':
-          // Raw answers are HTTP edge cases for fetcher tests, requested directly: never linked.
+        case 'wire':
+          // Raw and wire answers are edge cases for fetcher tests, requested directly: never linked.
           throw new ModelError(`link to a raw edge-case resource: ${url}`);
         case 'page':
         case 'slow':
