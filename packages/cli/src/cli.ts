@@ -2,6 +2,7 @@ import { CrawlerError } from '@crawler/core';
 import { adminCommand, adminHelp } from './commands/admin.js';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
+import { dlqCommand, dlqHelp } from './commands/dlq.js';
 import { errorsCommand, errorsHelp } from './commands/errors.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
 import { pageCommand, pageHelp } from './commands/page.js';
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
   status: { summary: 'the crawl on one screen: URLs, throughput, errors, lag, workers', help: statusHelp, run: (argv) => statusCommand(argv) },
   errors: { summary: 'failed URLs from the link base with their cause; --requeue makes them due', help: errorsHelp, run: (argv) => errorsCommand(argv) },
+  dlq: { summary: 'dead letters on crawl.dlq with code and reason; replay sends them back to their topic', help: dlqHelp, run: (argv) => dlqCommand(argv) },
   page: { summary: 'read a stored page back: newest version or all, from WARC files or HBase', help: pageHelp, run: (argv) => pageCommand(argv) },
 };
 
