@@ -22,9 +22,14 @@ export function outcomeOfError(error: unknown): { outcome: Outcome; retriable: b
   if (code.includes('TIMEOUT') || code === 'ETIMEDOUT' || code === 'ABORT_ERR' || code === 'FETCH_DEADLINE') return { outcome: 'timeout', retriable: true, code };
   if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO') return { outcome: 'tls_error', retriable: false, code };
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { outcome: 'too_large', retriable: false, code };
+  // A server that answers with something other than HTTP (another protocol on the port) will do so again: not worth an attempt.
+  if (code === HTTP_PARSE_ERROR || code.startsWith('HPE_')) return { outcome: 'network_error', retriable: false, code };
   if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_ARG_VALUE' || code === 'UND_ERR_INVALID_ARG') return { outcome: 'invalid_url', retriable: false, code };
   return { outcome: 'network_error', retriable: true, code };
 }
+
+/** The code of undici's HTTPParserError, which carries none when the answer does not even start like HTTP. */
+const HTTP_PARSE_ERROR = 'HTTP_PARSE_ERROR';
 
 function codeOf(error: unknown): string {
   let current: unknown = error;
@@ -32,6 +37,7 @@ function codeOf(error: unknown): string {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
     if ((current as { name?: string }).name === 'TimeoutError') return 'FETCH_DEADLINE';
+    if ((current as { name?: string }).name === 'HTTPParserError') return HTTP_PARSE_ERROR;
     current = (current as { cause?: unknown }).cause;
   }
   const top = (error as { code?: unknown })?.code;
