@@ -55,16 +55,20 @@ async function stackCommand(action: 'stop' | 'start', component: StackComponent)
  * Stops a component of the stack, waits `outageMs`, and starts it again, whatever happens in
  * between: `whileDown` runs during the outage and its failure still ends with the start.
  */
-export async function withOutage(component: StackComponent, outageMs: number, whileDown: () => Promise<void> = async () => undefined): Promise<{ downMs: number }> {
+export async function withOutage(component: StackComponent, outageMs: number, whileDown: () => Promise<void> = async () => undefined): Promise<{ downMs: number; controlMs: number }> {
   checkSameStack(component);
+  const began = Date.now();
   await stackCommand('stop', component);
   const stopped = Date.now();
+  let started = stopped;
   try {
     await Promise.all([whileDown(), new Promise((resolve) => setTimeout(resolve, outageMs))]);
   } finally {
+    started = Date.now();
     await stackCommand('start', component);
   }
-  return { downMs: Date.now() - stopped };
+  // Down from the end of the stop to the end of the start; control = the scripts' own time.
+  return { downMs: Date.now() - stopped, controlMs: stopped - began + Date.now() - started };
 }
 
 /** Starts a component that a failed test may have left stopped; a no-op when it runs. */
