@@ -17,7 +17,7 @@ const PEAK_RSS_BOUNDS: Record<string, number> = {
   'fetcher-2': 400 * MiB,
   // At most 2 MiB per page reaches it, parsed into capped trees and link lists; measured 159-176 MiB.
   linkextract: 350 * MiB,
-  // Fingerprints one capped text at a time; measured 162-182 MiB.
+  // Fingerprints texts the extractor capped at a million characters; measured 162-182 MiB.
   dedup: 350 * MiB,
   // Some forty link base records; measured 126-136 MiB.
   scheduler: 300 * MiB,
