@@ -42,6 +42,9 @@ const FIRST_FETCH_WAIT_MS = 5000;
  * when every batch of the last fetch is done, so this lets other partitions move while one waits.
  */
 const PARTITIONS_AT_ONCE = 4;
+/** Back-off of rejoining after a crash kafkajs does not restart from. */
+const RERUN_BASE_MS = 1000;
+const RERUN_MAX_MS = 30_000;
 
 /**
  * One consumer-group member on kafkajs, with offsets committed only by the caller. start()
@@ -77,6 +80,11 @@ export class KafkaConsumer implements BusConsumer {
   private starting: Promise<void> | null = null;
   private stopped: Promise<void> | null = null;
   private firstJoin: { resolve(): void; reject(error: unknown): void } | null = null;
+  private rerunning: Promise<void> | null = null;
+  private crashes = 0;
+  /** Whether kafkajs restarts after the last crash itself. */
+  private crashRestarts = false;
+  private readonly stopSignal = new AbortController();
 
   constructor(
     kafka: Kafka,
@@ -146,14 +154,7 @@ export class KafkaConsumer implements BusConsumer {
     try {
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? false });
-      await this.consumer.run({
-        autoCommit: false,
-        // eachBatch resolves up to the last message onMessage accepted, so a batch cut short by
-        // pause, stop or rebalance is fetched again from the first message not delivered.
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
-        eachBatch: (payload) => this.eachBatch(payload),
-      });
+      await this.run();
       await joined;
       // Without a committed offset and fromBeginning, kafkajs takes the log end when it first
       // fetches, just after the join; once that fetch is answered nothing produced later is skipped.
@@ -170,6 +171,43 @@ export class KafkaConsumer implements BusConsumer {
     this.heartbeatTimer.unref();
   }
 
+  private run(): Promise<void> {
+    return this.consumer.run({
+      autoCommit: false,
+      // eachBatch resolves up to the last message onMessage accepted, so a batch cut short by
+      // pause, stop or rebalance is fetched again from the first message not delivered.
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
+      eachBatch: (payload) => this.eachBatch(payload),
+    });
+  }
+
+  /**
+   * kafkajs does not restart after a crash it deems non-retriable ("Failed to find group
+   * coordinator" while a restarted broker loads its groups): the member would sit idle for good,
+   * its partitions unread. Rejoin with back-off until it works or the consumer is stopped.
+   */
+  private async rerunAfterCrash(): Promise<void> {
+    for (let attempt = 1; !this.stopping; attempt++) {
+      await sleep(Math.min(RERUN_BASE_MS * 2 ** (attempt - 1), RERUN_MAX_MS), this.stopSignal.signal);
+      if (this.stopping) return;
+      const crashes = this.crashes;
+      try {
+        await this.consumer.connect();
+        // run() reports a failed join as another crash, not as an error.
+        await this.run();
+      } catch (error) {
+        this.log.warn({ attempt, err: this.scrub(errorMessage(error)) }, 'rejoining after a crash failed; trying again');
+        await this.consumer.disconnect().catch(() => undefined);
+        continue;
+      }
+      if (this.crashes === crashes || this.crashRestarts) {
+        this.log.info({ attempt }, this.crashes === crashes ? 'consumer rejoined its group after a crash' : 'kafkajs restarts the consumer');
+        return;
+      }
+    }
+  }
+
   private firstFetch(): Promise<void> {
     return new Promise((resolve) => {
       const remove = this.consumer.on(this.consumer.events.REQUEST, ({ payload }) => {
@@ -183,6 +221,8 @@ export class KafkaConsumer implements BusConsumer {
   private async leave(): Promise<void> {
     this.stopping = true;
     await this.starting?.catch(() => undefined);
+    this.stopSignal.abort();
+    await this.rerunning;
     const member = this.running;
     if (member) {
       await this.idle();
@@ -324,6 +364,8 @@ export class KafkaConsumer implements BusConsumer {
   }
 
   private async crashed(error: Error, restart: boolean): Promise<void> {
+    this.crashes++;
+    this.crashRestarts = restart;
     const err = this.scrub(errorMessage(error));
     if (!this.running) {
       this.firstJoin?.reject(error);
@@ -334,6 +376,7 @@ export class KafkaConsumer implements BusConsumer {
     const lost = this.assigned;
     this.assigned = [];
     if (lost.length > 0) await this.handlers?.onRevoked?.(lost)?.catch(() => undefined);
+    if (!restart && !this.stopping) this.rerunning ??= this.rerunAfterCrash().finally(() => (this.rerunning = null));
   }
 
   private applyPause(): void {

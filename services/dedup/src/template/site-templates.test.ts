@@ -29,6 +29,14 @@ describe('SiteTemplates', () => {
     expect(await visit(newsPage(6))).toBeNull();
   });
 
+  it('learns once when the pages that complete the samples are handled at once', async () => {
+    const { templates } = setup();
+    for (let n = 1; n <= 4; n++) await templates.observe('site.test', extractBlocks(newsPage(n)), null, null);
+    const results = await Promise.all([5, 6, 7, 8].map((n) => templates.observe('site.test', extractBlocks(newsPage(n)), null, null)));
+    expect(results.filter((result) => result === 'learned')).toHaveLength(1);
+    expect(await templates.get('site.test')).not.toBeNull();
+  });
+
   it('adds what it learns from pages the template does not fit, such as a gallery section', async () => {
     const { templates, visit } = setup();
     for (let n = 1; n <= 5; n++) await visit(newsPage(n));

@@ -40,6 +40,7 @@ export type Observation = 'learned' | 'sampled' | null;
 export class SiteTemplates {
   private readonly cache = new Map<string, { template: SiteTemplate | null; readAt: number }>();
   private readonly reads = new Map<string, Promise<SiteTemplate | null>>();
+  private readonly learning = new Map<string, Promise<void>>();
   private readonly now: () => number;
   private readonly cacheMs: number;
   private readonly maxCachedSites: number;
@@ -74,14 +75,22 @@ export class SiteTemplates {
     const { store, samplePages } = this.options;
     await store.addToSets([{ namespace: SAMPLE_NAMESPACE, key: site, members: [sampleOf(blocks, title)], ttlMs: SAMPLE_TTL_MS }]);
     const [samples] = await store.members(SAMPLE_NAMESPACE, [site]);
-    if (!samples || samples.length < samplePages) return 'sampled';
+    // Pages of a site handled at once all see the full sample set: one of them learns.
+    if (!samples || samples.length < samplePages || this.learning.has(site)) return 'sampled';
+    const learning = this.learn(site, samples, template).finally(() => this.learning.delete(site));
+    this.learning.set(site, learning);
+    await learning;
+    return 'learned';
+  }
+
+  private async learn(site: string, samples: string[], template: SiteTemplate | null): Promise<void> {
+    const { store } = this.options;
     // Sampled because pages did not fit a template still young: add to it; an old one is replaced.
     const fresh = learnTemplate(samples, this.now());
     const learned = template && !this.isOld(template) ? mergeTemplates(template, fresh) : fresh;
     await store.set([{ namespace: TEMPLATE_NAMESPACE, key: site, value: encodeTemplate(learned), ttlMs: this.options.ttlMs }]);
     await store.delete(SAMPLE_NAMESPACE, [site]);
     this.remember(site, learned);
-    return 'learned';
   }
 
   private learningDue(blocks: readonly PageBlock[], template: SiteTemplate | null): boolean {
