@@ -1,4 +1,4 @@
-import { Codec, loadCatalog, Topics, type Bus } from '@crawler/core';
+import { Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus } from '@crawler/core';
 import { matchesDeadLetter, readDeadLetters, type DeadLetterEntry, type DeadLetterFilter } from '../ops/dead-letter-log.js';
 import { planReplay, replay, type ReplayPlan } from '../ops/dead-letter-replay.js';
 import { formatAge, formatTable } from '../ops/format.js';
@@ -87,8 +87,13 @@ export async function dlqCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   const access = openKafka('dlq', env);
   try {
-    const output = await reach(access.where, () => runDlq(access.bus, access.runtime.topicPrefix, request));
-    process.stdout.write(output);
+    // Only the first answer is bounded: reading a long dead-letter topic may well take longer.
+    const dlqTopic = access.runtime.topicPrefix + Topics.dlq;
+    await reach(access.where, () => access.bus.lag('crawler-dlq-probe', [dlqTopic])).catch((error: unknown) => {
+      if (errorCode(error) !== 'BUS_UNKNOWN_TOPIC') throw error;
+      throw new CrawlerError('BUS_UNKNOWN_TOPIC', `${access.where} has no topic ${dlqTopic}: no crawl with CRAWLER_TOPIC_PREFIX="${access.runtime.topicPrefix}" ran there`, { cause: error });
+    });
+    process.stdout.write(await runDlq(access.bus, access.runtime.topicPrefix, request));
     return 0;
   } finally {
     await access.bus.close();
