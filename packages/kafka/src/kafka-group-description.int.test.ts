@@ -21,14 +21,14 @@ describe('Kafka group description', () => {
     const seen: IncomingMessage[] = [];
     const consumers = ['one', 'two'].map((clientId) => bus.consumer({ groupId, topics: [topic], fromBeginning: true, clientId }));
     await Promise.all(consumers.map((consumer) => consumer.start({ onMessage: async (message) => void seen.push(message) })));
-    await waitFor(async () => (await bus.describeGroup(groupId, [topic])).members.reduce((sum, member) => sum + member.partitions.length, 0) === 4, 30_000);
+    await waitFor(async () => (await bus.describeGroup!(groupId, [topic])).members.reduce((sum, member) => sum + member.partitions.length, 0) === 4, 30_000);
     await waitFor(() => seen.length === 20, 15_000);
     const before = Date.now();
     // Each consumer commits what it holds; commits of partitions it does not hold are ignored.
     await Promise.all(consumers.map((consumer) => consumer.commit([{ topic, partition: 0, offset: 3 }, { topic, partition: 1, offset: 5 }])));
     const after = Date.now();
 
-    const description = await bus.describeGroup(groupId, [topic]);
+    const description = await bus.describeGroup!(groupId, [topic]);
     expect(description.state).toBe('Stable');
     expect(description.members).toHaveLength(2);
     expect(description.members.map((member) => member.clientId).sort()).toEqual(['crawler-one', 'crawler-two']);
@@ -49,7 +49,7 @@ describe('Kafka group description', () => {
     expect((await bus.lag(groupId, [topic])).map((entry) => entry.lag)).toEqual(description.partitions.map((entry) => entry.lag));
 
     await Promise.all(consumers.map((consumer) => consumer.stop()));
-    const left = await bus.describeGroup(groupId, [topic]);
+    const left = await bus.describeGroup!(groupId, [topic]);
     expect(left).toMatchObject({ state: 'Empty', members: [] });
     expect(left.partitions[0]!.committedAt).toBe(p0!.committedAt);
     await producer.close();

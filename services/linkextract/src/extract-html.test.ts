@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { extractHtml, type ExtractLimits } from './extract-html.js';
+import { extractHtml, type ExtractLimits, type ExtractOptions } from './extract-html.js';
 
 const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 20, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
-const linksOf = (html: string, options = { textLinks: true, feedLinks: false }) => extractHtml(html, limits, options).links.map((link) => [link.source, link.href, link.anchor, link.rel]);
+const linksOf = (html: string, options: ExtractOptions = { textLinks: true, feedLinks: false, robotsAgent: null }) => extractHtml(html, limits, options).links.map((link) => [link.source, link.href, link.anchor, link.rel]);
 
 describe('extractHtml', () => {
   it('finds links of every kind with anchors and rel', () => {
@@ -31,14 +31,14 @@ describe('extractHtml', () => {
   it('keeps feed alternates only when feeds are fetched', () => {
     const html = '<link rel="alternate" type="application/rss+xml" href="/feed.xml"><link rel="alternate" type="application/pdf" href="/x.pdf">';
     expect(linksOf(html)).toEqual([]);
-    expect(linksOf(html, { textLinks: true, feedLinks: true })).toEqual([['link', '/feed.xml', null, 'alternate']]);
+    expect(linksOf(html, { textLinks: true, feedLinks: true, robotsAgent: null })).toEqual([['link', '/feed.xml', null, 'alternate']]);
   });
 
   it('finds URLs written in visible text, but not inside links, scripts or attributes', () => {
     const html = `<p>See https://a.test/x?y=1&amp;z=2. Or (www.b.test/page), and http://c.test/wiki/Foo_(bar)!</p>
       <a href="/l">https://inside.test/link</a><script>var u = "https://script.test/"</script><img alt="https://alt.test/">`;
     expect(linksOf(html).filter((link) => link[0] === 'text').map((link) => link[1])).toEqual(['https://a.test/x?y=1&z=2', 'http://www.b.test/page', 'http://c.test/wiki/Foo_(bar)']);
-    expect(linksOf(html, { textLinks: false, feedLinks: false }).filter((link) => link[0] === 'text')).toEqual([]);
+    expect(linksOf(html, { textLinks: false, feedLinks: false, robotsAgent: null }).filter((link) => link[0] === 'text')).toEqual([]);
   });
 
   it('follows URLs inside JSON-LD', () => {

@@ -9,7 +9,7 @@ import { extractSitemap } from './sitemap-document.js';
 import { extractPlainText } from './text-document.js';
 
 const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 50, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
-const options = { limits, maxInputBytes: 64 * 1024, extract: { textLinks: true, feedLinks: false } };
+const options = { limits, maxInputBytes: 64 * 1024, extract: { textLinks: true, feedLinks: false, robotsAgent: null } };
 const hrefs = (links: { href: string }[]) => links.map((link) => link.href);
 
 const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>https://a.test/</link>
