@@ -6,8 +6,11 @@ import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/li
 import { describe, expect, it } from 'vitest';
 import { loadDedupConfig } from './config.js';
 import { createDedupStage, MEDIA_NAMESPACE } from './dedup-stage.js';
+import { simhashHex } from './fingerprint/simhash.js';
+import { fingerprintText } from './fingerprint/text-fingerprint.js';
 import type { Judge } from './judge/judge.js';
-import { newsPage, storyText } from './template/test-pages.js';
+import { HEADLINE_NAMESPACE, MAX_PAGES_PER_HEADLINE } from './near/near-duplicate-index.js';
+import { newsPage, storyText, vocabularyText } from './template/test-pages.js';
 
 const settings = loadDedupConfig({ env: {} });
 const limits = extractLimitsOf(loadLinkextractConfig({ env: {} }));
@@ -36,10 +39,10 @@ function memoryPages() {
   return { stored, store };
 }
 
-function setup(options: { judge?: Judge; fingerprints?: MemoryFingerprintStore } = {}) {
+function setup(options: { judge?: Judge; fingerprints?: MemoryFingerprintStore; settings?: Partial<typeof settings> } = {}) {
   const pages = memoryPages();
   const fingerprints = options.fingerprints ?? new MemoryFingerprintStore();
-  const stage = createDedupStage({ fingerprints, pages: pages.store, settings, judge: options.judge });
+  const stage = createDedupStage({ fingerprints, pages: pages.store, settings: { ...settings, ...options.settings }, judge: options.judge });
   const run = async (parsed: ParsedPage) => {
     const emissions = await stage.handle(parsed, context);
     return { emissions, topics: emissions.map((emission) => emission.topic), status: emissions.at(-1)!.value as StatusUpdate };
@@ -101,6 +104,30 @@ describe('dedup stage', () => {
     const other = await run(page('http://wire.test/other', article(2), { title: 'Ferries every twenty minutes - Wire' }));
     expect(other.status.change).toBe('new');
     expect(pages.stored.map((stored) => stored.url)).toEqual(['http://news.test/story', 'http://wire.test/other']);
+  });
+
+  it('finds a reprint whose text drifted past k bits by its headline, not by a one-word one, nor with the lookup off', async () => {
+    const words = vocabularyText(1, 300);
+    const drifted = [...words.slice(0, 290), ...vocabularyText(2, 10)].join(' ');
+    const crawl = async (title: string, options = {}) => {
+      const { run } = setup(options);
+      await run(page('http://news.test/story', words.join(' '), { title: `${title} | News` }));
+      return (await run(page('http://wire.test/copy', drifted, { title: `${title} - Wire` }))).status;
+    };
+    const reprint = await crawl('Harbor ferries every twenty minutes');
+    expect(reprint).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://news.test/story' });
+    expect(reprint.distance).toBeGreaterThan(settings.nearDistance);
+    expect(reprint.distance).toBeLessThanOrEqual(settings.nearSameHeadlineDistance);
+    expect((await crawl('Weather')).change).toBe('new');
+    expect((await crawl('Harbor ferries every twenty minutes', { settings: { nearSameHeadlineDistance: settings.nearDistance } })).change).toBe('new');
+  });
+
+  it(`files at most ${MAX_PAGES_PER_HEADLINE} different texts under one headline`, async () => {
+    const { fingerprints, run } = setup();
+    const title = 'Letters from our readers this week | News';
+    for (let n = 1; n <= MAX_PAGES_PER_HEADLINE + 3; n++) expect((await run(page(`http://news.test/letters/${n}`, vocabularyText(10 + n, 300).join(' '), { title }))).status.change).toBe('new');
+    const [filed] = await fingerprints.members(HEADLINE_NAMESPACE, [simhashHex(fingerprintText(title, '', 'en').title!)]);
+    expect(filed).toHaveLength(MAX_PAGES_PER_HEADLINE);
   });
 
   it('calls a changed page changed, not a near duplicate of its own earlier version', async () => {

@@ -1,5 +1,5 @@
 import { parseCrawlJob } from '@crawler/core';
-import { analyzePage, comparePages, loadDedupConfig, PAIR_DISTANCE, simhashHex, type PageAnalysis, type PageComparison } from '@crawler/dedup';
+import { analyzePage, comparePages, loadDedupConfig, PAIR_DISTANCE, SAME_HEADLINE_PAIR_DISTANCE, simhashHex, type PageAnalysis, type PageComparison } from '@crawler/dedup';
 import { createPageParser, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -16,6 +16,7 @@ does (robots.txt, address policy, charset).
 
   --k N                 most differing bits of main-text SimHashes (default DEDUP_NEAR_DISTANCE, 3)
   --title-k N           most differing bits of headline SimHashes (default DEDUP_NEAR_TITLE_DISTANCE, 12)
+                        (the same headline: main texts within DEDUP_NEAR_SAME_HEADLINE_DISTANCE, 6)
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
   --allow-address IP    admit a private/loopback address or CIDR (repeatable)
   --ignore-robots       do not read robots.txt (only for sites you own)
@@ -48,7 +49,7 @@ export interface SimilarPage {
 export interface SimilarReport extends PageComparison {
   a: SimilarPage;
   b: SimilarPage;
-  limits: { body: number; title: number; pairs: number; minWords: number };
+  limits: { body: number; title: number; pairs: number; sameHeadline: number; sameHeadlinePairs: number; minWords: number };
 }
 
 export async function checkSimilarCommand(argv: string[]): Promise<number> {
@@ -59,7 +60,7 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2) throw new UsageError('crawler check similar: give exactly two URLs or files (see crawler check similar --help)');
   const dedup = loadDedupConfig();
-  const limits = { body: intFlag('check similar', 'k', values.k) ?? dedup.nearDistance, title: intFlag('check similar', 'title-k', values['title-k']) ?? dedup.nearTitleDistance, pairs: PAIR_DISTANCE, minWords: dedup.nearMinTokens };
+  const limits = { body: intFlag('check similar', 'k', values.k) ?? dedup.nearDistance, title: intFlag('check similar', 'title-k', values['title-k']) ?? dedup.nearTitleDistance, pairs: PAIR_DISTANCE, sameHeadline: dedup.nearSameHeadlineDistance, sameHeadlinePairs: SAME_HEADLINE_PAIR_DISTANCE, minWords: dedup.nearMinTokens };
   if (limits.body > 64 || limits.title > 64) throw new UsageError('crawler check similar: --k and --title-k count bits of a 64-bit hash: 0..64');
   const config = loadLinkextractConfig();
   const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, robotsAgent: config.robotsAgent });

@@ -30,6 +30,14 @@ describe('fingerprintText', () => {
 });
 
 describe('headline', () => {
+  it('counts the headline\'s content words, none for a title that is only the site\'s name', () => {
+    const site = new Set([titlePartKey('Harbor Ledger')]);
+    expect(fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en').headlineWords).toBe(4);
+    expect(fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en', site).headlineWords).toBe(4);
+    expect(fingerprintText('Harbor Ledger', article, 'en', site)).toMatchObject({ headlineWords: 0, title: expect.any(BigInt) });
+    expect(fingerprintText('Harbor Ledger', article, 'en').headlineWords).toBe(2);
+  });
+
   it('drops the site\'s name: its learned title parts, or else the last part when three words stay', () => {
     expect(headline('In brief 23 | Harbor Briefs')).toBe('In brief 23');
     expect(headline('Harbor Briefs | In brief 23', new Set([titlePartKey('harbor briefs')]))).toBe('In brief 23');

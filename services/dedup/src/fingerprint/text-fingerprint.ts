@@ -18,6 +18,8 @@ export interface TextFingerprint {
   title: bigint | null;
   /** Content words in the text: short texts are not compared for near duplicates. */
   tokens: number;
+  /** Content words in the headline; 0 when the title is only the site's name (its template's title parts). */
+  headlineWords: number;
 }
 
 const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
@@ -40,11 +42,13 @@ export function fingerprintText(title: string | null, text: string, lang: string
   }
   for (const [hash, count] of counts) counts.set(hash, count * count);
   const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
+  const siteNameOnly = title !== null && siteTitleParts !== undefined && titleParts(title).every((part) => siteTitleParts.has(titlePartKey(part)));
   return {
     body: simhash(counts),
     pairs: simhash(pairs),
     title: headlineTokens.length > 0 ? simhash(countFeatures(headlineTokens)) : null,
     tokens: tokens.length,
+    headlineWords: siteNameOnly ? 0 : headlineTokens.length,
   };
 }
 

@@ -19,6 +19,21 @@ export interface NearThresholds {
   title: number;
   /** Most differing bits of the word-pair SimHash. */
   pairs: number;
+  /**
+   * Most differing bits of the body SimHash when both pages carry the same headline (equal headline
+   * SimHashes): a reprint keeps the headline while its text drifts (captions, credit lines). Only
+   * for a query whose headline is specific (see `specificHeadline`); at most `body`: no widening.
+   */
+  sameHeadline: number;
+  /** Most differing bits of the word pairs past `body` bits: stricter, so one rubric's different texts stay apart. */
+  sameHeadlinePairs: number;
+}
+
+/** "Weather", "Letters to the editor" and a site's name are headlines of many texts, not of one story. */
+export const MIN_HEADLINE_WORDS = 3;
+
+export function specificHeadline(fingerprint: TextFingerprint): boolean {
+  return fingerprint.title !== null && fingerprint.headlineWords >= MIN_HEADLINE_WORDS;
 }
 
 export interface NearMatch {
@@ -31,17 +46,22 @@ export interface NearMatch {
 /**
  * Candidates that are near duplicates of the query, closest first. The headline is compared first,
  * when both pages have one: two short items in one template can share most words and still carry
- * different headlines. Then the body within k, then the word pairs. A page's own earlier versions
- * (same URL tag) and copies with the same digest (exact duplicates, decided before) are skipped.
+ * different headlines. Then the body within k and the word pairs within their limit; or, for the
+ * same specific headline, the body within `sameHeadline` and the word pairs within the stricter
+ * limit. A page's own earlier versions (same URL tag) and copies with the same digest (exact
+ * duplicates, decided before) are skipped.
  */
 export function nearestMatches(query: TextFingerprint, urlTag: string, digest: string, candidates: Iterable<IndexedPage>, limits: NearThresholds): NearMatch[] {
+  const widened = specificHeadline(query) ? limits.sameHeadline : limits.body;
   const matches: NearMatch[] = [];
   for (const page of candidates) {
     if (page.urlTag === urlTag || page.digest === digest) continue;
     const titleDistance = query.title !== null && page.title !== null ? hammingDistance(query.title, page.title) : null;
     if (titleDistance !== null && titleDistance > limits.title) continue;
     const distance = hammingDistance(query.body, page.body);
-    if (distance > limits.body || hammingDistance(query.pairs, page.pairs) > limits.pairs) continue;
+    const pairs = hammingDistance(query.pairs, page.pairs);
+    const near = distance <= limits.body ? pairs <= limits.pairs : titleDistance === 0 && distance <= widened && pairs <= limits.sameHeadlinePairs;
+    if (!near) continue;
     matches.push({ page, distance, titleDistance });
   }
   return matches.sort((a, b) => a.distance - b.distance || (a.page.digest < b.page.digest ? -1 : 1));

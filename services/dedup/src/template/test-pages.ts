@@ -1,4 +1,7 @@
-// Pages for the template tests: one site's template around stories that share no sentence.
+// Pages and texts for the dedup tests: one site's template around stories that share no sentence,
+// and texts of a large vocabulary for near duplicates.
+
+import { murmur32 } from '../fingerprint/feature-hash.js';
 
 const ADS = ['Buy coffee at the harbor.', 'Ferry passes, half price.', 'Learn to sail this summer.'];
 const WORDS = ['harbor', 'council', 'ferry', 'bridge', 'market', 'storm', 'museum', 'school', 'festival', 'budget', 'river', 'station'];
@@ -18,4 +21,9 @@ export function newsPage(n: number, story = storyText(n)): string {
 <div class="story"><h1>${storyText(n, 'title')}</h1><p class="dateline">Updated 10:${10 + n} · ${n * 31} reads</p>
 <p>${story}</p><div class="promo"><p>${ADS[n % ADS.length]}</p></div><p>${storyText(n, 'second paragraph')}</p>
 <p>Share this story with friends.</p></div><footer><p>© The Ledger</p></footer></body></html>`;
+}
+
+/** Words of a large vocabulary, as real texts use them: two texts of different seeds share few. */
+export function vocabularyText(seed: number, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `w${murmur32(`${seed}:${i}`, 7) % 5000}`);
 }
