@@ -10,7 +10,7 @@ export function formatNearDuplicateScore(name: string, web: LabeledWeb, score: N
     `  precision ${all.precision.toFixed(3)} (${score.linked.right} of ${score.linked.right + score.linked.wrong} labeled duplicate links right; near-duplicate links ${score.nearLinked.right} of ${score.nearLinked.right + score.nearLinked.wrong}; ${score.linked.unlabeled} links the labels say nothing about), recall ${all.recall.toFixed(3)} over ${all.pairs} labeled pairs`,
     ...Object.entries(score.recall).map(([kind, tally]) => `  copies: ${kind.padEnd(40)} ${`${tally.found}/${tally.pairs}`.padStart(9)} found (${percent(tally.found, tally.pairs)})`),
     ...Object.entries(score.negatives).map(([kind, tally]) => `  not copies: ${kind.padEnd(36)} ${`${tally.joined}/${tally.pairs}`.padStart(9)} wrongly joined`),
-    `  near-duplicate distances: ${[0, 1, 2, 3].map((d) => `${d}: ${score.distances.filter((x) => x === d).length}`).join(', ')}`,
+    `  near-duplicate distances: ${[0, 1, 2, 3, 4, 5, 6].map((d) => `${d}: ${score.distances.filter((x) => x === d).length}`).join(', ')}`,
     ...Object.entries(web.skipped).map(([reason, count]) => `  not labeled: ${count} ${reason}`),
     ...score.wrongLinks.map((link) => `  wrong: ${link}`),
     ...score.unlabeledLinks.map((link) => `  unlabeled: ${link}`),
