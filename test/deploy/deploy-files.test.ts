@@ -280,7 +280,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(readdirSync(join(root, 'services')).sort()).toEqual([...SERVICES].sort());
     for (const service of SERVICES) {
       expect(images[service].entrypoint).toEqual(['node', `services/${service}/dist/main.js`]);
-      expect(readFileSync(join(root, 'services', service, 'src', 'main.ts'), 'utf8')).toContain(`runService('${service}'`);
+      expect(readFileSync(join(root, 'services', service, 'src', 'main.ts'), 'utf8')).toContain(`name: '${service}'`);
     }
   });
 

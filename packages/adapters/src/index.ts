@@ -1,1 +1,2 @@
 export * from './create-ports.js';
+export * from './port-settings.js';

@@ -2,6 +2,8 @@ import { ConfigError, errorMessage } from '../errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadRuntimeConfig, type RuntimeConfig } from './runtime-settings.js';
 import { startHealthServer } from './health-server.js';
+import { serviceUsage } from './service-usage.js';
+import type { SettingsSection } from './settings-section.js';
 
 export interface RunningService {
   /** Counters and state shown on /healthz. */
@@ -11,17 +13,42 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+export interface ServiceDefinition {
+  name: string;
+  /** The service's settings besides the runtime ones: its own and those of the adapters it may use. */
+  settings: readonly SettingsSection[];
+  start(runtime: RuntimeConfig, logger: Logger): Promise<RunningService>;
+}
+
 /**
- * The body of every service's main.ts: load settings (a bad one exits 2 with a message naming it),
- * start, serve /healthz and /readyz, and on SIGTERM or SIGINT stop gracefully and exit 0.
+ * The body of every service's main.ts: answer --help, check every setting (a bad one exits 2 with a
+ * message naming it, before anything listens or connects), start, serve /healthz and /readyz, and
+ * on SIGTERM or SIGINT stop gracefully and exit 0.
  */
-export async function runService(name: string, start: (runtime: RuntimeConfig, logger: Logger) => Promise<RunningService>): Promise<void> {
+export async function runService(definition: ServiceDefinition, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const { name, settings, start } = definition;
+  // Nothing is listening or connected yet, so returning with an exit code ends the process.
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(serviceUsage(name, settings));
+    process.exitCode = 0;
+    return;
+  }
+  if (argv.length > 0) {
+    process.stderr.write(`crawler-${name}: unknown argument "${argv[0]}"; settings come from the environment and CRAWLER_CONFIG (see --help)\n`);
+    process.exitCode = 2;
+    return;
+  }
   let runtime: RuntimeConfig;
   try {
     runtime = loadRuntimeConfig();
+    for (const section of settings) section.check(runtime, process.env);
   } catch (error) {
-    process.stderr.write(`${name}: ${errorMessage(error)}\n`);
-    process.exit(2);
+    const bad = error instanceof ConfigError;
+    const message = bad ? errorMessage(error) : ((error as Error).stack ?? String(error));
+    // A ConfigError starts with its group's name ("kafka: ..."); the service's own needs no second prefix.
+    process.stderr.write(message.startsWith(`${name}: `) ? `${message}\n` : `${name}: ${message}\n`);
+    process.exitCode = bad ? 2 : 1;
+    return;
   }
   const logger = createLogger(name, { level: runtime.logLevel });
   let service: RunningService | null = null;
