@@ -25,6 +25,28 @@ describe('crawler command line', () => {
     expect(io.out()).toContain(`Usage: crawler ${command}`);
   });
 
+  // Subcommands answer --help before reading settings or reaching a server; admin's share one usage.
+  it.each([
+    [['check', 'robots', '--help'], 'Usage: crawler check robots'],
+    [['check', 'fetch', '-h'], 'Usage: crawler check fetch'],
+    [['check', 'url', '--help'], 'Usage: crawler check url'],
+    [['check', 'parse', '--help'], 'Usage: crawler check parse'],
+    [['check', 'similar', '--help'], 'Usage: crawler check similar'],
+    [['admin', '--help'], 'Usage: crawler admin'],
+    [['admin', 'stats', '--help'], 'Usage: crawler admin'],
+    [['admin', 'pause-host', '--help'], 'Usage: crawler admin'],
+    [['render', '--help'], 'Usage: crawler render'],
+    [['page', '--help'], 'Usage: crawler page get'],
+    [['page', 'get', '--help'], 'Usage: crawler page get'],
+    [['dlq', 'list', '--help'], 'Usage: crawler dlq list'],
+    [['dlq', 'replay', '--help'], 'Usage: crawler dlq list'],
+  ])('%j prints its usage and exits 0', async (argv, heading) => {
+    const io = capture();
+    expect(await runCli(argv)).toBe(0);
+    expect(io.out()).toContain(heading);
+    expect(io.err()).toBe('');
+  });
+
   it.each([
     [['frobnicate'], /unknown command "frobnicate"/],
     [['run', '--bogus'], /crawler run: unknown option '--bogus'/],
