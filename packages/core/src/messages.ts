@@ -55,11 +55,17 @@ export interface UrlIdentity {
   traceId: string;
 }
 
+export type Changefreq = 'always' | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'never';
+
 export interface Link {
   url: string;
   anchor: string | null;
   rel: string | null;
   source: LinkSource | string;
+  /** Sitemap `<lastmod>`, epoch ms (null off sitemaps, or when absent or unusable). */
+  lastmod: number | null;
+  /** Sitemap `<changefreq>`, lowercased (null off sitemaps, or when absent or not one of the seven values). */
+  changefreq: Changefreq | string | null;
 }
 
 export interface Hop {

@@ -205,7 +205,7 @@ describe('dedup stage', () => {
 
   it('passes on only outlinks no page passed on before', async () => {
     const { run } = setup();
-    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a' });
+    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null });
     const first = await run(page('http://a.test/1', text, { links: [link('http://a.test/x'), link('http://a.test/y')] }));
     expect((of(first.emissions, Topics.links)[0] as Outlinks).links).toHaveLength(2);
     const second = await run(page('http://a.test/2', `${text} Another page.`, { links: [link('http://a.test/y'), link('http://a.test/z')] }));

@@ -2,7 +2,7 @@ import { MemoryFingerprintStore } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
 import { filterSeenLinks } from './url-seen-filter.js';
 
-const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a' });
+const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null });
 
 describe('filterSeenLinks', () => {
   it('passes a URL on once, whichever page links it first, and again for a redelivered page', async () => {

@@ -145,7 +145,7 @@ function sitemapEmission(request: FrontierRequest, sitemaps: { robotsUrl: string
     discoveredAt,
     links: sitemaps.urls.flatMap((url) => {
       const canonical = canonicalUrl(url);
-      return canonical ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap' }] : [];
+      return canonical ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: null, changefreq: null }] : [];
     }),
   };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sitemaps.robotsUrl).host, value };

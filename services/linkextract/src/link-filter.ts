@@ -69,7 +69,7 @@ export function createLinkFilter(job: CrawlJob, followNofollow: boolean): LinkFi
         drop('host-budget');
         continue;
       }
-      links.push({ url: canonical.url, anchor: raw.anchor, rel: raw.rel, source: raw.source });
+      links.push({ url: canonical.url, anchor: raw.anchor, rel: raw.rel, source: raw.source, lastmod: raw.lastmod ?? null, changefreq: raw.changefreq ?? null });
     }
     return { links, dropped };
   };

@@ -29,7 +29,7 @@ describe('linkextract stage', () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     await parse(stage, fetched('<a href="x#top">X</a><a href="./x">again</a><a href="http://c.test/">C</a>'));
     const page = await parse(stage, fetched('<a href="../up?utm_source=z">Up</a><a href="/logout">out</a><a href="/ad" rel="sponsored">ad</a>'));
-    expect(page.links).toEqual([{ url: 'http://a.test/up', anchor: 'Up', rel: null, source: 'a' }]);
+    expect(page.links).toEqual([{ url: 'http://a.test/up', anchor: 'Up', rel: null, source: 'a', lastmod: null, changefreq: null }]);
     expect(Object.fromEntries(stage.dropped)).toEqual({ duplicate: 1, 'out-of-scope': 1, denied: 1, nofollow: 1 });
   });
 
@@ -89,7 +89,7 @@ describe('linkextract stage', () => {
   it('parses feeds and sitemaps that arrive, and flags binary bodies served as HTML', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     const feed = await parse(stage, fetched('<rss><channel><item><title>I</title><link>http://a.test/i</link></item></channel></rss>', { contentType: 'application/rss+xml' }));
-    expect(feed.links).toEqual([{ url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed' }]);
+    expect(feed.links).toEqual([{ url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed', lastmod: null, changefreq: null }]);
     const sitemap = await parse(stage, fetched(gzipSync('<urlset><url><loc>http://b.test/s</loc></url></urlset>'), { contentType: 'application/x-gzip' }));
     expect(sitemap.links.map((link) => link.url)).toEqual(['http://b.test/s']);
     const binary = await parse(stage, fetched(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), { contentType: 'text/html' }));

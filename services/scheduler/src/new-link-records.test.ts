@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { linkCandidates, recordForCandidate } from './new-link-records.js';
 
 const message = (fields: Partial<Outlinks>): Outlinks => ({ kind: 'page', sourceUrl: 'http://a.test/', sourceUrlId: null, jobId: 'j', traceId: 't', depth: 1, discoveredAt: 5, links: [], ...fields });
-const link = (url: string, anchor: string | null = null) => ({ url, anchor, rel: null, source: 'a' });
+const link = (url: string, anchor: string | null = null) => ({ url, anchor, rel: null, source: 'a', lastmod: null, changefreq: null });
 
 describe('linkCandidates', () => {
   const job = parseCrawlJob({ seeds: ['http://a.test/'], maxDepth: 2 });

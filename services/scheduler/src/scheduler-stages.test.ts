@@ -39,7 +39,7 @@ describe('links stage', () => {
   it('counts every discovered URL when many messages are handled at once', async () => {
     const counters = createSchedulerCounters();
     const stage = createLinksStage(options(slowLinkBase().linkbase, counters));
-    const message = (n: number): Outlinks => ({ ...sampleMessages[Schemas.Outlinks], links: Array.from({ length: 10 }, (_, i) => ({ url: `http://a.test/${n * 10 + i}`, anchor: null, rel: null, source: 'a' })) });
+    const message = (n: number): Outlinks => ({ ...sampleMessages[Schemas.Outlinks], links: Array.from({ length: 10 }, (_, i) => ({ url: `http://a.test/${n * 10 + i}`, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null })) });
     await Promise.all(Array.from({ length: 30 }, (_, n) => stage.handle(message(n), {} as StageContext)));
     expect(counters.discovered).toBe(300);
     expect(counters.linksReceived).toBe(300);
@@ -52,9 +52,9 @@ describe('links stage', () => {
     await linkbase.insertNew([source, known]);
     const stage = createLinksStage(options(linkbase));
     const links = [
-      { url: 'http://a.test/known', anchor: 'Known page', rel: null, source: 'a' },
-      { url: 'http://a.test/new', anchor: 'New page', rel: null, source: 'a' },
-      { url: 'http://a.test/', anchor: 'Home', rel: null, source: 'a' },
+      { url: 'http://a.test/known', anchor: 'Known page', rel: null, source: 'a', lastmod: null, changefreq: null },
+      { url: 'http://a.test/new', anchor: 'New page', rel: null, source: 'a', lastmod: null, changefreq: null },
+      { url: 'http://a.test/', anchor: 'Home', rel: null, source: 'a', lastmod: null, changefreq: null },
     ];
     await stage.handle({ ...sampleMessages[Schemas.Outlinks], kind: 'page', sourceUrl: source.url, sourceUrlId: source.id, depth: 1, links }, {} as StageContext);
     expect(records.get(known.id)).toMatchObject({ inlinks: 1, anchors: ['Old', 'Known page'] });

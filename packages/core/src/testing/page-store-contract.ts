@@ -26,7 +26,7 @@ function page(url: string, fetchedAt: number, text: string, body = Buffer.from(`
     body,
     bodyLength: body.length,
     fields: { headline: [text] },
-    links: [{ url: `${url}/next`, anchor: 'next', rel: null, source: 'a' }],
+    links: [{ url: `${url}/next`, anchor: 'next', rel: null, source: 'a', lastmod: null, changefreq: null }],
   };
 }
 

@@ -44,7 +44,7 @@ export function scriptFetchesEmission(request: FrontierRequest, sourceUrl: strin
     discoveredAt,
     links: urls.flatMap((url) => {
       const canonical = canonicalUrl(url);
-      return canonical ? [{ url: canonical, anchor: null, rel: null, source: 'xhr' }] : [];
+      return canonical ? [{ url: canonical, anchor: null, rel: null, source: 'xhr', lastmod: null, changefreq: null }] : [];
     }),
   };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sourceUrl).host, value };

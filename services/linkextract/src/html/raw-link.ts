@@ -6,6 +6,9 @@ export interface RawLink {
   anchor: string | null;
   rel: string | null;
   source: LinkSource;
+  /** Sitemap hints of the URL (only sitemap entries carry them): lastmod in epoch ms, changefreq lowercased. */
+  lastmod?: number | null;
+  changefreq?: string | null;
 }
 
 /** Collects links up to a cap, counting what the cap refused. */
