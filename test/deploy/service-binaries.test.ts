@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,15 @@ describe('service binaries', () => {
     expect(result.stdout).toContain('KAFKA_BROKERS');
     expect(result.stderr).toBe('');
     expect(dialled).toEqual([]);
+  });
+
+  // main.ts names the adapters' setting groups for --help and the start-up check; compose-<service>.ts creates the ports.
+  it.each(names)('%s checks the settings of exactly the ports its composition root creates', (service) => {
+    const read = (file: string) => readFileSync(join(root, 'services', service, 'src', file), 'utf8');
+    const created = /import\s*\{([^}]*)\}\s*from\s*'@crawler\/adapters'/.exec(read(`compose-${service}.ts`))![1]!.split(',').map((name) => name.trim());
+    const ports = { createBus: 'bus', createLinkBase: 'linkbase', createFingerprintStore: 'fingerprints', createPageStore: 'pageStore' } as Record<string, string>;
+    const listed = /portSettings\(\[([^\]]*)\]\)/.exec(read('main.ts'))![1]!.split(',').map((name) => name.trim().replace(/'/g, ''));
+    expect(listed.sort()).toEqual(created.filter((name) => name in ports).map((name) => ports[name]).sort());
   });
 
   it.each(names)('%s refuses an unknown argument with one line and exit code 2', async (service) => {
