@@ -16,7 +16,7 @@ export const hbaseSettings = {
   restUrl: setting(
     'HBASE_REST_URL',
     z.string().regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'expected http(s)://host:port of the HBase REST gateway, e.g. http://hbase-rest:8080').default('http://127.0.0.1:8080'),
-    'HBase REST gateway (hbase rest start), http(s)://[user:password@]host:port (default http://127.0.0.1:8080).',
+    'HBase REST gateway (hbase rest start), http(s)://[user:password@]host:port (default http://127.0.0.1:8080). A standalone dedup refuses to start when it would reach its own health server (CRAWLER_HEALTH_PORT, also 8080 by default) on this machine.',
     { secret: true },
   ),
   table: setting('HBASE_TABLE', tableName.default('crawler_pages'), 'Table of stored pages; created at start when missing.'),
