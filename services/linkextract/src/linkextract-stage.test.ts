@@ -92,6 +92,11 @@ describe('linkextract stage', () => {
     expect(feed.links).toEqual([{ url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed', lastmod: null, changefreq: null }]);
     const sitemap = await parse(stage, fetched(gzipSync('<urlset><url><loc>http://b.test/s</loc></url></urlset>'), { contentType: 'application/x-gzip' }));
     expect(sitemap.links.map((link) => link.url)).toEqual(['http://b.test/s']);
+    const hinted = await parse(stage, fetched('<urlset><url><loc>http://a.test/h#x</loc><lastmod>2026-01-01</lastmod><changefreq>hourly</changefreq></url><url><loc>http://a.test/later</loc><lastmod>2099-01-01</lastmod></url></urlset>', { contentType: 'application/xml', fetchedAt: Date.UTC(2026, 0, 2) }));
+    expect(hinted.links).toEqual([
+      { url: 'http://a.test/h', anchor: null, rel: null, source: 'sitemap', lastmod: Date.UTC(2026, 0, 1), changefreq: 'hourly' },
+      { url: 'http://a.test/later', anchor: null, rel: null, source: 'sitemap', lastmod: null, changefreq: null },
+    ]);
     const binary = await parse(stage, fetched(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), { contentType: 'text/html' }));
     expect(binary).toMatchObject({ text: '', links: [], warnings: ['binary-content'] });
     expect(stage.warnings.get('binary-content')).toBe(1);

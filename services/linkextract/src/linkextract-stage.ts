@@ -48,6 +48,7 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
         mediaType: fetched.contentType,
         charset: fetched.charset,
         headers: fetched.headers,
+        fetchedAt: fetched.fetchedAt,
       });
       for (const [reason, count] of content.dropped) dropped.set(reason, (dropped.get(reason) ?? 0) + count);
       for (const warning of content.warnings) warnings.set(warning, (warnings.get(warning) ?? 0) + 1);

@@ -29,6 +29,8 @@ export interface PageInput {
   mediaType: string | null;
   charset: string | null;
   headers: Record<string, string>;
+  /** When the body was fetched, epoch ms (default now): sitemap lastmods are judged against it. */
+  fetchedAt?: number;
 }
 
 export interface ParsedContent {
@@ -70,7 +72,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
   };
 
   return async (input) => {
-    const document = await extractDocument({ body: input.body, mediaType: input.mediaType, charset: input.charset }, documentOptions);
+    const document = await extractDocument({ body: input.body, mediaType: input.mediaType, charset: input.charset, fetchedAt: input.fetchedAt }, documentOptions);
     const extraction = document.extraction;
     const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? ''], options.robotsAgent ?? null);
     const noindex = extraction.noindex || header.noindex;

@@ -45,6 +45,26 @@ describe('non-HTML documents', () => {
     expect([capped.links.length, capped.linksOverflow, capped.warnings]).toEqual([1, 1, ['links-capped']]);
   });
 
+  it('gives each sitemap link its entry’s lastmod and changefreq, whatever their order, and null for unusable ones', () => {
+    const fetchedAt = Date.UTC(2026, 0, 10);
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><changefreq>Hourly</changefreq><lastmod>2025-12-31T23:00:00+01:00</lastmod><loc>https://a.test/h</loc></url>
+      <url><loc>https://a.test/y</loc><lastmod>2020-05</lastmod><changefreq>yearly</changefreq></url>
+      <url><loc>https://a.test/bad</loc><lastmod>last tuesday</lastmod><changefreq>often</changefreq></url>
+      <url><loc>https://a.test/future</loc><lastmod>2031-01-01</lastmod></url>
+      <url><loc>https://a.test/img</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>https://a.test/i.jpg</image:loc><lastmod>2025-01-01</lastmod></image:image></url></urlset>`;
+    expect(extractSitemap(xml, 100, fetchedAt).links.map((link) => [link.href, link.lastmod, link.changefreq])).toEqual([
+      ['https://a.test/h', Date.UTC(2025, 11, 31, 22), 'hourly'],
+      ['https://a.test/y', Date.UTC(2020, 4, 1), 'yearly'],
+      ['https://a.test/bad', null, null],
+      ['https://a.test/future', null, null],
+      ['https://a.test/img', null, null],
+    ]);
+    const indexed = extractSitemap('<sitemapindex><sitemap><loc>https://a.test/s1.xml</loc><lastmod>2025-06-01</lastmod></sitemap></sitemapindex>', 100, fetchedAt);
+    expect(indexed.links).toEqual([{ href: 'https://a.test/s1.xml', anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: Date.UTC(2025, 5, 1), changefreq: null }]);
+    const cut = extractSitemap('<urlset><url><loc>https://a.test/a</loc><changefreq>daily</changefreq></url><url><loc>https://a.test/b</loc><changefreq>weekly</chan', 100, fetchedAt);
+    expect(cut.links.map((link) => [link.href, link.changefreq])).toEqual([['https://a.test/a', 'daily'], ['https://a.test/b', null]]);
+  });
+
   it('reads URLs out of plain text', () => {
     const result = extractPlainText('Docs at https://a.test/docs.\nMirror: www.b.test', 100, 1000);
     expect(hrefs(result.links)).toEqual(['https://a.test/docs', 'http://www.b.test']);

@@ -12,6 +12,8 @@ export interface DocumentInput {
   body: Buffer;
   mediaType: string | null;
   charset: string | null;
+  /** When the body was fetched, epoch ms (default now): a sitemap lastmod later than this is ignored. */
+  fetchedAt?: number;
 }
 
 export interface DocumentOptions {
@@ -58,12 +60,12 @@ export async function extractDocument(input: DocumentInput, options: DocumentOpt
   if (kind === 'other') return { kind, charset: null, source: '', extraction: emptyExtraction([...warnings, 'unsupported-document']) };
 
   const decoded = decodeText(bytes, charset ?? (kind === 'feed' || kind === 'sitemap' ? xmlDeclaredCharset(bytes) : null));
-  const extraction = extractByKind(kind, decoded.text, options);
+  const extraction = extractByKind(kind, decoded.text, options, input.fetchedAt ?? Date.now());
   extraction.warnings.unshift(...warnings);
   return { kind, charset: decoded.charset, source: decoded.text, extraction };
 }
 
-function extractByKind(kind: Exclude<DocumentKind, 'binary' | 'other' | 'gzip'>, text: string, options: DocumentOptions): PageExtraction {
+function extractByKind(kind: Exclude<DocumentKind, 'binary' | 'other' | 'gzip'>, text: string, options: DocumentOptions, fetchedAt: number): PageExtraction {
   const { limits } = options;
   switch (kind) {
     case 'html':
@@ -71,7 +73,7 @@ function extractByKind(kind: Exclude<DocumentKind, 'binary' | 'other' | 'gzip'>,
     case 'feed':
       return extractFeed(text, limits.maxLinks, limits.maxAnchorChars);
     case 'sitemap':
-      return extractSitemap(text, limits.maxLinks);
+      return extractSitemap(text, limits.maxLinks, fetchedAt);
     case 'text':
       return extractPlainText(text, limits.maxLinks, limits.maxTextChars);
   }

@@ -3,7 +3,8 @@ import { Parser } from 'htmlparser2';
 export interface XmlHandler {
   open(name: string, attributes: Record<string, string>): void;
   text(data: string): void;
-  close(name: string): void;
+  /** `implied`: the document ended (cut off) inside the element, its close tag was never seen. */
+  close(name: string, implied: boolean): void;
 }
 
 /** Tokenizes XML once; element names lose their namespace prefix (`sm:loc` -> `loc`) and are lowercased. */
@@ -16,7 +17,7 @@ export function runXmlPass(xml: string, handler: XmlHandler): void {
     {
       onopentag: (name, attributes) => handler.open(local(name), attributes),
       ontext: (data) => handler.text(data),
-      onclosetag: (name) => handler.close(local(name)),
+      onclosetag: (name, implied) => handler.close(local(name), implied),
     },
     { xmlMode: true, decodeEntities: true },
   );
