@@ -58,10 +58,19 @@ describe('applyStatus', () => {
   it('backs off passing failures exponentially, honours Retry-After, then gives up until the re-crawl', () => {
     const first = applyStatus(record, status({ outcome: 'server_error', retriable: true }), now, policy);
     expect(first).toMatchObject({ status: 'retry', consecutiveFailures: 1, nextFetchAt: now + 750 });
-    const second = applyStatus(first, status({ outcome: 'throttled', retriable: true, retryAfterMs: 30_000 }), now, policy);
+    const second = applyStatus(first, status({ outcome: 'throttled', retriable: true, retryAfterMs: 30_000, attempt: 1 }), now, policy);
     expect(second).toMatchObject({ status: 'retry', consecutiveFailures: 2, nextFetchAt: now + 30_000 });
-    const third = applyStatus(second, status({ outcome: 'timeout', retriable: true }), now, policy);
+    const third = applyStatus(second, status({ outcome: 'timeout', retriable: true, attempt: 2 }), now, policy);
     expect(third).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: now + DAY });
+  });
+
+  it('counts a failed attempt once, however often its status arrives', () => {
+    const first = applyStatus(record, status({ outcome: 'server_error', retriable: true, attempt: 0 }), now, policy);
+    // Redelivered after a scheduler restart: the record already holds it.
+    expect(applyStatus(first, status({ outcome: 'server_error', retriable: true, attempt: 0 }), now + 5000, policy)).toBe(first);
+    const second = applyStatus(first, status({ outcome: 'server_error', retriable: true, attempt: 1 }), now, policy);
+    expect(second).toMatchObject({ status: 'retry', consecutiveFailures: 2 });
+    expect(applyStatus(second, status({ outcome: 'ok', change: 'new', digest: 'd', attempt: 1 }), now, policy)).toMatchObject({ status: 'fetched', consecutiveFailures: 0 });
   });
 
   it('does not retry failures that will not pass', () => {

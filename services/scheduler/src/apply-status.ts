@@ -67,6 +67,9 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     case 'redirect':
       return { ...base, status: 'redirect', redirectTo: status.redirectTo, consecutiveFailures: 0, nextFetchAt: recrawlAt };
   }
+  // A failure of an attempt already counted (a status redelivered after a scheduler restart, or a
+  // second fetch of one hand-out after its lease ran out) changes nothing: counting it twice spends the budget.
+  if (status.attempt < record.consecutiveFailures) return record;
   const failures = record.consecutiveFailures + 1;
   if (RETRIABLE_OUTCOMES.has(status.outcome) && status.retriable !== false && failures < policy.maxAttempts) {
     const wait = Math.max(status.retryAfterMs ?? 0, backoffMs(failures, policy.retryBaseMs, policy.retryMaxMs, random));
