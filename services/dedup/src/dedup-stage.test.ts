@@ -64,6 +64,17 @@ describe('dedup stage', () => {
     expect(status).toMatchObject({ outcome: 'ok', change: 'new', distance: null, verdict: null });
   });
 
+  it('passes sitemap hints on to crawl.links and crawl.pages as link extraction gave them', async () => {
+    const { pages, run } = setup();
+    const links = [
+      { url: 'http://a.test/h', anchor: null, rel: null, source: 'sitemap', lastmod: Date.UTC(2026, 0, 1), changefreq: 'hourly' },
+      { url: 'http://a.test/y', anchor: null, rel: null, source: 'sitemap', lastmod: null, changefreq: 'yearly' },
+    ];
+    const { emissions } = await run(page('http://a.test/sitemap.xml', text, { links }));
+    expect((of(emissions, Topics.links)[0] as Outlinks).links).toEqual(links);
+    expect(pages.stored[0]!.links).toEqual(links);
+  });
+
   it('stores nothing and passes no outlinks for a duplicate or an unchanged page', async () => {
     const { stage, pages, run } = setup();
     const first = await run(page('http://a.test/1', text));

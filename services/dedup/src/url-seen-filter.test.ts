@@ -15,6 +15,15 @@ describe('filterSeenLinks', () => {
     expect(await filterSeenLinks(store, links, { ...first, fetchedAt: 300 }, 60_000)).toEqual({ links: [], seen: 2 });
   });
 
+  it('always passes on a link with sitemap hints, so a sitemap can tell the scheduler about a URL a page linked first', async () => {
+    const store = new MemoryFingerprintStore();
+    await filterSeenLinks(store, [link('http://a.test/x'), link('http://a.test/y')], { url: 'http://a.test/', fetchedAt: 100 }, 60_000);
+    const hinted = { ...link('http://a.test/x'), lastmod: 1_700_000_000_000, changefreq: 'daily' };
+    const onlyFreq = { ...link('http://a.test/y'), changefreq: 'yearly' };
+    const sitemap = { url: 'http://a.test/sitemap.xml', fetchedAt: 200 };
+    expect(await filterSeenLinks(store, [hinted, onlyFreq, link('http://a.test/x'), link('http://a.test/z')], sitemap, 60_000)).toEqual({ links: [hinted, onlyFreq, link('http://a.test/z')], seen: 1 });
+  });
+
   it('forgets a URL after the TTL, so the link base is asked again', async () => {
     let clock = 0;
     const store = new MemoryFingerprintStore({ now: () => clock });
