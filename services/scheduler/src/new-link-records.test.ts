@@ -1,7 +1,8 @@
 import { parseCrawlJob } from '@crawler/core';
+import { makeLinkRecord } from '@crawler/core/testing';
 import type { Outlinks } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
-import { linkCandidates, recordForCandidate } from './new-link-records.js';
+import { linkCandidates, recordForCandidate, updateSitemapHints } from './new-link-records.js';
 
 const message = (fields: Partial<Outlinks>): Outlinks => ({ kind: 'page', sourceUrl: 'http://a.test/', sourceUrlId: null, jobId: 'j', traceId: 't', depth: 1, discoveredAt: 5, links: [], ...fields });
 const link = (url: string, anchor: string | null = null) => ({ url, anchor, rel: null, source: 'a', lastmod: null, changefreq: null });
@@ -27,8 +28,37 @@ describe('linkCandidates', () => {
     expect(linkCandidates(fromRobots, job).map((candidate) => candidate.url)).toEqual(['http://a.test/sitemap.xml']);
   });
 
+  it('keeps a sitemap’s hints on the candidate and the new record, the newer listing winning within a message', () => {
+    const hinted = (url: string, lastmod: number | null, changefreq: string | null) => ({ ...link(url), source: 'sitemap', lastmod, changefreq });
+    const candidates = linkCandidates(message({ links: [hinted('http://a.test/h', 100, 'hourly'), hinted('http://a.test/h', 200, null), hinted('http://a.test/y', null, 'yearly'), hinted('http://a.test/y', 50, null), link('http://a.test/plain')] }), job);
+    expect(candidates.map((candidate) => [candidate.url, candidate.hints])).toEqual([
+      ['http://a.test/h', { lastmod: 200, changefreq: 'hourly' }],
+      ['http://a.test/y', { lastmod: 50, changefreq: 'yearly' }],
+      ['http://a.test/plain', { lastmod: null, changefreq: null }],
+    ]);
+    expect(recordForCandidate(candidates[0]!, message({}), 99)).toMatchObject({ source: 'sitemap', sitemapLastmod: 200, sitemapChangefreq: 'hourly' });
+    expect(recordForCandidate(candidates[2]!, message({}), 99)).toMatchObject({ sitemapLastmod: null, sitemapChangefreq: null });
+  });
+
   it('builds a queued record due now, keeping depth, source and anchors', () => {
     const [candidate] = linkCandidates(message({ links: [link('http://a.test/x', 'X')] }), job);
     expect(recordForCandidate(candidate!, message({}), 99)).toMatchObject({ url: 'http://a.test/x', depth: 1, source: 'a', anchors: ['X'], status: 'queued', nextFetchAt: 99, discoveredAt: 5, host: 'a.test' });
+  });
+});
+
+describe('updateSitemapHints', () => {
+  const stored = makeLinkRecord('http://a.test/x', { sitemapLastmod: 1000, sitemapChangefreq: 'weekly' });
+
+  it('takes hints at least as new as the stored ones, keeping what the sitemap leaves out', () => {
+    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: 'daily' })).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'daily' });
+    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: null })).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'weekly' });
+    expect(updateSitemapHints(stored, { lastmod: null, changefreq: 'hourly' })).toMatchObject({ sitemapLastmod: 1000, sitemapChangefreq: 'hourly' });
+    expect(updateSitemapHints(makeLinkRecord('http://a.test/y'), { lastmod: 5, changefreq: 'never' })).toMatchObject({ sitemapLastmod: 5, sitemapChangefreq: 'never' });
+  });
+
+  it('returns the record itself (no write) for no hints, older hints or the same hints', () => {
+    expect(updateSitemapHints(stored, { lastmod: null, changefreq: null })).toBe(stored);
+    expect(updateSitemapHints(stored, { lastmod: 500, changefreq: 'hourly' })).toBe(stored);
+    expect(updateSitemapHints(stored, { lastmod: 1000, changefreq: 'weekly' })).toBe(stored);
   });
 });

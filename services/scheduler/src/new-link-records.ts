@@ -6,6 +6,14 @@ export interface LinkCandidate {
   url: string;
   anchors: string[];
   source: string;
+  /** The sitemap's hints for the URL (null when the links came from elsewhere). */
+  hints: SitemapHints;
+}
+
+export interface SitemapHints {
+  /** Epoch ms. */
+  lastmod: number | null;
+  changefreq: string | null;
 }
 
 /**
@@ -22,8 +30,10 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
   for (const link of message.links) {
     const id = urlId(link.url);
     const existing = byId.get(id);
+    const hints: SitemapHints = { lastmod: link.lastmod ?? null, changefreq: link.changefreq ?? null };
     if (existing) {
       if (link.anchor && existing.anchors.length < MAX_ANCHORS) existing.anchors.push(link.anchor);
+      existing.hints = mergeHints(existing.hints, hints);
       continue;
     }
     if (scope && source) {
@@ -35,7 +45,7 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
       }
       if (scope.check(parsed, source) !== null) continue;
     }
-    byId.set(id, { id, url: link.url, anchors: link.anchor ? [link.anchor] : [], source: message.kind === 'page' ? link.source : message.kind });
+    byId.set(id, { id, url: link.url, anchors: link.anchor ? [link.anchor] : [], source: message.kind === 'page' ? link.source : message.kind, hints });
   }
   return [...byId.values()];
 }
@@ -44,7 +54,17 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
 export function recordForCandidate(candidate: LinkCandidate, message: Outlinks, now: number, random: () => number = Math.random): LinkRecord | null {
   let record: LinkRecord;
   try {
-    record = createLinkRecord(candidate.url, { jobId: message.jobId, depth: message.depth, source: candidate.source, discoveredAt: message.discoveredAt, nextFetchAt: now, anchors: candidate.anchors, rank: random() });
+    record = createLinkRecord(candidate.url, {
+      jobId: message.jobId,
+      depth: message.depth,
+      source: candidate.source,
+      discoveredAt: message.discoveredAt,
+      nextFetchAt: now,
+      anchors: candidate.anchors,
+      rank: random(),
+      sitemapLastmod: candidate.hints.lastmod,
+      sitemapChangefreq: candidate.hints.changefreq,
+    });
   } catch {
     return null;
   }
@@ -61,4 +81,25 @@ export function addInlink(record: LinkRecord, anchors: readonly string[]): LinkR
   for (const anchor of anchors) if (merged.length < MAX_ANCHORS && !merged.includes(anchor)) merged.push(anchor);
   const next = { ...record, inlinks: record.inlinks + 1, anchors: merged };
   return next.fetchCount === 0 && next.status === 'queued' && next.trafficClass === 'discovery' ? { ...next, ...discoveryPlan(next) } : next;
+}
+
+/**
+ * A known URL listed by a sitemap again: its stored hints give way to these unless these are
+ * older (a lastmod before the stored one: another, stale sitemap lists the URL too). A hint the
+ * sitemap leaves out keeps its stored value. They act at the URL's next re-crawl plan: the
+ * change-rate prior (changefreq), and before the first fetch "unchanged since" (lastmod). Returns
+ * the record itself when nothing changes, so no write is made.
+ */
+export function updateSitemapHints(record: LinkRecord, hints: SitemapHints): LinkRecord {
+  if (hints.lastmod === null && hints.changefreq === null) return record;
+  if (hints.lastmod !== null && record.sitemapLastmod !== null && hints.lastmod < record.sitemapLastmod) return record;
+  const sitemapLastmod = hints.lastmod ?? record.sitemapLastmod;
+  const sitemapChangefreq = hints.changefreq ?? record.sitemapChangefreq;
+  return sitemapLastmod === record.sitemapLastmod && sitemapChangefreq === record.sitemapChangefreq ? record : { ...record, sitemapLastmod, sitemapChangefreq };
+}
+
+/** Two listings of one URL in one message: the newer lastmod and the changefreq that came with it, else the first one given. */
+function mergeHints(first: SitemapHints, next: SitemapHints): SitemapHints {
+  const nextIsNewer = next.lastmod !== null && (first.lastmod === null || next.lastmod > first.lastmod);
+  return nextIsNewer ? { lastmod: next.lastmod, changefreq: next.changefreq ?? first.changefreq } : { lastmod: first.lastmod, changefreq: first.changefreq ?? next.changefreq };
 }

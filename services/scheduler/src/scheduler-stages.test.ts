@@ -1,9 +1,9 @@
-import { parseCrawlJob, Schemas } from '@crawler/core';
-import type { LinkBase, Outlinks, StageContext } from '@crawler/core';
+import { parseCrawlJob, Schemas, urlId } from '@crawler/core';
+import type { LinkBase, Outlinks, StageContext, StatusUpdate } from '@crawler/core';
 import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { JobRegistry } from './jobs/job-registry.js';
-import { createLinksStage, createSchedulerCounters, type SchedulerStageOptions } from './scheduler-stages.js';
+import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerStageOptions } from './scheduler-stages.js';
 
 /** A link base whose writes take a moment, as a remote one does, so handlers interleave. */
 function slowLinkBase() {
@@ -63,5 +63,74 @@ describe('links stage', () => {
     expect(fresh).toMatchObject({ depth: 1, rank: 0.25, trafficClass: 'discovery', anchors: ['New page'] });
     expect(fresh.value).toBeGreaterThan(0);
     expect(fresh.priority).toBe(fresh.value);
+  });
+
+  it('stores a sitemap’s lastmod and changefreq on insert, and newer ones on rediscovery, with or without inlink counting', async () => {
+    const { linkbase, records } = slowLinkBase();
+    const stage = createLinksStage({ ...options(linkbase), countInlinks: false });
+    const sitemap = (lastmod: number, changefreq: string | null): Outlinks => ({
+      ...sampleMessages[Schemas.Outlinks],
+      kind: 'page',
+      sourceUrl: 'http://a.test/sitemap.xml',
+      sourceUrlId: urlId('http://a.test/sitemap.xml'),
+      depth: 1,
+      links: [{ url: 'http://a.test/p', anchor: null, rel: null, source: 'sitemap', lastmod, changefreq }],
+    });
+    await stage.handle(sitemap(1_000, 'weekly'), {} as StageContext);
+    const id = urlId('http://a.test/p');
+    expect(records.get(id)).toMatchObject({ source: 'sitemap', sitemapLastmod: 1_000, sitemapChangefreq: 'weekly', inlinks: 0 });
+    await stage.handle(sitemap(2_000, 'daily'), {} as StageContext);
+    expect(records.get(id)).toMatchObject({ sitemapLastmod: 2_000, sitemapChangefreq: 'daily', inlinks: 0 });
+    await stage.handle(sitemap(1_500, 'yearly'), {} as StageContext);
+    expect(records.get(id)).toMatchObject({ sitemapLastmod: 2_000, sitemapChangefreq: 'daily' });
+    const counting = createLinksStage(options(linkbase));
+    await counting.handle(sitemap(3_000, null), {} as StageContext);
+    expect(records.get(id)).toMatchObject({ sitemapLastmod: 3_000, sitemapChangefreq: 'daily', inlinks: 1 });
+  });
+});
+
+describe('sitemap hints through links and status', () => {
+  const DAY = 86_400_000;
+  const now = Date.UTC(2026, 0, 10);
+  const policy = { ...options(slowLinkBase().linkbase).policy, minIntervalMs: 3_600_000, maxIntervalMs: 30 * DAY };
+
+  /** Discovers each URL from one sitemap with its hints, then applies a first fetch of each (200, new) at the same time. */
+  async function firstVisits(entries: { url: string; lastmod: number | null; changefreq: string | null }[]) {
+    const { linkbase, records } = slowLinkBase();
+    const stageOptions = { ...options(linkbase), policy, now: () => now };
+    await createLinksStage(stageOptions).handle(
+      { ...sampleMessages[Schemas.Outlinks], kind: 'page', sourceUrl: 'http://a.test/sitemap.xml', sourceUrlId: urlId('http://a.test/sitemap.xml'), depth: 1, links: entries.map((entry) => ({ ...entry, anchor: null, rel: null, source: 'sitemap' })) },
+      {} as StageContext,
+    );
+    const status = createStatusStage(stageOptions);
+    for (const entry of entries) {
+      const update: StatusUpdate = { ...sampleMessages[Schemas.StatusUpdate], url: entry.url, urlId: urlId(entry.url), host: 'a.test', queueKey: 'a.test', depth: 1, outcome: 'ok', change: 'new', digest: `d-${entry.url}`, lastModified: null, fetchedAt: now };
+      await status.handle(update, {} as StageContext);
+    }
+    return entries.map((entry) => records.get(urlId(entry.url))!);
+  }
+
+  it('visits a URL the sitemap calls hourly again before one it calls yearly, all else equal', async () => {
+    const [hourly, yearly, unhinted] = await firstVisits([
+      { url: 'http://a.test/hourly', lastmod: null, changefreq: 'hourly' },
+      { url: 'http://a.test/yearly', lastmod: null, changefreq: 'yearly' },
+      { url: 'http://a.test/plain', lastmod: null, changefreq: null },
+    ]);
+    expect(hourly!.nextFetchAt).toBeLessThan(unhinted!.nextFetchAt);
+    expect(unhinted!.nextFetchAt).toBeLessThan(yearly!.nextFetchAt);
+    expect(hourly!.nextFetchAt - now).toBe(policy.minIntervalMs);
+    expect(yearly!.nextFetchAt - now).toBe(policy.maxIntervalMs);
+    expect(hourly!.changeRate!).toBeGreaterThan(unhinted!.changeRate!);
+    expect(unhinted!.changeRate!).toBeGreaterThan(yearly!.changeRate!);
+  });
+
+  it('visits a URL whose sitemap lastmod is a year old later than one modified yesterday (the first fetch counts it as unchanged since)', async () => {
+    const [old, recent] = await firstVisits([
+      { url: 'http://a.test/old', lastmod: now - 365 * DAY, changefreq: null },
+      { url: 'http://a.test/recent', lastmod: now - DAY, changefreq: null },
+    ]);
+    expect(old!.changeHistory).toEqual([{ ms: 365 * DAY, changed: false }]);
+    expect(old!.nextFetchAt).toBeGreaterThan(recent!.nextFetchAt);
+    expect(old!.changeRate!).toBeLessThan(recent!.changeRate!);
   });
 });

@@ -2,7 +2,7 @@ import { canonicalize, createLinkRecord, Schemas, Topics, urlId } from '@crawler
 import type { LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
-import { addInlink, linkCandidates, recordForCandidate } from './new-link-records.js';
+import { addInlink, linkCandidates, recordForCandidate, updateSitemapHints } from './new-link-records.js';
 import { addYield } from './policy/link-yield.js';
 import { discoveryPlan } from './policy/recrawl-plan.js';
 import { findRedirectLoop } from './redirect-chain.js';
@@ -42,9 +42,11 @@ export interface SchedulerStageOptions {
 }
 
 /**
- * crawl.links -> link base: inserts URLs not seen before, due now, valued by the weight function.
- * A known URL linked again gains an inlink and the link's anchor text; the page the links came from
- * gains link yield for each new URL (hub feedback). All of these are batched writes.
+ * crawl.links -> link base: inserts URLs not seen before, due now, valued by the weight function,
+ * with the sitemap's lastmod and changefreq when a sitemap listed them. A known URL linked again
+ * gains an inlink and the link's anchor text, and a sitemap's hints unless they are older than its
+ * stored ones; the page the links came from gains link yield for each new URL (hub feedback). All
+ * of these are batched writes.
  */
 export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks> {
   const now = options.now ?? Date.now;
@@ -65,10 +67,12 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
       const inserted = fresh.length > 0 ? await options.linkbase.insertNew(fresh) : [];
       options.counters.discovered += inserted.length;
       const writes: Promise<unknown>[] = [];
-      if (options.countInlinks) {
-        for (const candidate of candidates) {
-          if (known.has(candidate.id) && candidate.id !== message.sourceUrlId) writes.push(updates.update(candidate.id, (record) => addInlink(record, candidate.anchors)));
-        }
+      for (const candidate of candidates) {
+        const stored = known.get(candidate.id);
+        if (!stored) continue;
+        const inlink = options.countInlinks && candidate.id !== message.sourceUrlId;
+        const hinted = updateSitemapHints(stored, candidate.hints) !== stored;
+        if (inlink || hinted) writes.push(updates.update(candidate.id, (record) => updateSitemapHints(inlink ? addInlink(record, candidate.anchors) : record, candidate.hints)));
       }
       if (message.kind === 'page' && message.sourceUrlId && inserted.length > 0) {
         writes.push(updates.update(message.sourceUrlId, (record) => ({ ...record, linkYield: addYield(record.linkYield, inserted.length) })));
