@@ -111,6 +111,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     expect(report.disallowedRequested).toEqual([]);
     expect(report.exactDuplicateGroupsDetected).toBe(report.exactDuplicateGroups);
     expect(report.otherUrlsFetched).toEqual([]);
+    expect(report.outcomes.wrong).toEqual([]);
 
     // Every fetched page is stored exactly once; duplicates are not stored; digests are in Redis.
     const digests: string[] = [];

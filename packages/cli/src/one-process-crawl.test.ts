@@ -42,20 +42,8 @@ describe('embedded crawl of the test web', () => {
       expect(report.otherUrlsFetched).toEqual([]);
       expect(report.pass).toBe(true);
 
-      const all = await records(crawl);
-      for (const { url, status } of truth.errors) {
-        const record = all.get(canonicalUrl(url)!);
-        expect(record?.httpStatus, url).toBe(status);
-        expect(['gone', 'error'], url).toContain(record?.status);
-      }
-      for (const { url } of truth.nonHtml) expect(all.get(canonicalUrl(url)!)?.lastOutcome, url).toBe('unsupported_type');
-      for (const url of truth.endless) expect(all.get(canonicalUrl(url)!)?.lastOutcome, url).toBe('timeout');
-      for (const { url } of truth.flaky) expect(all.get(canonicalUrl(url)!)?.status, url).toBe('fetched');
-      for (const { from, to } of truth.redirects.filter((redirect) => redirect.status !== 'meta-refresh')) {
-        const record = all.get(canonicalUrl(from)!);
-        if (truth.redirectLoops.includes(from)) continue;
-        expect(record, from).toMatchObject({ status: 'redirect', redirectTo: canonicalUrl(to) });
-      }
+      expect(report.outcomes.wrong).toEqual([]);
+      expect(report.outcomes.checked).toBeGreaterThan(20);
 
       const page = truth.pages.find((url) => url.endsWith('/about'))!;
       const [stored] = await crawl.pages.get(canonicalUrl(page)!);

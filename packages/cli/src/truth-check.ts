@@ -1,5 +1,6 @@
 import { canonicalUrl, type LinkRecord } from '@crawler/core';
 import type { GroundTruth, RequestLog } from '@crawler/testweb';
+import { checkOutcomes, type OutcomeCheck } from './truth-outcomes.js';
 
 export interface TruthReport {
   pagesExpected: number;
@@ -15,6 +16,8 @@ export interface TruthReport {
   trapPagesFetched: number;
   trapBudget: number;
   otherUrlsFetched: string[];
+  /** Errors, redirects, timeouts and retried pages ending with the record the truth predicts. */
+  outcomes: OutcomeCheck;
   pass: boolean;
 }
 
@@ -23,7 +26,8 @@ const FETCHED = new Set(['fetched', 'duplicate']);
 /**
  * Scores a crawl of the test web against its ground truth: every reachable allowed page fetched
  * (and how often it was requested), no request to a disallowed URL, exact duplicates and redirect
- * loops detected, trap pages within budget. The truth lists URLs as the web spells them; they are
+ * loops detected, trap pages within budget, and the URLs of known behaviour (errors, redirects,
+ * endless and flaky pages) ending with the record it predicts. The truth lists URLs as the web spells them; they are
  * compared in the crawler's canonical form, so tracking-parameter variants (?utm_source=…) count
  * as the one URL the crawler fetches (URL-level deduplication).
  */
@@ -52,6 +56,7 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
     if (isTrap(record.url)) trapPages++;
     else others.push(record.url);
   }
+  const outcomes = checkOutcomes(truth, records);
   return {
     pagesExpected: pages.length,
     pagesFetched: pages.length - missing.length,
@@ -66,6 +71,7 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
     trapPagesFetched: trapPages,
     trapBudget: truth.trapBudget,
     otherUrlsFetched: others,
+    outcomes,
     pass:
       missing.length === 0 &&
       moreThanOnce.length === 0 &&
@@ -73,7 +79,8 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
       detected.length === truth.exactDuplicates.length &&
       loopsDetected.length === truth.redirectLoops.length &&
       trapPages <= truth.trapBudget &&
-      others.length === 0,
+      others.length === 0 &&
+      outcomes.wrong.length === 0,
   };
 }
 
@@ -87,6 +94,7 @@ export function formatTruthReport(report: TruthReport): string {
     `  redirect loops      ${report.redirectLoopsDetected}/${report.redirectLoops} detected`,
     `  spider trap         ${report.trapPagesFetched} trap pages fetched (budget ${report.trapBudget})`,
     `  outside the truth   ${report.otherUrlsFetched.length} other URLs fetched${sample(report.otherUrlsFetched)}`,
+    `  final statuses      ${report.outcomes.checked - report.outcomes.wrong.length}/${report.outcomes.checked} errors, redirects, timeouts and retried pages as expected${sample(report.outcomes.wrong)}`,
     `  result              ${report.pass ? 'PASS' : 'FAIL'}`,
   ].join('\n');
 }
