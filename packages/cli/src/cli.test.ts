@@ -57,6 +57,7 @@ describe('crawler command line', () => {
     [['run', '--seed', 'http://x.test/', '--scope', 'galaxy'], /--scope must be seeds, host or any/],
     [['run', '--seeds-file', '/nonexistent/seeds.txt'], /cannot read --seeds-file/],
     [['demo', '--hosts', 'two'], /--hosts must be a whole number/],
+    [['demo', '--pages-per-host', '10'], /--pages-per-host must be a whole number >= 30/],
   ])('refuses %j with one line and exit code 2', async (argv, message) => {
     const io = capture();
     expect(await runCli(argv)).toBe(2);

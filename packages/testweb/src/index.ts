@@ -1,6 +1,7 @@
 export { canonicalizeUrl } from './canonical-url.js';
 export { InvalidOptionsError, ModelError } from './errors.js';
 export type { TestWebOptions } from './options.js';
+export { FULL_MIN_HOSTS, FULL_MIN_PAGES } from './options.js';
 export { createRobotsPolicy, type RobotsPolicy } from './robots-policy.js';
 export { parseRobotsTxt, type RobotsGroup, type RobotsRule, type RobotsTxt } from './robots-txt.js';
 export type { LoggedMethod, RequestLog } from './server/request-log.js';

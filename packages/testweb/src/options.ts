@@ -28,8 +28,8 @@ export type ResolvedOptions = Required<Omit<TestWebOptions, 'basePort'>> & { bas
 
 const PROFILES = new Set<string>(['full', 'bench', 'edge', 'render', 'hostile']);
 const FIXED_HOSTS: Partial<Record<ResolvedOptions['profile'], number>> = { edge: EDGE_HOST_NAMES.length, render: RENDER_HOST_NAMES.length, hostile: HOSTILE_HOST_NAMES.length };
-const FULL_MIN_HOSTS = 6;
-const FULL_MIN_PAGES = 30;
+export const FULL_MIN_HOSTS = 6;
+export const FULL_MIN_PAGES = 30;
 const RENDER_DEFAULT_PAGES = 24;
 const RENDER_MIN_PAGES = 8;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCrawlJob, type LinkRecord } from '@crawler/core';
-import { startTestWeb } from '@crawler/testweb';
+import { FULL_MIN_HOSTS, FULL_MIN_PAGES, startTestWeb } from '@crawler/testweb';
 import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
 import { intFlag, parseFlags } from '../parse-flags.js';
@@ -20,7 +20,8 @@ process, and checks the result against the test web's ground truth.
   --out DIR             output folder, emptied first (default ./crawl-output/demo)
   --stack               crawl on Kafka, Elasticsearch, Redis and HBase instead of embedded adapters
                         (npm run stack:up; eval "$(deploy/local/stack-env.sh)"); each demo gets its
-                        own topics, index, table and key prefix
+                        own topics, index, table and key prefix unless CRAWLER_TOPIC_PREFIX,
+                        ELASTICSEARCH_INDEX, HBASE_TABLE or REDIS_KEY_PREFIX name them
   --json                print summary and ground-truth report as JSON
   --quiet               no progress line
   -h, --help            this help
@@ -43,10 +44,11 @@ export const testWebOverrides = {
   scheduler: { retryBaseMs: 300, retryMaxMs: 2000, tickMs: 50 },
 };
 
-/** A demo on the stack starts from nothing: its own topics, index, table and key prefix. */
+/** A demo on the stack starts from nothing: its own topics, index, table and key prefix, unless the environment names them. */
 function freshStackNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const run = randomUUID().slice(0, 8);
-  return { ...env, CRAWLER_TOPIC_PREFIX: `demo-${run}.`, ELASTICSEARCH_INDEX: `crawler-demo-${run}`, HBASE_TABLE: `crawler_demo_${run}`, REDIS_KEY_PREFIX: `crawler-demo-${run}:` };
+  const fresh = { CRAWLER_TOPIC_PREFIX: `demo-${run}.`, ELASTICSEARCH_INDEX: `crawler-demo-${run}`, HBASE_TABLE: `crawler_demo_${run}`, REDIS_KEY_PREFIX: `crawler-demo-${run}:` };
+  return { ...fresh, ...env };
 }
 
 export async function demoCommand(argv: string[]): Promise<number> {
@@ -59,8 +61,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   rmSync(outDir, { recursive: true, force: true });
   const web = await startTestWeb({
     seed: intFlag('demo', 'seed', values.seed, 0) ?? 1,
-    hosts: intFlag('demo', 'hosts', values.hosts, 6),
-    pagesPerHost: intFlag('demo', 'pages-per-host', values['pages-per-host'], 1),
+    hosts: intFlag('demo', 'hosts', values.hosts, FULL_MIN_HOSTS),
+    pagesPerHost: intFlag('demo', 'pages-per-host', values['pages-per-host'], FULL_MIN_PAGES),
   });
   try {
     const truth = web.groundTruth();
