@@ -1,0 +1,59 @@
+import { createSchedulerCounters, type CrawlSnapshot } from '@crawler/scheduler';
+import { describe, expect, it } from 'vitest';
+import { buildSummary, formatSummary } from './crawl-summary.js';
+import { ProgressDisplay } from './progress-display.js';
+
+function snapshot(ok: number, failed = 0): CrawlSnapshot {
+  const counters = createSchedulerCounters();
+  counters.outcomes.set('ok', ok);
+  if (failed > 0) counters.outcomes.set('server_error', failed);
+  counters.changes.set('new', ok - 2);
+  counters.changes.set('duplicate', 2);
+  counters.linksReceived = ok * 5;
+  counters.discovered = ok + 10;
+  return { total: ok + 10, byStatus: { fetched: ok - 2, duplicate: 2, queued: 10 }, leased: 3, byJob: {}, due: null, dueDetail: null, pending: 10, inFlight: 3, budgetSpent: false, counters };
+}
+
+/** A stream that records what is written, as a terminal or as a pipe. */
+function stream(isTTY: boolean) {
+  const writes: string[] = [];
+  return { writes, stream: { isTTY, write: (text: string) => writes.push(text) > 0 } as unknown as NodeJS.WriteStream };
+}
+
+describe('ProgressDisplay', () => {
+  it('rewrites one line in place on a terminal, padding over a longer previous line, and ends it', () => {
+    const tty = stream(true);
+    const display = new ProgressDisplay(tty.stream);
+    display.update(snapshot(1000), 2000);
+    display.update(snapshot(10), 2500);
+    display.finish();
+    expect(tty.writes[0]).toBe('\r[2.0s] pages 1000 · answered 1000 · known 1010 · pending 10 · in flight 3 · 500.0 pages/s');
+    expect(tty.writes[1]!.startsWith('\r[2.5s] pages 10 · answered 10 · known 20')).toBe(true);
+    expect(tty.writes[1]!.length).toBe(tty.writes[0]!.length);
+    expect(tty.writes[2]).toBe('\n');
+  });
+
+  it('writes a plain line every few seconds on a pipe, never a carriage return', () => {
+    const pipe = stream(false);
+    const display = new ProgressDisplay(pipe.stream, 5000);
+    for (let ms = 1000; ms <= 12_000; ms += 1000) display.update(snapshot(ms / 10, 1), ms);
+    display.finish();
+    expect(pipe.writes).toEqual([
+      '[5.0s] pages 500 · answered 501 · known 510 · pending 10 · in flight 3 · 100.0 pages/s\n',
+      '[10.0s] pages 1000 · answered 1001 · known 1010 · pending 10 · in flight 3 · 100.0 pages/s\n',
+    ]);
+  });
+});
+
+describe('the crawl summary', () => {
+  it('reports pages, outcomes, decisions, links and the output folders', () => {
+    const summary = buildSummary(snapshot(300, 4), 'complete', 12_000, { pages: 'out/warc', linkbase: 'out/linkbase' });
+    expect(summary).toMatchObject({ pagesFetched: 300, pagesStored: 298, duplicatesRemoved: 2, requestsAnswered: 304, linksSeen: 1500, linksDiscovered: 310, pagesPerSecond: 25 });
+    const text = formatSummary(summary);
+    expect(text).toContain('pages fetched       300 (25 pages/s)');
+    expect(text).toContain('fetch outcomes      ok 300 · server_error 4');
+    expect(text).toContain('pages stored        298 (new 298, changed 0)');
+    expect(text).toContain('link base           310 URLs: fetched 298 · duplicate 2 · queued 10');
+    expect(text).toContain('output              pages: out/warc; link base: out/linkbase');
+  });
+});
