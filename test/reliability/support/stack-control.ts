@@ -29,7 +29,7 @@ export class StackControlError extends CrawlerError {
   }
 }
 
-function checkSameStack(component: StackComponent): void {
+export function checkSameStack(component: StackComponent): void {
   const used = stackAddresses();
   const controlled = localStackAddresses();
   for (const name of SERVES[component]) {
