@@ -64,6 +64,18 @@ describe('codec', () => {
     }
   });
 
+  it('writes the same bytes as header + avsc toBuffer, for values under and over its 64 KiB scratch space', () => {
+    const outlinks = sampleMessages[Schemas.Outlinks];
+    const link = outlinks.links[0]!;
+    for (const count of [1, 50, 2000]) {
+      const value: Outlinks = { ...outlinks, links: Array.from({ length: count }, (_, i) => ({ ...link, url: `${link.url}?page=${i}` })) };
+      const schema = codec.registry.current(Schemas.Outlinks);
+      const bytes = codec.encode(Schemas.Outlinks, value);
+      expect(bytes.subarray(10)).toEqual(schema.type.toBuffer(value));
+      expect(codec.decode(bytes, Schemas.Outlinks)).toEqual(value);
+    }
+  });
+
   it('refuses a payload of another schema than the topic carries', () => {
     const bytes = codec.encode(Schemas.Outlinks, sampleMessages[Schemas.Outlinks]);
     expect(codeOf(() => codec.decode(bytes, Schemas.FetchResult))).toBe('CODEC_WRONG_SCHEMA');

@@ -15,6 +15,7 @@ const HEADER_BYTES = 10;
 export class Codec {
   private readonly headers = new Map<string, Buffer>();
   private readonly resolvers = new Map<bigint, { reader: SchemaVersion; resolver: avro.Resolver }>();
+  private readonly scratch = Buffer.allocUnsafe(64 * 1024);
 
   constructor(readonly registry: SchemaRegistry = SchemaRegistry.load()) {
     for (const name of registry.currentNames()) {
@@ -25,13 +26,24 @@ export class Codec {
 
   encode<T>(name: string, value: T): Buffer {
     const schema = this.registry.current(name);
-    let body: Buffer;
+    const header = this.headers.get(name)!;
     try {
-      body = schema.type.toBuffer(value);
+      // avsc's toBuffer writes into 1 KiB and encodes a larger value twice; ours writes header and body in one pass.
+      const end = schema.type.encode(value, this.scratch, HEADER_BYTES);
+      if (end >= 0) {
+        const bytes = Buffer.allocUnsafe(end);
+        header.copy(bytes, 0);
+        this.scratch.copy(bytes, HEADER_BYTES, HEADER_BYTES, end);
+        return bytes;
+      }
+      // Larger than the scratch: `end` is the bytes missing, so a second pass fits exactly.
+      const bytes = Buffer.allocUnsafe(this.scratch.length - end);
+      header.copy(bytes, 0);
+      schema.type.encode(value, bytes, HEADER_BYTES);
+      return bytes;
     } catch (cause) {
       throw new CodecError('CODEC_INVALID_VALUE', `${name}: ${describeInvalid(schema.type, value)}`, { cause });
     }
-    return Buffer.concat([this.headers.get(name)!, body]);
   }
 
   /** Decodes to the current version of the writer's schema; `expected` guards against the wrong topic. */
