@@ -2,10 +2,10 @@ import { createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
 import { BackendError } from '@crawler/core';
+import { gzipMember } from './gzip-member.js';
 import { parseWarcRecords, serializeWarcRecord, sha1Digest } from './warc-record.js';
 
 export interface WarcPageStoreOptions {
@@ -14,8 +14,6 @@ export interface WarcPageStoreOptions {
   /** A new WARC file is started past this size. */
   maxFileBytes?: number;
 }
-
-const gzipAsync = promisify(gzip);
 
 interface IndexEntry {
   url: string;
@@ -152,7 +150,7 @@ export class WarcPageStore implements PageStore {
       headers: { 'WARC-Concurrent-To': response.recordId },
     });
     const level = this.options.gzipLevel;
-    return Buffer.concat(await Promise.all([gzipAsync(response.bytes, { level }), gzipAsync(metadata.bytes, { level })]));
+    return Buffer.concat(await Promise.all([gzipMember(response.bytes, level), gzipMember(metadata.bytes, level)]));
   }
 
   async get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
