@@ -71,6 +71,8 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     if (snapshot.inFlight > 0 || snapshot.leased > 0) return false;
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
     if (fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
+    // Offsets are committed every second: without this, a finished crawl waits up to a second for its lag to reach 0.
+    await Promise.all([fetcher.runner.commit(), linkextract.runner.commit(), dedup.runner.commit(), scheduler.commit()]);
     return (await lags()).every((lag) => lag.lag === 0);
   }
 

@@ -147,6 +147,10 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
       monitorTimer = setInterval(checkSchedules, options.monitorCheckMs ?? MONITOR_CHECK_MS);
       monitorTimer.unref();
     },
+    /** Commits the offsets of links and statuses handled so far. */
+    async commit() {
+      await Promise.all([statusRunner.commit(), linksRunner.commit()]);
+    },
     async stop() {
       if (monitorTimer) clearInterval(monitorTimer);
       await monitorRun;

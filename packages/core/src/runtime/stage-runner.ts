@@ -255,7 +255,8 @@ export class StageRunner<In> {
     }
   }
 
-  private async commit(): Promise<void> {
+  /** Commits what finished now, without waiting for the interval. */
+  async commit(): Promise<void> {
     const offsets = this.tracker.pending();
     if (offsets.length === 0 || !this.consumer) return;
     try {
