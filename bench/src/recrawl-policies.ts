@@ -70,7 +70,8 @@ export function poissonAdaptive(policy: StatusPolicy, record: LinkRecord, valida
   return state(record);
 }
 
-function fetchStatus(record: LinkRecord, at: number, lastModified: string | null): StatusUpdate {
+/** A 200 answer for a simulated fetch of `record` at `at`, before any decision about its content. */
+export function fetchStatus(record: LinkRecord, at: number, lastModified: string | null): StatusUpdate {
   return {
     url: record.url,
     urlId: record.id,

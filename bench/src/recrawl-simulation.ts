@@ -1,7 +1,7 @@
 import { createLinkRecord, type LinkRecord, type StatusUpdate } from '@crawler/core';
 import { applyStatus, selectRound, type SelectionPolicy, type StatusPolicy } from '@crawler/scheduler';
 import { startTestWeb } from '@crawler/testweb';
-import { nutchAdaptive, poissonAdaptive, stormcrawlerAdaptive, type Bounds, type RecrawlPolicyState } from './recrawl-policies.js';
+import { fetchStatus, nutchAdaptive, poissonAdaptive, stormcrawlerAdaptive, type Bounds, type RecrawlPolicyState } from './recrawl-policies.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -184,31 +184,5 @@ function lastModified(page: SimulatedPage, round: number): string {
 }
 
 function firstFetch(record: LinkRecord, at: number): StatusUpdate {
-  return {
-    url: record.url,
-    urlId: record.id,
-    host: record.host,
-    queueKey: record.queueKey,
-    depth: record.depth,
-    jobId: record.jobId,
-    traceId: 'simulation',
-    outcome: 'ok',
-    httpStatus: 200,
-    fetchedAt: at,
-    attempt: 0,
-    redirectTo: null,
-    change: 'new',
-    duplicateOf: null,
-    distance: null,
-    digest: `${record.id}@${at}`,
-    rawDigest: null,
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    errorCode: null,
-    errorMessage: null,
-    retriable: false,
-    verdict: null,
-    meta: {},
-  };
+  return { ...fetchStatus(record, at, null), change: 'new', digest: `${record.id}@${at}` };
 }
