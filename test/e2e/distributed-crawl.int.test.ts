@@ -11,6 +11,7 @@ import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
+import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
 /**
  * The four services as separate OS processes (two fetchers) on the real stack crawl the test web;
@@ -28,14 +29,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     ELASTICSEARCH_INDEX: `crawler-e2e-${run}`,
     HBASE_TABLE: `crawler_e2e_${run}`,
     REDIS_KEY_PREFIX: `crawler-e2e-${run}:`,
-    FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-    FETCHER_MIN_DELAY_MS: '0',
-    FETCHER_PER_HOST_CONCURRENCY: '4',
-    FETCHER_TOTAL_TIMEOUT_MS: '2500',
-    FETCHER_HEADERS_TIMEOUT_MS: '2500',
-    SCHEDULER_RETRY_BASE_MS: '300',
-    SCHEDULER_RETRY_MAX_MS: '2000',
-    SCHEDULER_TICK_MS: '100',
+    ...TEST_WEB_SERVICE_ENV,
     LOG_LEVEL: 'info',
   };
   let web: TestWeb;

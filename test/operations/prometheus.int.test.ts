@@ -14,6 +14,7 @@ import { runCli } from '../../packages/cli/src/cli.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
 import { documentedMetrics } from './doc-code-blocks.js';
 import { startPrometheus, type PrometheusProcess } from './prometheus-process.js';
+import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
 const dashboardFile = fileURLToPath(new URL('../../deploy/grafana/crawler-dashboard.json', import.meta.url));
 
@@ -41,14 +42,7 @@ describe('operating a distributed crawl', () => {
     ELASTICSEARCH_INDEX: `crawler-ops-${run}`,
     HBASE_TABLE: `crawler_ops_${run}`,
     REDIS_KEY_PREFIX: `crawler-ops-${run}:`,
-    FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-    FETCHER_MIN_DELAY_MS: '0',
-    FETCHER_PER_HOST_CONCURRENCY: '4',
-    FETCHER_TOTAL_TIMEOUT_MS: '2500',
-    FETCHER_HEADERS_TIMEOUT_MS: '2500',
-    SCHEDULER_RETRY_BASE_MS: '300',
-    SCHEDULER_RETRY_MAX_MS: '2000',
-    SCHEDULER_TICK_MS: '100',
+    ...TEST_WEB_SERVICE_ENV,
     LOG_LEVEL: 'debug',
   };
   const prefix = env.CRAWLER_TOPIC_PREFIX!;

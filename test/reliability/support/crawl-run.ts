@@ -7,6 +7,7 @@ import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-processes.js';
+import { TEST_WEB_SERVICE_ENV } from '../../support/test-web-service-env.js';
 import { stackAddresses, type StackAddresses } from './stack-env.js';
 import { dropNames, freshNames, type StackNames } from './stack-names.js';
 
@@ -18,15 +19,8 @@ export type ServiceName = 'scheduler' | 'fetcher' | 'linkextract' | 'dedup';
  * scheduler's leases run out after 15 s, and no URL waits for its host longer than 5 s (under the lease).
  */
 export const RELIABILITY_ENV: Record<string, string> = {
-  FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-  FETCHER_MIN_DELAY_MS: '0',
-  FETCHER_PER_HOST_CONCURRENCY: '4',
-  FETCHER_TOTAL_TIMEOUT_MS: '2500',
-  FETCHER_HEADERS_TIMEOUT_MS: '2500',
+  ...TEST_WEB_SERVICE_ENV,
   FETCHER_MAX_QUEUE_WAIT_MS: '5000',
-  SCHEDULER_RETRY_BASE_MS: '300',
-  SCHEDULER_RETRY_MAX_MS: '2000',
-  SCHEDULER_TICK_MS: '100',
   SCHEDULER_LEASE_MS: '15000',
   KAFKA_SESSION_TIMEOUT_MS: '10000',
   LOG_LEVEL: 'info',
