@@ -1,5 +1,5 @@
-import { canonicalUrl, parseCrawlJob, urlId, type ParsedPage } from '@crawler/core';
-import { createPageParser, extractLimitsOf, loadLinkextractConfig, type PageInput } from '@crawler/linkextract';
+import { canonicalUrl, parseCrawlJob, urlId, type FetchResult, type ParsedPage } from '@crawler/core';
+import { createPageParser, extractLimitsOf, loadLinkextractConfig, toParsedPage, type PageInput } from '@crawler/linkextract';
 
 export type PageParser = (input: PageInput & { url: string }, fetchedAt: number, previousDigest: string | null) => Promise<ParsedPage>;
 
@@ -14,7 +14,7 @@ export function createParsedPageBuilder(): PageParser {
     const content = await parse(input);
     const url = canonicalUrl(input.url) ?? input.url;
     const host = new URL(url).host;
-    return {
+    const fetched: FetchResult = {
       url,
       urlId: urlId(url),
       host,
@@ -22,6 +22,7 @@ export function createParsedPageBuilder(): PageParser {
       depth: input.depth,
       jobId: 'bench',
       traceId: 'bench',
+      attempt: 0,
       finalUrl: input.finalUrl,
       httpStatus: 200,
       contentType: input.mediaType,
@@ -32,24 +33,15 @@ export function createParsedPageBuilder(): PageParser {
       durationMs: 1,
       etag: null,
       lastModified: null,
+      hops: [],
       body: input.body,
       bodyEncoding: 'identity',
       bodyLength: input.body.length,
       truncated: false,
       previousDigest,
-      canonicalUrl: content.canonicalUrl,
-      title: content.title,
-      description: content.description,
-      lang: content.lang,
-      publishedAt: content.publishedAt,
-      text: content.text,
-      links: content.links,
-      noindex: content.noindex,
-      nofollow: content.nofollow,
-      fields: content.fields,
-      warnings: content.warnings,
       meta: {},
     };
+    return toParsedPage(fetched, content);
   };
 }
 

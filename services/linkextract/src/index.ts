@@ -6,6 +6,7 @@ export * from './decode-body.js';
 export * from './documents/extract-document.js';
 export * from './documents/document-kind.js';
 export * from './page-parser.js';
+export * from './to-parsed-page.js';
 export * from './frame-splicing.js';
 export * from './robots-directives.js';
 export * from './linkextract-stage.js';

@@ -1,9 +1,10 @@
-import type { CrawlJob, DropReason, Emission, FetchResult, ParsedPage, Stage, StatusUpdate } from '@crawler/core';
+import type { CrawlJob, DropReason, Emission, FetchResult, Stage, StatusUpdate } from '@crawler/core';
 import { errorCode, errorMessage, Schemas, Topics } from '@crawler/core';
 import { rawBody } from './decode-body.js';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';
+import { toParsedPage } from './to-parsed-page.js';
 
 export interface LinkextractStageOptions {
   job: CrawlJob;
@@ -52,42 +53,7 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
       });
       for (const [reason, count] of content.dropped) dropped.set(reason, (dropped.get(reason) ?? 0) + count);
       for (const warning of content.warnings) warnings.set(warning, (warnings.get(warning) ?? 0) + 1);
-      const parsed: ParsedPage = {
-        url: fetched.url,
-        urlId: fetched.urlId,
-        host: fetched.host,
-        queueKey: fetched.queueKey,
-        depth: fetched.depth,
-        jobId: fetched.jobId,
-        traceId: fetched.traceId,
-        finalUrl: fetched.finalUrl,
-        httpStatus: fetched.httpStatus,
-        contentType: fetched.contentType,
-        charset: content.charset ?? fetched.charset,
-        charsetSource: fetched.charsetSource,
-        headers: fetched.headers,
-        fetchedAt: fetched.fetchedAt,
-        durationMs: fetched.durationMs,
-        etag: fetched.etag,
-        lastModified: fetched.lastModified,
-        body: fetched.body,
-        bodyEncoding: fetched.bodyEncoding,
-        bodyLength: fetched.bodyLength,
-        truncated: fetched.truncated,
-        previousDigest: fetched.previousDigest,
-        canonicalUrl: content.canonicalUrl,
-        title: content.title,
-        description: content.description,
-        lang: content.lang,
-        publishedAt: content.publishedAt,
-        text: content.text,
-        links: content.links,
-        noindex: content.noindex,
-        nofollow: content.nofollow,
-        fields: content.fields,
-        warnings: content.warnings,
-        meta: fetched.meta,
-      };
+      const parsed = toParsedPage(fetched, content);
       return [{ topic: Topics.parsed, schema: Schemas.ParsedPage, key: fetched.queueKey, value: parsed }];
     },
 

@@ -1,0 +1,42 @@
+import type { FetchResult, ParsedPage } from '@crawler/core';
+import type { ParsedContent } from './page-parser.js';
+
+/** What link extraction hands on for a fetched page: the fetch's fields and what the parser found in it. */
+export function toParsedPage(fetched: FetchResult, content: ParsedContent): ParsedPage {
+  return {
+    url: fetched.url,
+    urlId: fetched.urlId,
+    host: fetched.host,
+    queueKey: fetched.queueKey,
+    depth: fetched.depth,
+    jobId: fetched.jobId,
+    traceId: fetched.traceId,
+    finalUrl: fetched.finalUrl,
+    httpStatus: fetched.httpStatus,
+    contentType: fetched.contentType,
+    charset: content.charset ?? fetched.charset,
+    charsetSource: fetched.charsetSource,
+    headers: fetched.headers,
+    fetchedAt: fetched.fetchedAt,
+    durationMs: fetched.durationMs,
+    etag: fetched.etag,
+    lastModified: fetched.lastModified,
+    body: fetched.body,
+    bodyEncoding: fetched.bodyEncoding,
+    bodyLength: fetched.bodyLength,
+    truncated: fetched.truncated,
+    previousDigest: fetched.previousDigest,
+    canonicalUrl: content.canonicalUrl,
+    title: content.title,
+    description: content.description,
+    lang: content.lang,
+    publishedAt: content.publishedAt,
+    text: content.text,
+    links: content.links,
+    noindex: content.noindex,
+    nofollow: content.nofollow,
+    fields: content.fields,
+    warnings: content.warnings,
+    meta: fetched.meta,
+  };
+}
