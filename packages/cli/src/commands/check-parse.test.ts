@@ -6,14 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runCli } from '../cli.js';
 import type { ParseReport } from './check-parse.js';
 import type { UrlReport } from './check-url.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  return { out: () => out.join(''), err: () => err.join('') };
-}
+import { capture } from '../test-support/capture-output.js';
 
 const local = ['--allow-address', '127.0.0.1', '--user-agent', 'crawler-test/1.0 (+https://example.test/bot)'];
 

@@ -5,14 +5,7 @@ import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
 import type { SimilarReport } from './check-similar.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  return { out: () => out.join(''), err: () => err.join('') };
-}
+import { capture } from '../test-support/capture-output.js';
 
 const local = ['--allow-address', '127.0.0.1', '--user-agent', 'crawler-test/1.0 (+https://example.test/bot)'];
 const sentences = (salt: string) => Array.from({ length: 40 }, (_, i) => `<p>The ${salt} harbor council met for session ${i} and discussed ferries, budgets and the bridge repairs in detail.</p>`).join('');

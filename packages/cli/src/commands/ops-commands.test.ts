@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  return { out: () => out.join(''), err: () => err.join('') };
-}
+import { capture } from '../test-support/capture-output.js';
 
 describe('operators\' commands without a stack', () => {
   afterEach(() => {

@@ -7,14 +7,7 @@ import { sampleMessages } from '@crawler/core/testing';
 import { WarcPageStore } from '@crawler/embedded';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  return { out: () => out.join(''), err: () => err.join('') };
-}
+import { capture } from '../test-support/capture-output.js';
 
 const url = 'http://news.test/story?id=7';
 const version = (fetchedAt: number, text: string, change: string): StoredPage => {

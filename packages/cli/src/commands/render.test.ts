@@ -2,14 +2,7 @@ import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
 import type { RenderReport } from './render.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  return { out: () => out.join(''), err: () => err.join('') };
-}
+import { capture } from '../test-support/capture-output.js';
 
 // Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
 describe('crawler render', { timeout: 60_000 }, () => {
