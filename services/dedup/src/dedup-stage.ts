@@ -86,13 +86,18 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     const own: Registration = { url: page.url, fetchedAt: page.fetchedAt, template, verdict: null, nearOf: null, distance: null };
     const value = encodeRegistration(own);
     const namespace = analysis.media ? MEDIA_NAMESPACE : DIGEST_NAMESPACE;
-    const entries = [{ namespace: FETCH_NAMESPACE, key: urlId(page.url), value: String(page.fetchedAt), ttlMs }, { namespace, key: analysis.digest, value, ttlMs }];
-    if (!analysis.media && analysis.rawDigest !== analysis.digest) entries.push({ namespace: RAW_NAMESPACE, key: analysis.rawDigest, value, ttlMs });
-    const [fetchResult, digestResult, rawResult] = await fingerprints.putIfAbsent(entries);
+    const entries = [{ namespace, key: analysis.digest, value, ttlMs }];
+    const withRaw = !analysis.media && analysis.rawDigest !== analysis.digest;
+    if (withRaw) entries.push({ namespace: RAW_NAMESPACE, key: analysis.rawDigest, value, ttlMs });
+    // Only a fetch the link base knows nothing of can be a repeat of one it has not recorded yet.
+    if (page.previousDigest === null) entries.push({ namespace: FETCH_NAMESPACE, key: urlId(page.url), value: String(page.fetchedAt), ttlMs });
+    const [digestResult, ...rest] = await fingerprints.putIfAbsent(entries);
+    const rawResult = withRaw ? rest.shift() : undefined;
+    const fetchResult = rest.shift();
     const registeredBy = digestResult!.created || digestResult!.existing === null ? null : decodeRegistration(digestResult!.existing);
     const decided = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest: analysis.digest, previousDigest: page.previousDigest, registeredBy });
     const rawFirst = rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
-    const fetchedBefore = !fetchResult!.created && fetchResult!.existing !== null && Number(fetchResult!.existing) !== page.fetchedAt;
+    const fetchedBefore = fetchResult !== undefined && !fetchResult.created && fetchResult.existing !== null && Number(fetchResult.existing) !== page.fetchedAt;
     return { ...decided, owner: registeredBy ?? own, ownerDigest: analysis.digest, rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt, fetchedBefore };
   }
 
