@@ -1,4 +1,3 @@
-import { catalogGroups } from '@crawler/core';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlRun } from './support/crawl-run.js';
@@ -52,16 +51,12 @@ describe('a slow store', () => {
     const live = run;
     const peaks = new Map<string, number>();
     let maxLag = 0;
-    const prefixed = new Set(groups.map((group) => live.names.CRAWLER_TOPIC_PREFIX + group));
-    const watched = catalogGroups(live.names.CRAWLER_TOPIC_PREFIX).filter((group) => prefixed.has(group.group));
     const sample = async () => {
       for (const name of live.processNames) {
         const pid = live.process(name).child.pid;
         if (pid !== undefined) peaks.set(name, Math.max(peaks.get(name) ?? 0, processMemory(pid).peakRss));
       }
-      let lag = 0;
-      for (const group of watched) for (const partition of await live.bus.lag(group.group, group.topics)) lag += Math.max(partition.lag, 0);
-      maxLag = Math.max(maxLag, lag);
+      maxLag = Math.max(maxLag, await live.lag(groups));
     };
     const sampler = setInterval(() => void sample().catch(() => undefined), 500);
     try {

@@ -146,10 +146,11 @@ export class CrawlRun {
     }
   }
 
-  /** Lag of every group of the crawl, summed. */
-  async lag(): Promise<number> {
+  /** Lag of every group of the crawl (or of the catalog groups named, without prefix), summed. */
+  async lag(groups?: readonly string[]): Promise<number> {
+    const wanted = groups && new Set(groups.map((group) => this.names.CRAWLER_TOPIC_PREFIX + group));
     let total = 0;
-    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX)) {
+    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX).filter((entry) => !wanted || wanted.has(entry.group))) {
       for (const lag of await this.bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
     }
     return total;
