@@ -23,7 +23,8 @@ describe('a service killed mid-crawl and restarted', () => {
     const truth = web.groundTruth();
     run = await CrawlRun.start({ label: `kill-${name}`, job: { seeds: web.seeds, maxDepth: truth.maxDepth } });
     const live = run;
-    await live.waitFor('a third of the pages fetched', async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 3, 90_000);
+    // Early enough that work is left for the new process whichever partitions it is given.
+    await live.waitFor('a fifth of the pages fetched', async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 5, 90_000);
     await live.kill(name);
     const restarted = await live.restart(name);
     await live.settled(180_000);
