@@ -1,7 +1,4 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-
-const gzipAsync = promisify(gzip);
+import { gzipBytes } from '@crawler/core';
 
 /** Deflate never looks further back than the data, and zlib's minimum lookahead must fit too. */
 const MIN_LOOKAHEAD = 262;
@@ -13,5 +10,5 @@ const MIN_LOOKAHEAD = 262;
  */
 export function gzipMember(bytes: Buffer, level: number): Promise<Buffer> {
   const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(bytes.length + MIN_LOOKAHEAD))));
-  return gzipAsync(bytes, { level, windowBits });
+  return gzipBytes(bytes, { level, windowBits });
 }

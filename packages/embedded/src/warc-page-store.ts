@@ -97,7 +97,6 @@ export class WarcPageStore implements PageStore {
       fresh.push(page);
     }
     if (fresh.length === 0) return;
-    // Compression runs on the libuv thread pool, off the event loop.
     const records = await Promise.all(fresh.map((page) => this.serialize(page)));
     const file = await this.currentFile();
     let offset = file.size;

@@ -1,9 +1,5 @@
-import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzipBytes, gzipBytes } from '@crawler/core';
 import { CellEncodingError } from './hbase-errors.js';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /**
  * First byte of every stored cell: how the rest is encoded, so a read never guesses. New
@@ -25,10 +21,10 @@ function withHeader(encoding: number, payload: Buffer): Buffer {
   return cell;
 }
 
-/** Header byte + payload; compression runs on the libuv thread pool, off the event loop. */
+/** Header byte + payload; large payloads are compressed on the libuv thread pool, off the event loop. */
 export async function encodeCell(payload: Buffer, options: CellEncodeOptions): Promise<Buffer> {
   if (payload.length <= options.compressMinBytes) return withHeader(CellEncoding.identity, payload);
-  const compressed = options.gzipped ?? (await gzipAsync(payload));
+  const compressed = options.gzipped ?? (await gzipBytes(payload));
   // Already-compressed media (images, archives) grow under gzip; those are stored as they are.
   return compressed.length < payload.length ? withHeader(CellEncoding.gzip, compressed) : withHeader(CellEncoding.identity, payload);
 }
@@ -49,7 +45,7 @@ export async function decodeCell(cell: Buffer, what: string): Promise<Buffer> {
 
 export async function gunzipOrThrow(data: Buffer, what: string): Promise<Buffer> {
   try {
-    return await gunzipAsync(data);
+    return await gunzipBytes(data);
   } catch (cause) {
     throw new CellEncodingError(`${what}: corrupt gzip data (${(cause as Error).message})`, { cause });
   }
