@@ -52,9 +52,11 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
       services.push(await startServiceProcess(service, name, env, logDir));
     }
     await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
-    services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     const logger = silentLogger();
     bus = createKafkaBus(loadKafkaConfig({ env }), logger);
+    // Ready is not joined: the first URLs must find both fetchers in the group, or one may get them all.
+    await fetchersShareTheFrontier(Date.now() + 60_000);
+    services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger);
     pages = await createHbasePageStore(loadHbaseConfig({ env }), logger);
     fingerprints = createRedisFingerprintStore(loadRedisConfig({ env }), logger);
@@ -69,6 +71,16 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
   async function waitUntilReady(service: ServiceProcess, deadline: number): Promise<void> {
     while (!(await service.health())) {
       if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  async function fetchersShareTheFrontier(deadline: number): Promise<void> {
+    const fetchers = catalogGroups(env.CRAWLER_TOPIC_PREFIX).find((group) => group.group === `${env.CRAWLER_TOPIC_PREFIX}fetcher`)!;
+    for (;;) {
+      const description = await bus.describeGroup!(fetchers.group, fetchers.topics);
+      if (description.state === 'Stable' && description.members.length === 2 && description.members.every((member) => member.partitions.length > 0)) return;
+      if (Date.now() > deadline) throw new Error(`the fetchers' group did not settle with two members: ${JSON.stringify(description)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
