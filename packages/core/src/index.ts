@@ -13,4 +13,3 @@ export * from './link-record.js';
 export * from './service/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
-export * from './workers/index.js';
