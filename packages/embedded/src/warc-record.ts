@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 
 /** RFC 4648 base32, as WARC digests conventionally use (sha1:BASE32). */
 export function base32(bytes: Buffer): string {
@@ -19,7 +19,7 @@ export function base32(bytes: Buffer): string {
 }
 
 export function sha1Digest(bytes: Buffer): string {
-  return `sha1:${base32(createHash('sha1').update(bytes).digest())}`;
+  return `sha1:${base32(hash('sha1', bytes, 'buffer'))}`;
 }
 
 export interface WarcRecordInput {

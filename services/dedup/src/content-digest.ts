@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256';
 
@@ -6,7 +6,7 @@ export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256';
 const MIN_TEXT_FOR_TEXT_DIGEST = 32;
 
 export function hexDigest(algorithm: DigestAlgorithm, data: Buffer | string): string {
-  return createHash(algorithm).update(data).digest('hex');
+  return hash(algorithm, data, 'hex');
 }
 
 /**
