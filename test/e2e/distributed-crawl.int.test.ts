@@ -10,7 +10,7 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
+import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
 /**
@@ -54,8 +54,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
     const logger = silentLogger();
     bus = createKafkaBus(loadKafkaConfig({ env }), logger);
-    // Ready is not joined: the first URLs must find both fetchers in the group, or one may get them all.
-    await fetchersShareTheFrontier(Date.now() + 60_000);
+    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
     services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger);
     pages = await createHbasePageStore(loadHbaseConfig({ env }), logger);
@@ -67,23 +66,6 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     await Promise.all([bus?.close(), linkbase?.close(), pages?.close(), fingerprints?.close()]);
     await web?.close();
   });
-
-  async function waitUntilReady(service: ServiceProcess, deadline: number): Promise<void> {
-    while (!(await service.health())) {
-      if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-
-  async function fetchersShareTheFrontier(deadline: number): Promise<void> {
-    const fetchers = catalogGroups(env.CRAWLER_TOPIC_PREFIX).find((group) => group.group === `${env.CRAWLER_TOPIC_PREFIX}fetcher`)!;
-    for (;;) {
-      const description = await bus.describeGroup!(fetchers.group, fetchers.topics);
-      if (description.state === 'Stable' && description.members.length === 2 && description.members.every((member) => member.partitions.length > 0)) return;
-      if (Date.now() > deadline) throw new Error(`the fetchers' group did not settle with two members: ${JSON.stringify(description)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 
   async function lagTotal(): Promise<number> {
     let total = 0;

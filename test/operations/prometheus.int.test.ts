@@ -11,7 +11,7 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../packages/cli/src/cli.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
+import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
 import { documentedMetrics } from './doc-code-blocks.js';
 import { startPrometheus, type PrometheusProcess } from './prometheus-process.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
@@ -63,10 +63,11 @@ describe('operating a distributed crawl', () => {
       services.push(await startServiceProcess(service, name, env, logDir));
     }
     await Promise.all(services.map((service) => waitUntilReady(service)));
+    bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
+    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
     services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     await waitUntilReady(services.at(-1)!);
     prometheus = await startPrometheus(services.map((service) => `127.0.0.1:${service.healthPort}`));
-    bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), silentLogger());
     pages = await createHbasePageStore(loadHbaseConfig({ env }), silentLogger());
   });
@@ -78,14 +79,6 @@ describe('operating a distributed crawl', () => {
     await web?.close();
     await fetch(`${env.ELASTICSEARCH_URL}/${env.ELASTICSEARCH_INDEX}`, { method: 'DELETE' }).catch(() => undefined);
   });
-
-  async function waitUntilReady(service: ServiceProcess): Promise<void> {
-    const deadline = Date.now() + 120_000;
-    while (!(await service.health())) {
-      if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 
   /** A crawler command in this process, with the crawl's settings, and what it printed. */
   async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogGroups, type Bus } from '@crawler/core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,4 +71,26 @@ export async function startServiceProcess(service: string, name: string, env: No
       }
     },
   };
+}
+
+/** Resolves once the service answers /readyz; fails with its log if it exits or the deadline passes. */
+export async function waitUntilReady(service: ServiceProcess, deadline = Date.now() + 120_000): Promise<void> {
+  while (!(await service.health())) {
+    if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Resolves once the fetchers' group is stable with `members` members, each owning frontier
+ * partitions. Ready is not joined: a scheduler started before that may hand one fetcher every URL.
+ */
+export async function waitForFetcherGroup(bus: Bus, topicPrefix: string, members: number, deadline = Date.now() + 60_000): Promise<void> {
+  const fetchers = catalogGroups(topicPrefix).find((group) => group.group === `${topicPrefix}fetcher`)!;
+  for (;;) {
+    const description = await bus.describeGroup!(fetchers.group, fetchers.topics);
+    if (description.state === 'Stable' && description.members.length === members && description.members.every((member) => member.partitions.length > 0)) return;
+    if (Date.now() > deadline) throw new Error(`the fetchers' group did not settle with ${members} members: ${JSON.stringify(description)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

@@ -6,7 +6,7 @@ import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/e
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-processes.js';
+import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../../support/test-web-service-env.js';
 import { stackAddresses, type StackAddresses } from './stack-env.js';
 import { dropNames, freshNames, type StackNames } from './stack-names.js';
@@ -83,6 +83,7 @@ export class CrawlRun {
       const consumers: [ServiceName, string][] = [['dedup', 'dedup'], ['linkextract', 'linkextract']];
       for (let i = 1; i <= (options.fetchers ?? 2); i++) consumers.push(['fetcher', `fetcher-${i}`]);
       await Promise.all(consumers.map(([service, name]) => run.launch(service, name)));
+      await waitForFetcherGroup(run.bus, names.CRAWLER_TOPIC_PREFIX, options.fetchers ?? 2);
       await run.launch('scheduler', 'scheduler');
     } catch (error) {
       await run.close();
@@ -119,11 +120,7 @@ export class CrawlRun {
   private async launch(service: ServiceName, name: string, generation = 1): Promise<ServiceProcess> {
     const started = await startServiceProcess(service, generation === 1 ? name : `${name}.${generation}`, this.env, this.logDir);
     this.processes.set(name, { service, process: started, generation });
-    const deadline = Date.now() + 120_000;
-    while (!(await started.health())) {
-      if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not become ready:\n${started.logTail()}`);
-      await sleep(250);
-    }
+    await waitUntilReady(started);
     return started;
   }
 
