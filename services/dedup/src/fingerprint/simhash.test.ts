@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { murmur32 } from './feature-hash.js';
+import { fmix32, murmur32 } from './feature-hash.js';
 import { countFeatures, hammingDistance, parseSimhash, simhash, simhashHex } from './simhash.js';
 
 const words = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `w${murmur32(`${seed}:${i}`, 7) % 5000}`);
@@ -12,6 +12,21 @@ describe('simhash', () => {
     edited[17] = 'changed';
     expect(hammingDistance(simhash(countFeatures(text)), simhash(countFeatures(edited)))).toBeLessThanOrEqual(3);
     expect(hammingDistance(simhash(countFeatures(text)), simhash(countFeatures(words(2, 400))))).toBeGreaterThan(12);
+  });
+
+  it('equals the textbook definition: each bit the sign of the weighted votes of the features', () => {
+    const counts = countFeatures(words(3, 700));
+    counts.square();
+    let expected = 0n;
+    for (let bit = 0; bit < 64; bit++) {
+      let vote = 0;
+      counts.forEach((low, weight) => {
+        const half = bit < 32 ? low : fmix32(low ^ 0x9e3779b9);
+        vote += (half >>> bit % 32) & 1 ? weight : -weight;
+      });
+      if (vote > 0) expected |= 1n << BigInt(bit);
+    }
+    expect(simhash(counts)).toBe(expected);
   });
 
   it('counts differing bits and round-trips through hex', () => {

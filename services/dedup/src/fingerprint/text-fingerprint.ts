@@ -1,3 +1,4 @@
+import { FeatureCounts } from './feature-counts.js';
 import { combineHashes, hex32, murmur32 } from './feature-hash.js';
 import { countFeatures, featureHash, simhash } from './simhash.js';
 import { tokenize } from './tokenize.js';
@@ -26,21 +27,16 @@ const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
 
 export function fingerprintText(title: string | null, text: string, lang: string | null, siteTitleParts?: ReadonlySet<string>): TextFingerprint {
   const tokens = tokenize(text, lang);
-  const hashes = new Map<string, number>();
-  const counts = new Map<number, number>();
-  const pairs = new Map<number, number>();
+  const counts = new FeatureCounts(tokens.length);
+  const pairs = new FeatureCounts(tokens.length);
   let previous: number | null = null;
   for (const token of tokens) {
-    let hash = hashes.get(token);
-    if (hash === undefined) hashes.set(token, (hash = featureHash(token)));
-    counts.set(hash, (counts.get(hash) ?? 0) + 1);
-    if (previous !== null) {
-      const pair = combineHashes(previous, hash);
-      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
-    }
+    const hash = featureHash(token);
+    counts.add(hash);
+    if (previous !== null) pairs.add(combineHashes(previous, hash));
     previous = hash;
   }
-  for (const [hash, count] of counts) counts.set(hash, count * count);
+  counts.square();
   const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
   const siteNameOnly = title !== null && siteTitleParts !== undefined && titleParts(title).every((part) => siteTitleParts.has(titlePartKey(part)));
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from './tokenize.js';
+import { forEachAsciiWord, tokenize, WORD } from './tokenize.js';
 
 describe('tokenize', () => {
   it('keeps content words, lower-cased, without stop words or single letters', () => {
@@ -23,5 +23,18 @@ describe('tokenize', () => {
 
   it('folds full-width forms, so a reprint in other glyphs gives the same tokens', () => {
     expect(tokenize('ＡＢＣ　２０２６ 新闻')).toEqual(tokenize('abc 2026 新闻'));
+  });
+
+  it('reads ASCII words exactly as the Unicode word pattern does', () => {
+    const alphabet = "ab z09' -.\n";
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const words: string[] = [];
+      forEachAsciiWord(text, (word) => words.push(word));
+      expect(words, JSON.stringify(text)).toEqual(Array.from(text.matchAll(WORD), (match) => match[0]));
+    }
+    expect(tokenize("It's 10 o'clock, rock'n'roll's 'quoted' x'")).toEqual(["it's", '10', "o'clock", "rock'n'roll's", 'quoted']);
   });
 });
