@@ -1,6 +1,6 @@
 import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { describe, expect, it } from 'vitest';
-import { extractBlocks, maskText } from './page-blocks.js';
+import { collapse, extractBlocks, maskText } from './page-blocks.js';
 
 const page = (stamp: string, id: number) => `<!doctype html><html><head><title>T</title><style>p{}</style></head><body>
 <header class="top bar"><nav><a href="/">Home</a> <a href="/news">News</a></nav><p class="stamp">Updated ${stamp}</p></header>
@@ -30,6 +30,18 @@ describe('extractBlocks', () => {
     const texts = new Set(extractBlocks(html).map((block) => block.text));
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(texts).toContain(line);
+  });
+
+  it('collapses whitespace runs to one space and trims, as the two replaces of link extraction do', () => {
+    const reference = (value: string) => value.replace(/[\r\n]+/g, ' ').replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').trim();
+    const alphabet = ['a', 'b', ' ', '\n', '\r', '\t', '\f', '\u00a0', '\u200b', '\u2003', '\ufeff'];
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let n = 0; n < 3000; n++) {
+      const value = Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect(collapse(value), JSON.stringify(value)).toBe(reference(value));
+    }
+    expect(collapse('\n    Home \u00a0 News\n  ')).toBe('Home News');
   });
 
   it('masks digit runs and case', () => {

@@ -90,9 +90,29 @@ function signature(tag: string, attributes: Record<string, string>): string {
   return `${tag}${id}${classes ? `.${classes}` : ''}`;
 }
 
-/** Whitespace as link extraction collapses it, so a block's text equals its main-text line. */
-function collapse(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').trim();
+/**
+ * Whitespace as link extraction collapses it (a run of spaces, tabs, line breaks, nbsp and zero-width
+ * spaces becomes one space; then trimmed), so a block's text equals its main-text line. A scan, not
+ * two regex replaces: most text between tags is a line break and indentation.
+ */
+export function collapse(value: string): string {
+  const length = value.length;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (!isCollapsible(code) || (code === 0x20 && !isCollapsible(value.charCodeAt(i + 1)))) continue;
+    out += `${value.slice(from, i)} `;
+    let end = i + 1;
+    while (end < length && isCollapsible(value.charCodeAt(end))) end++;
+    from = end;
+    i = end - 1;
+  }
+  return (from === 0 ? value : out + value.slice(from)).trim();
+}
+
+function isCollapsible(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x0c || code === 0xa0 || code === 0x200b;
 }
 
 export function maskText(text: string): string {
