@@ -1,4 +1,5 @@
 import { headline } from '@crawler/dedup';
+import { Parser } from 'htmlparser2';
 import type { CorpusPage } from '../article-corpus.js';
 import type { LabeledWeb } from './near-duplicate-eval.js';
 
@@ -16,7 +17,7 @@ export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
   pages.forEach((page, i) => {
     const original = { url: page.url, html: page.html };
     web.pages.push(original);
-    const title = headline(/<title[^>]*>([^<]*)<\/title>/i.exec(page.html)?.[1]?.trim() ?? '') || page.truth.split(/[.!?]/)[0]!.slice(0, 80);
+    const title = headline(pageTitle(page.html)) || page.truth.split(/[.!?]/)[0]!.slice(0, 80);
     const paragraphs = page.truth.split(/\n+/).map((line) => line.trim()).filter(Boolean);
     const site = REPRINT_SITES[i % REPRINT_SITES.length]!;
     const reprint = { url: `https://${site.host}/story/${page.id.slice(0, 12)}`, html: site.render(title, paragraphs, i) };
@@ -39,6 +40,22 @@ export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
 
 function withQuery(url: string, query: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** The page's first <title> as text, entities decoded: the reprint templates escape it again. */
+export function pageTitle(html: string): string {
+  let state: 'before' | 'inside' | 'done' = 'before';
+  let title = '';
+  const parser = new Parser(
+    {
+      onopentag: (name) => void (state === 'before' && name === 'title' && (state = 'inside')),
+      ontext: (text) => void (state === 'inside' && (title += text)),
+      onclosetag: (name) => void (state === 'inside' && name === 'title' && (state = 'done')),
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return title.trim();
 }
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
