@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAgainstTruth } from '@crawler/cli';
 import { canonicalUrl, catalogGroups, silentLogger, type Bus, type LinkBase, type LinkRecord, type PageStore, type FingerprintStore } from '@crawler/core';
@@ -10,6 +9,7 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
@@ -42,7 +42,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
 
   beforeAll(async () => {
     web = await startTestWeb({ seed: 5 });
-    logDir = mkdtempSync(join(tmpdir(), 'e2e-logs-'));
+    logDir = createScratchDir('e2e-logs');
     const jobFile = join(logDir, 'job.json');
     writeFileSync(jobFile, JSON.stringify({ id: `e2e-${run}`, seeds: web.seeds, maxDepth: web.groundTruth().maxDepth }));
     env.CRAWL_JOB_FILE = jobFile;
@@ -65,6 +65,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     await Promise.all(services.map((service) => service.stop()));
     await Promise.all([bus?.close(), linkbase?.close(), pages?.close(), fingerprints?.close()]);
     await web?.close();
+    removeScratchDir(logDir);
   });
 
   async function lagTotal(): Promise<number> {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { freePort } from '../support/service-processes.js';
 
 const deployDir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
@@ -26,7 +26,7 @@ export interface PrometheusProcess {
  * targets through a targets file, as an operator would; only the intervals are shortened.
  */
 export async function startPrometheus(targets: string[], scrapeInterval = '1s'): Promise<PrometheusProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'crawler-prometheus-'));
+  const dir = createScratchDir('crawler-prometheus');
   const config = readFileSync(join(deployDir, 'prometheus.yml'), 'utf8').replace(/scrape_interval: 15s/, `scrape_interval: ${scrapeInterval}`).replace(/evaluation_interval: 15s/, `evaluation_interval: ${scrapeInterval}`)
     .replace(/scrape_timeout: 10s/, `scrape_timeout: ${scrapeInterval}`);
   writeFileSync(join(dir, 'prometheus.yml'), config);
@@ -61,6 +61,7 @@ export async function startPrometheus(targets: string[], scrapeInterval = '1s'):
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      removeScratchDir(dir);
     },
     logTail: () => log.split('\n').slice(-20).join('\n'),
   };

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogGroups, silentLogger, Topics, type Bus, type FingerprintStore, type LinkBase, type LinkBaseStats, type PageStore } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
+import { createScratchDir, removeScratchDir } from '../../support/scratch-dir.js';
 import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../../support/test-web-service-env.js';
 import { stackAddresses, type StackAddresses } from './stack-env.js';
@@ -68,7 +68,7 @@ export class CrawlRun {
     const names = freshNames(options.label);
     const env = { ...stack, ...names };
     const logger = silentLogger();
-    const logDir = mkdtempSync(join(tmpdir(), `reliability-${options.label}-`));
+    const logDir = createScratchDir(`reliability-${options.label}`);
     const run = new CrawlRun(
       options,
       stack,
@@ -180,6 +180,7 @@ export class CrawlRun {
     await Promise.all([...this.processes.values()].map((entry) => entry.process.stop()));
     await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
     for (const problem of await dropNames(this.stack, this.names)) process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
+    removeScratchDir(this.logDir);
   }
 }
 
