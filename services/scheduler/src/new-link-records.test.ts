@@ -50,15 +50,30 @@ describe('updateSitemapHints', () => {
   const stored = makeLinkRecord('http://a.test/x', { sitemapLastmod: 1000, sitemapChangefreq: 'weekly' });
 
   it('takes hints at least as new as the stored ones, keeping what the sitemap leaves out', () => {
-    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: 'daily' })).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'daily' });
-    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: null })).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'weekly' });
-    expect(updateSitemapHints(stored, { lastmod: null, changefreq: 'hourly' })).toMatchObject({ sitemapLastmod: 1000, sitemapChangefreq: 'hourly' });
-    expect(updateSitemapHints(makeLinkRecord('http://a.test/y'), { lastmod: 5, changefreq: 'never' })).toMatchObject({ sitemapLastmod: 5, sitemapChangefreq: 'never' });
+    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: 'daily' }, 9000)).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'daily' });
+    expect(updateSitemapHints(stored, { lastmod: 2000, changefreq: null }, 9000)).toMatchObject({ sitemapLastmod: 2000, sitemapChangefreq: 'weekly' });
+    expect(updateSitemapHints(stored, { lastmod: null, changefreq: 'hourly' }, 9000)).toMatchObject({ sitemapLastmod: 1000, sitemapChangefreq: 'hourly' });
+    expect(updateSitemapHints(makeLinkRecord('http://a.test/y'), { lastmod: 5, changefreq: 'never' }, 9000)).toMatchObject({ sitemapLastmod: 5, sitemapChangefreq: 'never' });
   });
 
   it('returns the record itself (no write) for no hints, older hints or the same hints', () => {
-    expect(updateSitemapHints(stored, { lastmod: null, changefreq: null })).toBe(stored);
-    expect(updateSitemapHints(stored, { lastmod: 500, changefreq: 'hourly' })).toBe(stored);
-    expect(updateSitemapHints(stored, { lastmod: 1000, changefreq: 'weekly' })).toBe(stored);
+    expect(updateSitemapHints(stored, { lastmod: null, changefreq: null }, 9000)).toBe(stored);
+    expect(updateSitemapHints(stored, { lastmod: 500, changefreq: 'hourly' }, 9000)).toBe(stored);
+    expect(updateSitemapHints(stored, { lastmod: 1000, changefreq: 'weekly' }, 9000)).toBe(stored);
+  });
+
+  it('makes a fetched page due now when a new lastmod falls after its last fetch, once', () => {
+    const fetched = makeLinkRecord('http://a.test/f', { status: 'fetched', fetchCount: 1, lastFetchAt: 5000, lastSeenAt: 5000, nextFetchAt: 90_000, sitemapLastmod: 1000 });
+    const now = 10_000;
+    const hinted = updateSitemapHints(fetched, { lastmod: 7000, changefreq: null }, now);
+    expect(hinted).toMatchObject({ sitemapLastmod: 7000, nextFetchAt: now });
+    // The same sitemap read again, the page not re-fetched yet: nothing more to write.
+    expect(updateSitemapHints(hinted, { lastmod: 7000, changefreq: null }, now + 1)).toBe(hinted);
+    // Modified before our copy, in the future (a wrong clock), or never fetched: the plan stands.
+    expect(updateSitemapHints(fetched, { lastmod: 4000, changefreq: null }, now).nextFetchAt).toBe(90_000);
+    expect(updateSitemapHints(fetched, { lastmod: 20_000, changefreq: null }, now).nextFetchAt).toBe(90_000);
+    expect(updateSitemapHints({ ...fetched, status: 'gone' }, { lastmod: 7000, changefreq: null }, now).nextFetchAt).toBe(90_000);
+    const queued = makeLinkRecord('http://a.test/q', { nextFetchAt: 50_000 });
+    expect(updateSitemapHints(queued, { lastmod: 7000, changefreq: null }, now).nextFetchAt).toBe(50_000);
   });
 });

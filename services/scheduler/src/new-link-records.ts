@@ -83,19 +83,27 @@ export function addInlink(record: LinkRecord, anchors: readonly string[]): LinkR
   return next.fetchCount === 0 && next.status === 'queued' && next.trafficClass === 'discovery' ? { ...next, ...discoveryPlan(next) } : next;
 }
 
+/** Statuses of a fetched URL waiting for its next re-crawl: the ones a newer lastmod can bring forward. */
+const RECRAWLED = new Set(['fetched', 'error']);
+
 /**
  * A known URL listed by a sitemap again: its stored hints give way to these unless these are
  * older (a lastmod before the stored one: another, stale sitemap lists the URL too). A hint the
- * sitemap leaves out keeps its stored value. They act at the URL's next re-crawl plan: the
- * change-rate prior (changefreq), and before the first fetch "unchanged since" (lastmod). Returns
- * the record itself when nothing changes, so no write is made.
+ * sitemap leaves out keeps its stored value. `changefreq` acts at the URL's next re-crawl plan (the
+ * change-rate prior) and before the first fetch `lastmod` is "unchanged since". A new lastmod after
+ * the last copy we have says the page changed since: its visit is brought forward to now (not for a
+ * lastmod in the future, and not for one already stored, so a re-read sitemap does it once).
+ * Returns the record itself when nothing changes, so no write is made.
  */
-export function updateSitemapHints(record: LinkRecord, hints: SitemapHints): LinkRecord {
+export function updateSitemapHints(record: LinkRecord, hints: SitemapHints, now: number): LinkRecord {
   if (hints.lastmod === null && hints.changefreq === null) return record;
   if (hints.lastmod !== null && record.sitemapLastmod !== null && hints.lastmod < record.sitemapLastmod) return record;
   const sitemapLastmod = hints.lastmod ?? record.sitemapLastmod;
   const sitemapChangefreq = hints.changefreq ?? record.sitemapChangefreq;
-  return sitemapLastmod === record.sitemapLastmod && sitemapChangefreq === record.sitemapChangefreq ? record : { ...record, sitemapLastmod, sitemapChangefreq };
+  if (sitemapLastmod === record.sitemapLastmod && sitemapChangefreq === record.sitemapChangefreq) return record;
+  const modifiedSince =
+    hints.lastmod !== null && hints.lastmod !== record.sitemapLastmod && hints.lastmod <= now && record.lastSeenAt !== null && hints.lastmod > record.lastSeenAt && RECRAWLED.has(record.status);
+  return { ...record, sitemapLastmod, sitemapChangefreq, ...(modifiedSince && record.nextFetchAt > now ? { nextFetchAt: now } : {}) };
 }
 
 /** Two listings of one URL in one message: the newer lastmod and the changefreq that came with it, else the first one given. */

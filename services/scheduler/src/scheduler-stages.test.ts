@@ -133,4 +133,26 @@ describe('sitemap hints through links and status', () => {
     expect(old!.nextFetchAt).toBeGreaterThan(recent!.nextFetchAt);
     expect(old!.changeRate!).toBeLessThan(recent!.changeRate!);
   });
+
+  it('brings a fetched page forward when the sitemap is read again with a lastmod after that fetch', async () => {
+    const [page] = await firstVisits([{ url: 'http://a.test/story', lastmod: now - DAY, changefreq: 'monthly' }]);
+    expect(page!.nextFetchAt).toBeGreaterThan(now + DAY);
+    const { linkbase, records } = slowLinkBase();
+    await linkbase.insertNew([page!]);
+    const later = now + 3_600_000;
+    const reread = (lastmod: number): Outlinks => ({
+      ...sampleMessages[Schemas.Outlinks],
+      kind: 'page',
+      sourceUrl: 'http://a.test/sitemap.xml',
+      sourceUrlId: urlId('http://a.test/sitemap.xml'),
+      depth: 1,
+      links: [{ url: page!.url, anchor: null, rel: null, source: 'sitemap', lastmod, changefreq: 'monthly' }],
+    });
+    const links = createLinksStage({ ...options(linkbase), policy, now: () => later });
+    await links.handle(reread(now - DAY), {} as StageContext);
+    expect(records.get(page!.id)!.nextFetchAt).toBe(page!.nextFetchAt);
+    await links.handle(reread(now + 60_000), {} as StageContext);
+    expect(records.get(page!.id)).toMatchObject({ sitemapLastmod: now + 60_000, nextFetchAt: later });
+  });
 });
+

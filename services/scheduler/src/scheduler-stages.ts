@@ -45,7 +45,7 @@ export interface SchedulerStageOptions {
  * crawl.links -> link base: inserts URLs not seen before, due now, valued by the weight function,
  * with the sitemap's lastmod and changefreq when a sitemap listed them. A known URL linked again
  * gains an inlink and the link's anchor text, and a sitemap's hints unless they are older than its
- * stored ones; the page the links came from gains link yield for each new URL (hub feedback). All
+ * stored ones (a lastmod after its last fetch makes it due now); the page the links came from gains link yield for each new URL (hub feedback). All
  * of these are batched writes.
  */
 export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks> {
@@ -71,8 +71,8 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
         const stored = known.get(candidate.id);
         if (!stored) continue;
         const inlink = options.countInlinks && candidate.id !== message.sourceUrlId;
-        const hinted = updateSitemapHints(stored, candidate.hints) !== stored;
-        if (inlink || hinted) writes.push(updates.update(candidate.id, (record) => updateSitemapHints(inlink ? addInlink(record, candidate.anchors) : record, candidate.hints)));
+        const hinted = updateSitemapHints(stored, candidate.hints, at) !== stored;
+        if (inlink || hinted) writes.push(updates.update(candidate.id, (record) => updateSitemapHints(inlink ? addInlink(record, candidate.anchors) : record, candidate.hints, at)));
       }
       if (message.kind === 'page' && message.sourceUrlId && inserted.length > 0) {
         writes.push(updates.update(message.sourceUrlId, (record) => ({ ...record, linkYield: addYield(record.linkYield, inserted.length) })));
