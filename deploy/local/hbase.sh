@@ -78,22 +78,17 @@ logger.hbase.level = info
 EOF
 }
 
-# hbase_java <name> <args...>: JVM command line into HBASE_CMD; the --add-opens set is
-# what bin/hbase adds on JDK 17 (netty and Hadoop reach into JDK internals).
+# hbase_java <name> <args...>: JVM command line into HBASE_CMD, with the JDK 17 flags of
+# hbase-jvm-flags.txt (shared with the compose image).
 hbase_java() {
   local name="$1"; shift
+  local flags
+  mapfile -t flags < <(grep -Ev '^[[:space:]]*(#|$)' "$LOCAL_DIR/hbase-jvm-flags.txt")
   HBASE_CMD=("$JAVA_BIN" "-Dcrawlerstack.service=$name" -Xms64m -Xmx512m -XX:+UseG1GC
     -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true
     -Dlog4j2.configurationFile="file:$HBASE_CONF/log4j2.properties"
     -Dhbase.log.dir="$LOG_DIR" -Dhbase.home.dir="$HBASE_STATE"
-    -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
-    --add-modules jdk.unsupported
-    --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
-    --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
-    --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-    --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-    --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.net.dns=ALL-UNNAMED
-    --add-exports java.base/sun.net.util=ALL-UNNAMED --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+    "${flags[@]}"
     -cp "$HBASE_CONF:$(hbase_libs)/*" "${HBASE_MAIN[$name]}" "$@")
 }
 

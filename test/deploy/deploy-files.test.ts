@@ -347,6 +347,16 @@ describe('deploy/docker/hbase (compose demo only)', () => {
     expect(final.stopSignal).toBe('SIGTERM');
   });
 
+  it('starts HBase with the JDK 17 flags the local stack uses, from the one shared list', () => {
+    const flags = readFileSync(join(root, 'deploy/local/hbase-jvm-flags.txt'), 'utf8').split('\n').filter((line) => /^-/.test(line));
+    expect(flags).toContain('--add-opens=java.base/java.nio=ALL-UNNAMED');
+    const copied = stages.at(-1)!.instructions.filter((step) => step.keyword === 'COPY').map((step) => step.args);
+    expect(copied.some((args) => /deploy\/local\/hbase-jvm-flags\.txt .*\/opt\/hbase\/conf\/$/.test(args))).toBe(true);
+    expect(readFileSync(join(root, 'deploy/docker/hbase/hbase-standalone.sh'), 'utf8')).toContain('$HBASE_HOME/conf/hbase-jvm-flags.txt');
+    expect(readFileSync(join(root, 'deploy/local/hbase.sh'), 'utf8')).toContain('$LOCAL_DIR/hbase-jvm-flags.txt');
+    for (const script of ['deploy/docker/hbase/hbase-standalone.sh', 'deploy/local/hbase.sh']) expect(readFileSync(join(root, script), 'utf8')).not.toContain('--add-opens');
+  });
+
   it('exposes the REST gateway port its hbase-site.xml sets', () => {
     const site = readFileSync(join(root, 'deploy/docker/hbase/hbase-site.xml'), 'utf8');
     const restPort = /<name>hbase\.rest\.port<\/name><value>(\d+)<\/value>/.exec(site)![1]!;

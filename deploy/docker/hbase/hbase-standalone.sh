@@ -4,16 +4,10 @@
 set -uo pipefail
 
 HBASE_HOME=${HBASE_HOME:-/opt/hbase}
-# What bin/hbase adds on JDK 17: netty and Hadoop reach into JDK internals.
+# The JDK 17 flags bin/hbase would add (deploy/local/hbase-jvm-flags.txt, as the local stack uses).
+mapfile -t jdk_flags < <(grep -Ev '^[[:space:]]*(#|$)' "$HBASE_HOME/conf/hbase-jvm-flags.txt")
 jvm=(-XX:+UseG1GC -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true
-  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
-  --add-modules jdk.unsupported
-  --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.net.dns=ALL-UNNAMED
-  --add-exports java.base/sun.net.util=ALL-UNNAMED --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  "${jdk_flags[@]}"
   "-Dlog4j2.configurationFile=file:$HBASE_HOME/conf/log4j2.properties"
   -cp "$HBASE_HOME/conf:$HBASE_HOME/lib/*")
 master_class=org.apache.hadoop.hbase.master.HMaster
