@@ -141,6 +141,25 @@ describe('dedup stage', () => {
     expect(filed).toHaveLength(MAX_PAGES_PER_HEADLINE);
   });
 
+  it('keeps an unchanged page filed under its headline when it re-indexes itself, so the entry does not expire', async () => {
+    let now = 1_000;
+    const ttlMs = 10_000;
+    const fingerprints = new MemoryFingerprintStore({ now: () => now });
+    const pages = memoryPages();
+    const stage = createDedupStage({ fingerprints, pages: pages.store, settings: { ...settings, digestTtlMs: ttlMs }, now: () => now });
+    const title = 'Harbor ferries every twenty minutes | News';
+    const story = page('http://news.test/story', vocabularyText(3, 300).join(' '), { title, fetchedAt: now });
+    const first = (await stage.handle(story, context)).at(-1)!.value as StatusUpdate;
+    const headlineKey = simhashHex(fingerprintText(title, '', 'en').title!);
+    const filed = async () => (await fingerprints.members(HEADLINE_NAMESPACE, [headlineKey]))[0]!.length;
+    expect(await filed()).toBe(1);
+    now += ttlMs * 0.6;
+    const again = (await stage.handle({ ...story, previousDigest: first.digest, fetchedAt: now }, context)).at(-1)!.value as StatusUpdate;
+    expect(again.change).toBe('unchanged');
+    now += ttlMs * 0.7;
+    expect(await filed()).toBe(1);
+  });
+
   it('calls a changed page changed, not a near duplicate of its own earlier version', async () => {
     const { run } = setup();
     const first = await run(page('http://news.test/story', article(1)));

@@ -184,12 +184,15 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       count(decided.change, page.noindex && stores);
       const emissions: Emission[] = [];
       // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
-      // may be getting old, or is new (its digest was registered just now). Only a page whose lookup
-      // found room in its headline's set is filed under it: the set stays bounded.
+      // may be getting old, or is new (its digest was registered just now). Only a page that found
+      // room in its headline's set (or is in it already) is filed under it: the set stays bounded.
       const reindex = decided.change === 'unchanged' && (decided.owner.fetchedAt === page.fetchedAt || now() - decided.owner.fetchedAt > ttlMs / 2);
       if ((stores || reindex) && searchable()) {
         const { body, pairs, title } = analysis.fingerprint!;
-        writes.push(index!.add({ body, pairs, title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest }, lookup?.headlineOpen ?? false));
+        const indexed = { body, pairs, title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest };
+        // An unchanged page made no lookup: it asks its headline's set, or its headline entry would expire.
+        const underHeadline = lookup ? lookup.headlineOpen : byHeadline && specificHeadline(analysis.fingerprint!) && (await index!.headlineOpen(indexed));
+        writes.push(index!.add(indexed, underHeadline));
       }
       if (stores && !page.noindex) {
         const body = analysis.fingerprint?.body;

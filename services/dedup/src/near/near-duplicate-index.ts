@@ -77,6 +77,16 @@ export class NearDuplicateIndex {
     return { pages, headlineOpen: true };
   }
 
+  /**
+   * Whether a page may be filed under its headline without a lookup (an unchanged page re-indexing
+   * itself): the headline's set has room, or already holds the page (filing it again renews its TTL).
+   */
+  async headlineOpen(page: IndexedPage): Promise<boolean> {
+    if (page.title === null) return false;
+    const [filed] = await this.store.members(HEADLINE_NAMESPACE, [simhashHex(page.title)]);
+    return filed!.length < MAX_PAGES_PER_HEADLINE || filed!.includes(encodeIndexedPage(page));
+  }
+
   /** Files the page in its band buckets and, when `underHeadline` (a lookup found room), under its headline. */
   async add(page: IndexedPage, underHeadline = false): Promise<void> {
     const member = encodeIndexedPage(page);
