@@ -5,3 +5,4 @@ export * from './bus-contract.js';
 export * from './linkbase-contract.js';
 export * from './fingerprints-contract.js';
 export * from './page-store-contract.js';
+export * from './seeded-random.js';

@@ -1,3 +1,4 @@
+import { randomText, seededRandom } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { forEachAsciiWord, tokenize, WORD } from './tokenize.js';
 
@@ -27,10 +28,9 @@ describe('tokenize', () => {
 
   it('reads ASCII words exactly as the Unicode word pattern does', () => {
     const alphabet = "ab z09' -.\n";
-    let seed = 7;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = seededRandom(7);
     for (let n = 0; n < 2000; n++) {
-      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const text = randomText(random, alphabet, 1 + Math.floor(random() * 30));
       const words: string[] = [];
       forEachAsciiWord(text, (word) => words.push(word));
       expect(words, JSON.stringify(text)).toEqual(Array.from(text.matchAll(WORD), (match) => match[0]));

@@ -1,3 +1,4 @@
+import { randomText, seededRandom } from '@crawler/core/testing';
 import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { describe, expect, it } from 'vitest';
 import { collapse, extractBlocks, maskText } from './page-blocks.js';
@@ -35,10 +36,9 @@ describe('extractBlocks', () => {
   it('collapses whitespace runs to one space and trims, as the two replaces of link extraction do', () => {
     const reference = (value: string) => value.replace(/[\r\n]+/g, ' ').replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').trim();
     const alphabet = ['a', 'b', ' ', '\n', '\r', '\t', '\f', '\u00a0', '\u200b', '\u2003', '\ufeff'];
-    let seed = 11;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = seededRandom(11);
     for (let n = 0; n < 3000; n++) {
-      const value = Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const value = randomText(random, alphabet, Math.floor(random() * 12));
       expect(collapse(value), JSON.stringify(value)).toBe(reference(value));
     }
     expect(collapse('\n    Home \u00a0 News\n  ')).toBe('Home News');

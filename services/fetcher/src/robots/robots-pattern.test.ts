@@ -1,3 +1,4 @@
+import { randomText, seededRandom } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { matchesRobotsPattern } from './robots-pattern.js';
 
@@ -25,9 +26,8 @@ describe('matchesRobotsPattern', () => {
   });
 
   it('agrees with a RegExp reference on random short paths and patterns', () => {
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const random = seededRandom(7);
+    const pick = (alphabet: string, length: number) => randomText(random, alphabet, length);
     for (let i = 0; i < 5000; i++) {
       const path = `/${pick('ab/', Math.floor(random() * 8))}`;
       const pattern = `/${pick('ab*/', Math.floor(random() * 6))}${random() < 0.3 ? '$' : ''}`;

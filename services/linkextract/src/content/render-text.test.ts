@@ -1,3 +1,4 @@
+import { randomText, seededRandom } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createNode } from './content-node.js';
 import { collapseWhitespace, renderText } from './render-text.js';
@@ -36,10 +37,9 @@ describe('collapseWhitespace', () => {
   it('gives what the regex definition gives: space runs to one space, newline with its surrounding whitespace to one newline, trimmed', () => {
     const reference = (value: string) => (!/[\t\n\f\r\u00a0\u200b]| {2}|^ | $/.test(value) ? value : value.replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').replace(/ ?\n\s*/g, '\n').trim());
     const alphabet = ['a', 'b', ' ', ' ', '\n', '\r', '\t', '\f', '\v', '\u00a0', '\u200b', '\u2003', '\u3000', '\ufeff', '\u2028'];
-    let seed = 5;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = seededRandom(5);
     for (let n = 0; n < 5000; n++) {
-      const value = Array.from({ length: Math.floor(random() * 14) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const value = randomText(random, alphabet, Math.floor(random() * 14));
       expect(collapseWhitespace(value), JSON.stringify(value)).toBe(reference(value));
     }
     expect(collapseWhitespace('  Harbor \n\n  ferries\t leave \n')).toBe('Harbor\nferries leave');
