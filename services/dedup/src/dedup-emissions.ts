@@ -1,4 +1,4 @@
-import { Schemas, surtKey, Topics } from '@crawler/core';
+import { Schemas, surtKey, Topics, urlIdentityOf } from '@crawler/core';
 import type { ChangeDecision, Emission, Outlinks, ParsedPage, ReviewRecord, StatusUpdate, StoredPage } from '@crawler/core';
 import type { Judgement } from './judge/judge.js';
 
@@ -78,13 +78,7 @@ export type StatusFields = Pick<StatusUpdate, 'outcome' | 'change' | 'duplicateO
 /** The page's status for the scheduler: every dedup decision is a field of it. */
 export function statusEmission(page: ParsedPage, fields: StatusFields): Emission {
   const value: StatusUpdate = {
-    url: page.url,
-    urlId: page.urlId,
-    host: page.host,
-    queueKey: page.queueKey,
-    depth: page.depth,
-    jobId: page.jobId,
-    traceId: page.traceId,
+    ...urlIdentityOf(page),
     httpStatus: page.httpStatus,
     fetchedAt: page.fetchedAt,
     attempt: 0,

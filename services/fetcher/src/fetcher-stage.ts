@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId } from '@crawler/core';
+import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId, urlIdentityOf } from '@crawler/core';
 import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
@@ -104,13 +104,7 @@ function compressBody(body: Buffer): Buffer {
 
 export function statusEmission(request: FrontierRequest, result: StatusOutcome, fetchedAt: number, meta: Record<string, string> = {}): Emission {
   const value: StatusUpdate = {
-    url: request.url,
-    urlId: request.urlId,
-    host: request.host,
-    queueKey: request.queueKey,
-    depth: request.depth,
-    jobId: request.jobId,
-    traceId: request.traceId,
+    ...urlIdentityOf(request),
     outcome: result.outcome,
     httpStatus: result.httpStatus,
     fetchedAt,

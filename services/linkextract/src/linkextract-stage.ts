@@ -1,5 +1,5 @@
 import type { CrawlJob, DropReason, Emission, FetchResult, Stage, StatusUpdate } from '@crawler/core';
-import { errorCode, errorMessage, Schemas, Topics } from '@crawler/core';
+import { errorCode, errorMessage, Schemas, Topics, urlIdentityOf } from '@crawler/core';
 import { rawBody } from './decode-body.js';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
@@ -59,13 +59,7 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
 
     onGiveUp(fetched, error): Emission[] {
       const status: StatusUpdate = {
-        url: fetched.url,
-        urlId: fetched.urlId,
-        host: fetched.host,
-        queueKey: fetched.queueKey,
-        depth: fetched.depth,
-        jobId: fetched.jobId,
-        traceId: fetched.traceId,
+        ...urlIdentityOf(fetched),
         outcome: 'processing_failed',
         httpStatus: fetched.httpStatus,
         fetchedAt: fetched.fetchedAt,

@@ -1,16 +1,11 @@
 import type { FetchResult, ParsedPage } from '@crawler/core';
+import { urlIdentityOf } from '@crawler/core';
 import type { ParsedContent } from './page-parser.js';
 
 /** What link extraction hands on for a fetched page: the fetch's fields and what the parser found in it. */
 export function toParsedPage(fetched: FetchResult, content: ParsedContent): ParsedPage {
   return {
-    url: fetched.url,
-    urlId: fetched.urlId,
-    host: fetched.host,
-    queueKey: fetched.queueKey,
-    depth: fetched.depth,
-    jobId: fetched.jobId,
-    traceId: fetched.traceId,
+    ...urlIdentityOf(fetched),
     finalUrl: fetched.finalUrl,
     httpStatus: fetched.httpStatus,
     contentType: fetched.contentType,
