@@ -139,10 +139,12 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const maybeNew = page.previousDigest !== analysis.digest;
       // analysis.fingerprint is computed on first use: an unchanged page that does not re-index itself never pays for it.
       const searchable = () => index !== null && analysis.fingerprint !== null && analysis.fingerprint.tokens >= settings.nearMinTokens;
+      // Only a specific headline is looked up and filed under (see nearest-match.ts).
+      const byOwnHeadline = () => byHeadline && specificHeadline(analysis.fingerprint!);
       const [exact, previous, lookup, observed] = await Promise.all([
         decideExact(page, analysis, templateVersion),
         maybeNew && page.previousDigest && !analysis.media ? fingerprints.get(DIGEST_NAMESPACE, [page.previousDigest]).then(([value]) => (value ? decodeRegistration(value) : null)) : null,
-        maybeNew && searchable() ? index!.lookup(analysis.fingerprint!.body, byHeadline && specificHeadline(analysis.fingerprint!) ? analysis.fingerprint!.title : null) : null,
+        maybeNew && searchable() ? index!.lookup(analysis.fingerprint!.body, byOwnHeadline() ? analysis.fingerprint!.title : null) : null,
         markup ? templates.observe(page.host, analysis.blocks, page.title, template) : null,
       ]);
       if (observed) metrics.template(observed);
@@ -191,7 +193,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         const { body, pairs, title } = analysis.fingerprint!;
         const indexed = { body, pairs, title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest };
         // An unchanged page made no lookup: it asks its headline's set, or its headline entry would expire.
-        const underHeadline = lookup ? lookup.headlineOpen : byHeadline && specificHeadline(analysis.fingerprint!) && (await index!.headlineOpen(indexed));
+        const underHeadline = lookup ? lookup.headlineOpen : byOwnHeadline() && (await index!.headlineOpen(indexed));
         writes.push(index!.add(indexed, underHeadline));
       }
       if (stores && !page.noindex) {
