@@ -43,14 +43,6 @@ export class FeatureCounts {
     if (this.count === this.slots.length) this.grow();
   }
 
-  get(hash: number): number {
-    const key = hash >>> 0;
-    for (let slot = Math.imul(key, 0x9e3779b1) >>> 0 & this.mask; this.used[slot] === 1; slot = (slot + 1) & this.mask) {
-      if (this.keys[slot] === key) return this.weights[slot]!;
-    }
-    return 0;
-  }
-
   /** Every weight replaced by its square (see text-fingerprint.ts for why). */
   square(): void {
     for (let i = 0; i < this.count; i++) {
