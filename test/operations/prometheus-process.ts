@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@crawler/core/free-port';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { freePort } from '../support/service-processes.js';
 
 const deployDir = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
 

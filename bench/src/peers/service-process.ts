@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@crawler/core/free-port';
 import { registerCleanup } from '../abort-cleanup.js';
 import { repoRoot } from '../stack/stack-env.js';
 
@@ -10,14 +10,6 @@ export interface ServiceProcess {
   ready(): Promise<boolean>;
   stop(): Promise<number | null>;
   logTail(): string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** One built service (`services/<name>/dist/main.js`) as its own OS process, as deployed. */

@@ -1,21 +1,12 @@
-import { createServer } from 'node:net';
 import { BackendError } from '@crawler/core';
+import { freePort } from '@crawler/core/free-port';
 import { describe, expect, it } from 'vitest';
 import { createElasticsearchLinkBase } from './elasticsearch-linkbase.js';
 import { quiet, testConfig } from './testing/test-index.js';
 
-/** A port nothing listens on: taken from the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('an unreachable cluster', () => {
   it('fails opening with a retriable BackendError naming the node, never its credentials', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const config = testConfig({ url: `http://crawler:url-secret@127.0.0.1:${port}`, username: 'crawler', password: 'basic-secret', requestTimeoutMs: 2000 });
     const failed = await createElasticsearchLinkBase(config, quiet).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(BackendError);
@@ -28,7 +19,7 @@ describe('an unreachable cluster', () => {
   });
 
   it('fails opening with an API key the same way', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const config = testConfig({ url: `http://127.0.0.1:${port}`, apiKey: 'api-secret', requestTimeoutMs: 2000 });
     const failed = await createElasticsearchLinkBase(config, quiet).catch((error: unknown) => error);
     expect(failed).toMatchObject({ retriable: true, message: expect.stringContaining(`at http://127.0.0.1:${port} failed: cluster unreachable`) });

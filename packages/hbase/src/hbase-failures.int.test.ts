@@ -1,21 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { BackendError, createLogger, CrawlerError, silentLogger, type Logger } from '@crawler/core';
+import { freePort } from '@crawler/core/free-port';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CellEncodingError, CellTooLargeError } from './hbase-errors.js';
 import { createHbasePageStore, pageRowKey } from './hbase-page-store.js';
 import { createHbaseRestClient } from './rest-client.js';
 import { dropTable, localHbaseConfig, samplePage } from './testing/index.js';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function capturingLogger(): { logger: Logger; lines: () => string } {
   const chunks: string[] = [];
@@ -51,7 +42,7 @@ describe('HBase page store failures', () => {
   });
 
   it('fails fast with a retriable BackendError when the gateway is unreachable (wrong port)', async () => {
-    const config = localHbaseConfig({ HBASE_REST_URL: `http://127.0.0.1:${await closedPort()}` });
+    const config = localHbaseConfig({ HBASE_REST_URL: `http://127.0.0.1:${await freePort()}` });
     const started = Date.now();
     const error = await failure(createHbasePageStore(config, silentLogger()));
     expect(Date.now() - started).toBeLessThan(5000);

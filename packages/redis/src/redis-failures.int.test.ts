@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { BackendError, createLogger, silentLogger, type FingerprintStore } from '@crawler/core';
+import { freePort } from '@crawler/core/free-port';
 import { waitFor } from '@crawler/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRedisFingerprintStore } from './redis-fingerprint-store.js';
@@ -68,14 +68,6 @@ async function startOwnRedis(port: number): Promise<ChildProcess> {
   server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(() => output.includes('Ready to accept connections'));
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 describe('redis stopped and started again', () => {

@@ -1,18 +1,8 @@
-import { createServer } from 'node:net';
+import { freePort } from '@crawler/core/free-port';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from './errors.js';
 import { resolveOptions } from './options.js';
 import { startTestWeb } from './test-web.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 describe('options', () => {
   it('fills the documented defaults per profile', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './service-processes.js';
+import { freePort } from './free-port.js';
 
 describe('freePort', () => {
   it('hands out distinct listenable ports below the ephemeral range, where outgoing connections never take one', async () => {
