@@ -27,7 +27,7 @@ const { values } = parseArgs({
     budget: { type: 'string', default: '30m' },
     only: { type: 'string', default: 'peers,stages,scale' },
     rounds: { type: 'string', default: '3' },
-    peers: { type: 'string', default: 'raw,embedded,stack,services,crawlee,scrapy' },
+    peers: { type: 'string', default: 'raw,floor,embedded,stack,services,crawlee,scrapy' },
     hosts: { type: 'string', default: '10' },
     'pages-per-host': { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '50' },

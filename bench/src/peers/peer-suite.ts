@@ -28,7 +28,7 @@ export interface PeerSuiteOptions {
 }
 
 /** First-round guesses (ms) on a two-core machine; later rounds use what the previous round took. */
-const FIRST_ROUND_ESTIMATE: Record<string, number> = { raw: 5_000, embedded: 30_000, stack: 100_000, services: 120_000, crawlee: 70_000, scrapy: 100_000 };
+const FIRST_ROUND_ESTIMATE: Record<string, number> = { raw: 5_000, floor: 10_000, embedded: 30_000, stack: 100_000, services: 120_000, crawlee: 70_000, scrapy: 100_000 };
 const CRAWL_TIME_LIMIT_MS = 300_000;
 const runner = (name: string) => fileURLToPath(new URL(`./${name}.js`, import.meta.url));
 
@@ -65,6 +65,7 @@ export async function runPeerSuite(options: PeerSuiteOptions): Promise<{ specs: 
     const settings: PeerSettings = { seeds: web.seeds, pages: web.pages, concurrency: options.concurrency, maxPages: web.pages.length, timeLimitMs: CRAWL_TIME_LIMIT_MS };
     const run = (peer: string): Promise<PeerRun> => {
       if (peer === 'raw') return runPeerProcess(process.execPath, [runner('raw-runner')], settings);
+      if (peer === 'floor') return runPeerProcess(process.execPath, [runner('floor-runner')], settings);
       if (peer === 'embedded') return runPeerProcess(process.execPath, [runner('crawler-runner')], settings);
       if (peer === 'crawlee') return runPeerProcess(process.execPath, [runner('crawlee-runner')], settings);
       if (peer === 'scrapy') return runPeerProcess(python!, [`${pythonDir}/scrapy_runner.py`], settings);

@@ -32,6 +32,17 @@ describe('renderPeers', () => {
     expect(text).toContain('at least 10× Scrapy: not measured');
   });
 
+  it('says beside each target what the bare-tools floor reaches, when it ran', () => {
+    const withFloor = renderPeers(
+      [...specs, { id: 'floor', label: 'floor', how: 'bare tools', robots: 'robots-parser' }],
+      [...rounds, round('floor', 1, 2_000), round('floor', 2, 2_400)],
+    );
+    // Floor per round: 2000/10000 = 0.2 and 2400/8000 = 0.3 of raw; 8 and 8 times Crawlee.
+    expect(withFloor).toContain('at least half the raw limit: **0.13** (not met; the floor reaches 0.25)');
+    expect(withFloor).toContain('at least 10× Crawlee: **4.0** (not met; the floor reaches 8.0)');
+    expect(text).not.toContain('the floor reaches');
+  });
+
   it('says how each peer obeys robots.txt', () => {
     expect(text).toContain('- **Crawlee**: CheerioCrawler. Robots: respectRobotsTxtFile.');
   });
