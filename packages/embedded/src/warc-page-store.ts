@@ -5,8 +5,9 @@ import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
 import { BackendError } from '@crawler/core';
-import { gzipMember } from './gzip-member.js';
-import { parseWarcRecords, serializeWarcRecord, sha1Digest } from './warc-record.js';
+import { WarcEncoderThread } from './warc-encoder-thread.js';
+import type { WarcPageInput } from './warc-page-encoding.js';
+import { parseWarcRecords } from './warc-record.js';
 
 export interface WarcPageStoreOptions {
   /** gzip level of each record (1 fastest, 9 smallest). */
@@ -40,11 +41,14 @@ export class WarcPageStore implements PageStore {
   private sequence = 0;
   /** Pages put during one tick are written together: one compression fan-out, one write. */
   private pending: { pages: StoredPage[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private readonly encoder: WarcEncoderThread;
 
   private constructor(
     private readonly dir: string,
     private readonly options: Required<WarcPageStoreOptions>,
-  ) {}
+  ) {
+    this.encoder = new WarcEncoderThread(options.gzipLevel);
+  }
 
   static async open(dir: string, options: WarcPageStoreOptions = {}): Promise<WarcPageStore> {
     mkdirSync(dir, { recursive: true });
@@ -97,7 +101,7 @@ export class WarcPageStore implements PageStore {
       fresh.push(page);
     }
     if (fresh.length === 0) return;
-    const records = await Promise.all(fresh.map((page) => this.serialize(page)));
+    const records = await this.encoder.encode(fresh.map(warcPageInput));
     const file = await this.currentFile();
     let offset = file.size;
     const lines: string[] = [];
@@ -121,35 +125,6 @@ export class WarcPageStore implements PageStore {
       await file.handle.close();
       this.file = null;
     }
-  }
-
-  /** Two gzip members: the response record and its metadata record. */
-  private async serialize(page: StoredPage): Promise<Buffer> {
-    const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
-    const date = new Date(page.fetchedAt);
-    const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
-    for (const [name, value] of Object.entries(page.headers)) if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
-    httpHead.push(`content-length: ${body.length}`);
-    const block = Buffer.concat([Buffer.from(`${httpHead.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
-    const response = serializeWarcRecord({
-      type: 'response',
-      targetUri: page.url,
-      date,
-      contentType: 'application/http; msgtype=response',
-      block,
-      headers: { 'WARC-Payload-Digest': sha1Digest(body) },
-    });
-    const { body: _body, bodyEncoding: _encoding, ...meta } = page;
-    const metadata = serializeWarcRecord({
-      type: 'metadata',
-      targetUri: page.url,
-      date,
-      contentType: 'application/json',
-      block: Buffer.from(JSON.stringify(meta)),
-      headers: { 'WARC-Concurrent-To': response.recordId },
-    });
-    const level = this.options.gzipLevel;
-    return Buffer.concat(await Promise.all([gzipMember(response.bytes, level), gzipMember(metadata.bytes, level)]));
   }
 
   async get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
@@ -186,6 +161,7 @@ export class WarcPageStore implements PageStore {
     await this.flush();
     await this.file?.handle.close();
     await this.indexHandle?.close();
+    await this.encoder.close();
     this.file = null;
     this.indexHandle = null;
   }
@@ -219,4 +195,15 @@ function timestamp14(ms: number): string {
 function reasonPhrase(status: number): string {
   const phrases: Record<number, string> = { 200: 'OK', 203: 'Non-Authoritative Information', 206: 'Partial Content', 304: 'Not Modified' };
   return phrases[status] ?? 'Status';
+}
+
+/** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
+function warcPageInput(page: StoredPage): WarcPageInput {
+  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
+  for (const [name, value] of Object.entries(page.headers)) if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
+  httpHead.push(`content-length: ${body.length}`);
+  const { body: _body, bodyEncoding: _encoding, ...meta } = page;
+  // A copy of its own, so the thread gets exactly the body (a view may sit in a larger buffer) and it can be moved.
+  return { url: page.url, fetchedAt: page.fetchedAt, httpHead: httpHead.join('\r\n'), body: new Uint8Array(body), metadata: JSON.stringify(meta) };
 }

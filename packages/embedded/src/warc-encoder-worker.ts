@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { encodeWarcPage, type WarcPageInput } from './warc-page-encoding.js';
+
+/** The WARC encoder's thread: encodes each batch it is sent and answers with the records' bytes. */
+export interface EncodeRequest {
+  id: number;
+  pages: WarcPageInput[];
+}
+
+export type EncodeReply = { id: number; ok: true; records: Uint8Array[] } | { id: number; ok: false; message: string };
+
+const { gzipLevel } = workerData as { gzipLevel: number };
+parentPort!.on('message', ({ id, pages }: EncodeRequest) => {
+  let reply: EncodeReply;
+  try {
+    reply = { id, ok: true, records: pages.map((page) => encodeWarcPage(page, gzipLevel)) };
+  } catch (error) {
+    reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  // Copied, not transferred: small records share Node's buffer pool, which a transfer would detach.
+  parentPort!.postMessage(reply);
+});
