@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
 import { loadCatalog } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
-import { FileLinkBase, InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
+import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
@@ -37,5 +37,5 @@ export async function createFingerprintStore(runtime: RuntimeConfig, logger: Log
 
 export async function createPageStore(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<PageStore> {
   if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
-  return WarcPageStore.open(join(runtime.dataDir, 'warc'));
+  return WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
 }

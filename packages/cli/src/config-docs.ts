@@ -1,5 +1,6 @@
 import { runtimeSettings, type SettingsSpec } from '@crawler/core';
 import { elasticsearchSettings } from '@crawler/elasticsearch';
+import { warcSettings } from '@crawler/embedded';
 import { hbaseSettings } from '@crawler/hbase';
 import { kafkaSettings } from '@crawler/kafka';
 import { redisSettings } from '@crawler/redis';
@@ -14,6 +15,7 @@ const services: [string, SettingsSpec][] = [
   ['Elasticsearch (link base: scheduler)', elasticsearchSettings],
   ['Redis (fingerprints: dedup; robots and politeness state: fetcher)', redisSettings],
   ['HBase (page store: dedup)', hbaseSettings],
+  ['WARC files (page store: dedup when CRAWLER_PAGE_STORE=warc, and crawler run)', warcSettings],
   ['scheduler', schedulerSettings],
   ['fetcher', fetcherSettings],
   ['linkextract', linkextractSettings],
