@@ -13,14 +13,3 @@ export function builtModule(callerUrl: string, name: string): URL {
   if (!existsSync(built)) throw new Error(`worker module ${fileURLToPath(built)} is not built: run npm run build`);
   return built;
 }
-
-/** The parent's Node flags without resolution conditions, which under the test runner pick TypeScript sources. */
-export function builtModulesOnly(execArgv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i]!;
-    if (arg === '--conditions' || arg === '-C') i++;
-    else if (!arg.startsWith('--conditions=') && !arg.startsWith('-C=')) kept.push(arg);
-  }
-  return kept;
-}

@@ -1,4 +1,6 @@
 import { BackendError } from '@crawler/core';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
@@ -67,5 +69,18 @@ describe('WarcEncoderThread', () => {
     const outcome = expect(thread.encode([page(40)])).rejects.toThrow(/closed/);
     await thread.close();
     await outcome;
+  });
+
+  it('starts in a process run with flags a worker thread refuses (--max-old-space-size)', () => {
+    const built = new URL('../dist/warc-encoder-thread.js', import.meta.url).href;
+    const script = `
+      const { WarcEncoderThread } = await import(${JSON.stringify(built)});
+      const thread = new WarcEncoderThread(6);
+      const [record] = await thread.encode([{ url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}' }]);
+      await thread.close();
+      console.log(record.length > 0 ? 'encoded' : 'empty');`;
+    const child = spawnSync(process.execPath, ['--max-old-space-size=256', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('encoded');
   });
 });

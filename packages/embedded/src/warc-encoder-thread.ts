@@ -1,6 +1,6 @@
 import { BackendError } from '@crawler/core';
 import { Worker } from 'node:worker_threads';
-import { builtModule, builtModulesOnly } from './built-module.js';
+import { builtModule } from './built-module.js';
 import type { EncodeReply } from './warc-encoder-worker.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 
@@ -47,7 +47,9 @@ export class WarcEncoderThread {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(this.script, { workerData: { gzipLevel: this.gzipLevel }, name: 'warc-encoder', execArgv: builtModulesOnly(process.execArgv) });
+    // No flags of the parent: a worker refuses process-wide ones (--max-old-space-size), and the test
+    // runner's resolution conditions would pick TypeScript sources the thread cannot load.
+    const worker = new Worker(this.script, { workerData: { gzipLevel: this.gzipLevel }, name: 'warc-encoder', execArgv: [] });
     // An idle encoder must not keep a finished process alive.
     worker.unref();
     worker.on('message', (reply: EncodeReply) => {
