@@ -10,7 +10,7 @@ import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
+import { describeFetcherGroup, startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
 /**
@@ -123,14 +123,13 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
 
     // The frontier's partitions were shared, and each fetcher did the work of the ones it owns: the
     // six hosts (random ports) all land in one fetcher's partitions in about one run in 32.
-    const fetchers = catalogGroups(env.CRAWLER_TOPIC_PREFIX).find((group) => group.group === `${env.CRAWLER_TOPIC_PREFIX}fetcher`)!;
-    const group = await bus.describeGroup!(fetchers.group, fetchers.topics);
+    const group = await describeFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!);
     expect(group.members).toHaveLength(2);
     let processedTotal = 0;
     for (const service of [services[2]!, services[3]!]) {
       const member = group.members.find((candidate) => candidate.instance?.endsWith(`/${service.child.pid}`));
       expect(member?.partitions.length, service.name).toBeGreaterThan(0);
-      const owned = new Set(member!.partitions.map((owned) => `${owned.topic}/${owned.partition}`));
+      const owned = new Set(member!.partitions.map((partition) => `${partition.topic}/${partition.partition}`));
       const frontierMessages = group.partitions.filter((progress) => owned.has(`${progress.topic}/${progress.partition}`)).reduce((sum, progress) => sum + progress.end, 0);
       const processed = Number((await service.health())?.processed);
       if (frontierMessages > 0) expect(processed, service.name).toBeGreaterThan(0);

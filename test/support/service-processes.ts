@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogGroups, type Bus } from '@crawler/core';
+import { catalogGroups, type Bus, type GroupDescription } from '@crawler/core';
 import { freePort } from '@crawler/core/free-port';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,14 +73,19 @@ export async function waitUntilReady(service: ServiceProcess, deadline = Date.no
   }
 }
 
+/** The fetchers' consumer group: its members with the partitions each owns, and each partition's offsets. */
+export function describeFetcherGroup(bus: Bus, topicPrefix: string): Promise<GroupDescription> {
+  const fetchers = catalogGroups(topicPrefix).find((group) => group.group === `${topicPrefix}fetcher`)!;
+  return bus.describeGroup!(fetchers.group, fetchers.topics);
+}
+
 /**
  * Resolves once the fetchers' group is stable with `members` members, each owning frontier
  * partitions. Ready is not joined: a scheduler started before that may hand one fetcher every URL.
  */
 export async function waitForFetcherGroup(bus: Bus, topicPrefix: string, members: number, deadline = Date.now() + 60_000): Promise<void> {
-  const fetchers = catalogGroups(topicPrefix).find((group) => group.group === `${topicPrefix}fetcher`)!;
   for (;;) {
-    const description = await bus.describeGroup!(fetchers.group, fetchers.topics);
+    const description = await describeFetcherGroup(bus, topicPrefix);
     if (description.state === 'Stable' && description.members.length === members && description.members.every((member) => member.partitions.length > 0)) return;
     if (Date.now() > deadline) throw new Error(`the fetchers' group did not settle with ${members} members: ${JSON.stringify(description)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
