@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-const sources = ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'bench/src/**/*.test.ts', 'test/**/*.test.ts'];
+const sources = [
+  'packages/*/src/**/*.test.ts',
+  'services/*/src/**/*.test.ts',
+  'bench/src/**/*.test.ts',
+  'test/**/*.test.ts',
+];
 
 // Tests import workspace packages from their TypeScript sources, so `vitest` needs no prior build.
 // Unit tests need nothing running; integration tests (*.int.test.ts) need `npm run stack:up`.
@@ -11,7 +16,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: sources, exclude: ['**/*.int.test.ts', '**/node_modules/**'], testTimeout: 20_000, hookTimeout: 60_000 },
+        test: {
+          name: 'unit',
+          include: sources,
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

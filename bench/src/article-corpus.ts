@@ -11,11 +11,16 @@ export interface CorpusPage {
 }
 
 /** ../shared/corpora/article-extraction-benchmark beside the project root; read in place, never copied. */
-export const defaultCorpusDir = resolve(fileURLToPath(new URL('../../../shared/corpora/article-extraction-benchmark', import.meta.url)));
+export const defaultCorpusDir = resolve(
+  fileURLToPath(new URL('../../../shared/corpora/article-extraction-benchmark', import.meta.url)),
+);
 
 /** The benchmark's pages (gzipped UTF-8 HTML) with their gold article bodies, in a stable order. */
 export function loadArticleCorpus(dir = defaultCorpusDir): CorpusPage[] {
-  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody?: string; url: string }>;
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { articleBody?: string; url: string }
+  >;
   const files = new Set(readdirSync(join(dir, 'html')));
   return Object.keys(truth)
     .sort()

@@ -55,16 +55,29 @@ Object.assign(machine.versions, probe.versions);
 const stagesReserveMs = sections.has('stages') ? Object.values(STAGE_ESTIMATES_MS).reduce((sum, ms) => sum + ms, 0) : 0;
 const scaleReserveMs = sections.has('scale') ? 240_000 : 0;
 
-const workload = { hosts: Number(values.hosts), pagesPerHost: Number(values['pages-per-host']), concurrency: Number(values.concurrency) };
+const workload = {
+  hosts: Number(values.hosts),
+  pagesPerHost: Number(values['pages-per-host']),
+  concurrency: Number(values.concurrency),
+};
 let peers: BenchResults['peers'] = { specs: [], rounds: [] };
 let pages = workload.hosts * workload.pagesPerHost;
 if (sections.has('peers')) {
-  const suite = await runPeerSuite({ ...workload, maxRounds: Number(values.rounds), peers: list(values.peers), stack: probe.env, budget, reserveMs: stagesReserveMs + scaleReserveMs, log });
+  const suite = await runPeerSuite({
+    ...workload,
+    maxRounds: Number(values.rounds),
+    peers: list(values.peers),
+    stack: probe.env,
+    budget,
+    reserveMs: stagesReserveMs + scaleReserveMs,
+    log,
+  });
   peers = { specs: suite.specs, rounds: suite.rounds };
   pages = suite.pages;
   for (const round of suite.rounds) {
     const version = round.notes?.version;
-    if (typeof version === 'string') machine.versions[round.peer === 'crawlee' ? 'Crawlee (@crawlee/cheerio)' : 'Scrapy'] = version;
+    if (typeof version === 'string')
+      machine.versions[round.peer === 'crawlee' ? 'Crawlee (@crawlee/cheerio)' : 'Scrapy'] = version;
   }
 }
 const stages = sections.has('stages') ? await runStageSuite(probe.env, budget, scaleReserveMs, log) : [];

@@ -19,7 +19,13 @@ export function benchCrawlOverrides(concurrency: number, options: { embedded: bo
       // The in-process bus keeps bodies in memory, so compressing them for it buys nothing; Kafka keeps the default.
       ...(options.embedded ? { bodyCompression: 'identity' } : {}),
     },
-    scheduler: { tickMs: 20, batchSize: 4000, perHostPerRound: 2000, maxInFlight: inFlight, maxInFlightPerHost: inFlight },
+    scheduler: {
+      tickMs: 20,
+      batchSize: 4000,
+      perHostPerRound: 2000,
+      maxInFlight: inFlight,
+      maxInFlightPerHost: inFlight,
+    },
   };
 }
 

@@ -21,7 +21,14 @@ const hosts = Number(values.hosts);
 const pagesPerHost = Number(values['pages-per-host']);
 const concurrency = Number(values.concurrency);
 
-const web = await startTestWebProcess(['--profile', 'bench', '--hosts', String(hosts), '--pages-per-host', String(pagesPerHost)]);
+const web = await startTestWebProcess([
+  '--profile',
+  'bench',
+  '--hosts',
+  String(hosts),
+  '--pages-per-host',
+  String(pagesPerHost),
+]);
 try {
   // The test web renders a page on its first request: one full pass first, so the baseline measures fetching only.
   await rawGets(web.pages, concurrency, concurrency);
@@ -29,10 +36,20 @@ try {
   const crawl = await crawlEmbedded(web.seeds, concurrency, Number(values['max-time']) * 1000);
   const ratio = crawl.perSecond / raw.perSecond;
   const result = {
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 1024 ** 3), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 1024 ** 3),
+      node: process.version,
+    },
     workload: { hosts, pagesPerHost, pages: web.pages.length, concurrency },
     raw: { perSecond: Math.round(raw.perSecond), seconds: Number(raw.seconds.toFixed(2)), errors: raw.errors },
-    embedded: { ...crawl, perSecond: Math.round(crawl.perSecond), seconds: Number(crawl.seconds.toFixed(2)), cpuSecondsPer1000: Number(crawl.cpuSecondsPer1000.toFixed(3)) },
+    embedded: {
+      ...crawl,
+      perSecond: Math.round(crawl.perSecond),
+      seconds: Number(crawl.seconds.toFixed(2)),
+      cpuSecondsPer1000: Number(crawl.cpuSecondsPer1000.toFixed(3)),
+    },
     ratio: Number(ratio.toFixed(3)),
   };
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -16,7 +16,11 @@ export interface CrawlBenchResult {
 }
 
 /** The whole loop in one process on the embedded adapters, crawling the seeds to completion. */
-export async function crawlEmbedded(seeds: string[], concurrency: number, maxTimeMs: number): Promise<CrawlBenchResult> {
+export async function crawlEmbedded(
+  seeds: string[],
+  concurrency: number,
+  maxTimeMs: number,
+): Promise<CrawlBenchResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-crawl-'));
   const resources = sampleResources();
   const started = performance.now();
@@ -33,5 +37,12 @@ export async function crawlEmbedded(seeds: string[], concurrency: number, maxTim
   const usage = resources.stop();
   rmSync(outDir, { recursive: true, force: true });
   const pages = snapshot.counters.outcomes.get('ok') ?? 0;
-  return { pages, seconds, perSecond: pages / seconds, cpuSecondsPer1000: (usage.cpuSeconds / Math.max(pages, 1)) * 1000, peakRssMb: usage.peakRssMb, stopReason };
+  return {
+    pages,
+    seconds,
+    perSecond: pages / seconds,
+    cpuSecondsPer1000: (usage.cpuSeconds / Math.max(pages, 1)) * 1000,
+    peakRssMb: usage.peakRssMb,
+    stopReason,
+  };
 }

@@ -23,7 +23,9 @@ const { values } = parseArgs({
 });
 const both = !values.quality && !values.speed;
 const corpus = loadArticleCorpus(values.corpus);
-const out: Record<string, unknown> = { machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version } };
+const out: Record<string, unknown> = {
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version },
+};
 const lines: string[] = [];
 
 if (values.quality || both) {
@@ -34,19 +36,35 @@ if (values.quality || both) {
   });
   const score = scorePages(rows);
   out.quality = score;
-  lines.push(`main text      ${score.pages} pages of the article-extraction-benchmark: precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}, F1 ${score.f1.toFixed(3)} (Readability.js 0.947, trafilatura 2.0 0.958)`);
+  lines.push(
+    `main text      ${score.pages} pages of the article-extraction-benchmark: precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}, F1 ${score.f1.toFixed(3)} (Readability.js 0.947, trafilatura 2.0 0.958)`,
+  );
   const worst = Number(values.worst);
   for (const row of [...rows].sort((a, b) => a.tp - b.tp).slice(0, worst)) {
-    lines.push(`  ${row.tp.toFixed(2)} tp ${row.fp.toFixed(2)} fp ${row.fn.toFixed(2)} fn  ${row.method.padEnd(6)} ${row.id.slice(0, 12)} ${row.url}`);
+    lines.push(
+      `  ${row.tp.toFixed(2)} tp ${row.fp.toFixed(2)} fp ${row.fn.toFixed(2)} fn  ${row.method.padEnd(6)} ${row.id.slice(0, 12)} ${row.url}`,
+    );
   }
 }
 
 if (values.speed || both) {
-  const real = corpus.map((page) => ({ body: Buffer.from(page.html), finalUrl: page.url, depth: 1, mediaType: 'text/html', charset: 'utf-8', headers: {} }));
-  const samples = [await measureExtractionSpeed('test web (full profile)', await loadTestWebPages()), await measureExtractionSpeed('article benchmark pages', real)];
+  const real = corpus.map((page) => ({
+    body: Buffer.from(page.html),
+    finalUrl: page.url,
+    depth: 1,
+    mediaType: 'text/html',
+    charset: 'utf-8',
+    headers: {},
+  }));
+  const samples = [
+    await measureExtractionSpeed('test web (full profile)', await loadTestWebPages()),
+    await measureExtractionSpeed('article benchmark pages', real),
+  ];
   out.speed = samples;
   for (const sample of samples) {
-    lines.push(`${sample.name.padEnd(24)} ${sample.pages} pages, ${sample.megabytes} MB: bare htmlparser2 ${sample.bare.pagesPerSecond} pages/s, extraction ${sample.extraction.pagesPerSecond} pages/s (ratio ${sample.ratio})`);
+    lines.push(
+      `${sample.name.padEnd(24)} ${sample.pages} pages, ${sample.megabytes} MB: bare htmlparser2 ${sample.bare.pagesPerSecond} pages/s, extraction ${sample.extraction.pagesPerSecond} pages/s (ratio ${sample.ratio})`,
+    );
   }
 }
 

@@ -1,5 +1,11 @@
 import { parseCrawlJob } from '@crawler/core';
-import { createPageParser, decodeText, extractLimitsOf, loadLinkextractConfig, type PageInput } from '@crawler/linkextract';
+import {
+  createPageParser,
+  decodeText,
+  extractLimitsOf,
+  loadLinkextractConfig,
+  type PageInput,
+} from '@crawler/linkextract';
 import { Parser } from 'htmlparser2';
 
 export interface SpeedSample {
@@ -32,12 +38,20 @@ const MIN_ROUND_MS = 200;
  */
 export async function measureExtractionSpeed(name: string, pages: readonly PageInput[]): Promise<SpeedSample> {
   const config = loadLinkextractConfig({ env: {} });
-  const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits: extractLimitsOf(config), followNofollow: false, maxInputBytes: config.maxInputBytes });
+  const parse = createPageParser({
+    job: parseCrawlJob({ scope: { mode: 'any' } }),
+    limits: extractLimitsOf(config),
+    followNofollow: false,
+    maxInputBytes: config.maxInputBytes,
+  });
   let repeat = 1;
   const bare = () => {
     for (let r = 0; r < repeat; r++) {
       for (const page of pages) {
-        const parser = new Parser({ onopentag() {}, ontext() {}, onclosetag() {} }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+        const parser = new Parser(
+          { onopentag() {}, ontext() {}, onclosetag() {} },
+          { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+        );
         parser.end(decodeText(page.body, page.charset).text);
       }
     }

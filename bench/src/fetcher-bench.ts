@@ -29,7 +29,14 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 const throughput = [];
 for (const hosts of values.hosts.split(',').map(Number)) {
   const perHost = Math.max(1, Math.ceil(concurrency / hosts));
-  const web = await startTestWebProcess(['--profile', 'bench', '--hosts', String(hosts), '--pages-per-host', String(Math.ceil(totalPages / hosts))]);
+  const web = await startTestWebProcess([
+    '--profile',
+    'bench',
+    '--hosts',
+    String(hosts),
+    '--pages-per-host',
+    String(Math.ceil(totalPages / hosts)),
+  ]);
   try {
     const urls = roundRobinByHost(web.pages.slice(0, totalPages), hosts);
     await rawGets(urls, concurrency, perHost); // warm-up: the server renders each page once, then serves it from memory
@@ -42,7 +49,13 @@ for (const hosts of values.hosts.split(',').map(Number)) {
       const result = await rawGets(urls, concurrency, perHost);
       const cpu = process.cpuUsage(cpuStart);
       raw.push({ perSecond: result.perSecond, cpuPer1000: ((cpu.user + cpu.system) / 1e6 / urls.length) * 1000 });
-      const settings = { concurrency, perHostConcurrency: perHost, minDelayMs: 0, delayFactor: 0, queueWaitingMax: 100_000 };
+      const settings = {
+        concurrency,
+        perHostConcurrency: perHost,
+        minDelayMs: 0,
+        delayFactor: 0,
+        queueWaitingMax: 100_000,
+      };
       fetched.push(await runFetcherStage(urls, settings, concurrency * 2));
       uncompressed.push((await runFetcherStage(urls, settings, concurrency * 2, 'identity')).perSecond);
     }
@@ -68,23 +81,65 @@ for (const hosts of values.hosts.split(',').map(Number)) {
 }
 
 const queuedHosts = Number(values['queued-hosts']);
-const queuedWeb = await startTestWebProcess(['--profile', 'bench', '--hosts', String(queuedHosts), '--pages-per-host', values['queued-pages-per-host']]);
+const queuedWeb = await startTestWebProcess([
+  '--profile',
+  'bench',
+  '--hosts',
+  String(queuedHosts),
+  '--pages-per-host',
+  values['queued-pages-per-host'],
+]);
 let memory;
 try {
   const urls = roundRobinByHost(queuedWeb.pages, queuedHosts);
   const run = await runFetcherStage(urls, { concurrency, perHostConcurrency: 1, minDelayMs: 1000 }, 2000);
-  memory = { hosts: queuedHosts, urls: urls.length, accepted: 2000, seconds: Number(run.seconds.toFixed(1)), peakQueues: run.peakQueues, peakWaiting: run.peakWaiting, rssBeforeMb: run.rssBeforeMb, peakRssMb: run.peakRssMb, peakHeapGrowthMb: run.peakHeapGrowthMb, outcomes: run.outcomes };
+  memory = {
+    hosts: queuedHosts,
+    urls: urls.length,
+    accepted: 2000,
+    seconds: Number(run.seconds.toFixed(1)),
+    peakQueues: run.peakQueues,
+    peakWaiting: run.peakWaiting,
+    rssBeforeMb: run.rssBeforeMb,
+    peakRssMb: run.peakRssMb,
+    peakHeapGrowthMb: run.peakHeapGrowthMb,
+    outcomes: run.outcomes,
+  };
 } finally {
   await queuedWeb.stop();
 }
 
-const result = { machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 1024 ** 3), node: process.version }, throughput, memory };
+const result = {
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+  },
+  throughput,
+  memory,
+};
 if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
-  const lines = [`medians of ${rounds} alternating rounds; "no gzip": bodies not compressed for the bus`, 'hosts  pages  conc  per-host  raw undici/s  fetcher/s  ratio  no gzip/s  ratio  CPU s/1000 raw / fetcher'];
+  const lines = [
+    `medians of ${rounds} alternating rounds; "no gzip": bodies not compressed for the bus`,
+    'hosts  pages  conc  per-host  raw undici/s  fetcher/s  ratio  no gzip/s  ratio  CPU s/1000 raw / fetcher',
+  ];
   for (const row of throughput) {
-    const cells = [[row.hosts, 5], [row.pages, 5], [row.concurrency, 4], [row.perHost, 8], [row.rawPerSecond, 12], [row.fetcherPerSecond, 9], [row.ratio.toFixed(2), 5], [row.identityPerSecond, 9], [row.identityRatio.toFixed(2), 5]] as const;
-    lines.push(`${cells.map(([value, width]) => String(value).padStart(width)).join('  ')}  ${row.rawCpuSecondsPer1000} / ${row.fetcherCpuSecondsPer1000}`);
+    const cells = [
+      [row.hosts, 5],
+      [row.pages, 5],
+      [row.concurrency, 4],
+      [row.perHost, 8],
+      [row.rawPerSecond, 12],
+      [row.fetcherPerSecond, 9],
+      [row.ratio.toFixed(2), 5],
+      [row.identityPerSecond, 9],
+      [row.identityRatio.toFixed(2), 5],
+    ] as const;
+    lines.push(
+      `${cells.map(([value, width]) => String(value).padStart(width)).join('  ')}  ${row.rawCpuSecondsPer1000} / ${row.fetcherCpuSecondsPer1000}`,
+    );
   }
   lines.push(
     `queued   ${memory.urls} URLs on ${memory.hosts} hosts, ${memory.accepted} taken at once, 1 s per host: ${memory.seconds} s, peak ${memory.peakQueues} queues / ${memory.peakWaiting} waiting, RSS ${memory.rssBeforeMb} MB before, ${memory.peakRssMb} MB at peak, heap growth ${memory.peakHeapGrowthMb} MB`,
@@ -104,6 +159,7 @@ function roundRobinByHost(pages: string[], hosts: number): string[] {
   }
   const lists = [...byHost.values()].slice(0, hosts);
   const out: string[] = [];
-  for (let i = 0; lists.some((list) => i < list.length); i++) for (const list of lists) if (i < list.length) out.push(list[i]!);
+  for (let i = 0; lists.some((list) => i < list.length); i++)
+    for (const list of lists) if (i < list.length) out.push(list[i]!);
   return out;
 }

@@ -42,8 +42,17 @@ function frontierRequest(url: string): FrontierRequest {
  * messages it would emit) over a list of URLs, with at most `accepted` URLs taken at once as the
  * stage runner would (FETCHER_QUEUED_MAX). No bus, no other service.
  */
-export async function runFetcherStage(urls: string[], settings: Record<string, unknown>, accepted: number, bodyCompression: 'gzip' | 'identity' = 'gzip'): Promise<StageRunResult> {
-  const parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], ...settings } }), new MemoryFingerprintStore(), silentLogger());
+export async function runFetcherStage(
+  urls: string[],
+  settings: Record<string, unknown>,
+  accepted: number,
+  bodyCompression: 'gzip' | 'identity' = 'gzip',
+): Promise<StageRunResult> {
+  const parts = createFetcherParts(
+    loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], ...settings } }),
+    new MemoryFingerprintStore(),
+    silentLogger(),
+  );
   const stage = createFetcherStage({ deps: parts.deps, bodyCompression, metrics: parts.metrics });
   const context = {} as Parameters<typeof stage.handle>[1];
   global.gc?.();

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@elastic/elasticsearch';
-import { Codec, createLinkRecord, parseCrawlJob, silentLogger, type BusProducer, type LinkBase, type LinkRecord } from '@crawler/core';
+import {
+  Codec,
+  createLinkRecord,
+  parseCrawlJob,
+  silentLogger,
+  type BusProducer,
+  type LinkBase,
+  type LinkRecord,
+} from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase } from '@crawler/embedded';
 import { discoveryPlan, FrontierEmitter, JobRegistry, loadSchedulerConfig } from '@crawler/scheduler';
@@ -53,15 +61,33 @@ interface Row {
 /** The i-th URL: spread over `hosts` hosts, depths 0-5, due now or (if not in the due share) fetched and due in a month. */
 function record(i: number, dueShare: number): LinkRecord {
   const due = (i % 1000) / 1000 < dueShare;
-  const base = createLinkRecord(`http://h${i % hosts}.frontier.test/p/${Math.floor(i / hosts)}`, { jobId: 'bench', depth: i % 6, rank: ((i * 7919) % 10007) / 10007, discoveredAt: NOW - 1000 });
+  const base = createLinkRecord(`http://h${i % hosts}.frontier.test/p/${Math.floor(i / hosts)}`, {
+    jobId: 'bench',
+    depth: i % 6,
+    rank: ((i * 7919) % 10007) / 10007,
+    discoveredAt: NOW - 1000,
+  });
   if (due) return { ...base, ...discoveryPlan(base), nextFetchAt: NOW - 1000 };
-  return { ...base, status: 'fetched', fetchCount: 1, lastFetchAt: NOW - 3_600_000, lastSeenAt: NOW - 3_600_000, trafficClass: 'update', level: 2, priority: 0.2, value: 0.4, nextFetchAt: NOW + 30 * 86_400_000 };
+  return {
+    ...base,
+    status: 'fetched',
+    fetchCount: 1,
+    lastFetchAt: NOW - 3_600_000,
+    lastSeenAt: NOW - 3_600_000,
+    trafficClass: 'update',
+    level: 2,
+    priority: 0.2,
+    value: 0.4,
+    nextFetchAt: NOW + 30 * 86_400_000,
+  };
 }
 
 async function fill(linkbase: LinkBase, size: number, dueShare: number): Promise<number> {
   const started = performance.now();
   for (let from = 0; from < size; from += 10_000) {
-    await linkbase.insertNew(Array.from({ length: Math.min(10_000, size - from) }, (_, i) => record(from + i, dueShare)));
+    await linkbase.insertNew(
+      Array.from({ length: Math.min(10_000, size - from) }, (_, i) => record(from + i, dueShare)),
+    );
     await linkbase.flush();
   }
   return (performance.now() - started) / 1000;
@@ -78,7 +104,10 @@ function elasticsearchPid(): number | null {
 }
 
 /** Rounds back to back until the time or round limit, or until nothing is due; answers every URL at once. */
-async function measure(linkbase: LinkBase, storePid: number | null): Promise<Pick<Row, 'handedOut' | 'seconds' | 'perSecond' | 'cpuPer1000' | 'storeCpuPer1000'>> {
+async function measure(
+  linkbase: LinkBase,
+  storePid: number | null,
+): Promise<Pick<Row, 'handedOut' | 'seconds' | 'perSecond' | 'cpuPer1000' | 'storeCpuPer1000'>> {
   const emitter: FrontierEmitter = new FrontierEmitter({
     linkbase,
     producer: dropped,
@@ -146,7 +175,10 @@ for (const mode of values.modes.split(',')) {
       } else {
         const url = stackEnv().ELASTICSEARCH_URL || 'http://127.0.0.1:19200';
         const index = `crawler-frontier-bench-${randomUUID().slice(0, 8)}`;
-        linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env: {}, overrides: { url, index } }), silentLogger());
+        linkbase = await createElasticsearchLinkBase(
+          loadElasticsearchConfig({ env: {}, overrides: { url, index } }),
+          silentLogger(),
+        );
         cleanup = async () => {
           const client = new Client({ node: url });
           await client.indices.delete({ index }, { ignore: [404] });
@@ -160,7 +192,9 @@ for (const mode of values.modes.split(',')) {
         const result = await measure(linkbase, mode === 'elasticsearch' ? elasticsearchPid() : null);
         const row = { mode, size, dueShare, fillSeconds, ...result };
         rows.push(row);
-        log(`  ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}`);
+        log(
+          `  ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}`,
+        );
       } finally {
         await linkbase.close();
         await cleanup();
@@ -171,7 +205,9 @@ for (const mode of values.modes.split(',')) {
 
 if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 else {
-  process.stdout.write('| link base | URLs | due | handed out | URLs/s (wall) | CPU s / 1,000 URLs (scheduler) | CPU s / 1,000 URLs (Elasticsearch) |\n|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| link base | URLs | due | handed out | URLs/s (wall) | CPU s / 1,000 URLs (scheduler) | CPU s / 1,000 URLs (Elasticsearch) |\n|---|---|---|---|---|---|---|\n',
+  );
   for (const row of rows) {
     process.stdout.write(
       `| ${row.mode} | ${row.size.toLocaleString('en')} | ${row.dueShare * 100}% | ${row.handedOut} | ${Math.round(row.perSecond).toLocaleString('en')} | ${row.cpuPer1000.toFixed(3)} | ${row.storeCpuPer1000 === null ? '-' : row.storeCpuPer1000.toFixed(3)} |\n`,

@@ -13,7 +13,9 @@ function osName(): string {
 
 function pythonVersion(python: string): string {
   try {
-    return execFileSync(python, ['--version'], { encoding: 'utf8' }).trim().replace(/^Python /, '');
+    return execFileSync(python, ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^Python /, '');
   } catch {
     return 'not found';
   }

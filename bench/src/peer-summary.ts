@@ -56,7 +56,9 @@ export function summarizePeers(order: readonly string[], rounds: readonly PeerRo
         });
         if (pairs.length > 0) ratios[other] = spread(pairs);
       }
-      const stack = own.flatMap((round) => (round.stackCpuSecondsPer1000 === undefined ? [] : [round.stackCpuSecondsPer1000]));
+      const stack = own.flatMap((round) =>
+        round.stackCpuSecondsPer1000 === undefined ? [] : [round.stackCpuSecondsPer1000],
+      );
       return {
         peer,
         rounds: own.length,

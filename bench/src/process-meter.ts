@@ -32,7 +32,7 @@ export function meterProcesses(pids: number[], intervalMs = 100) {
       let cpu = 0;
       for (const [pid, start] of baseline) cpu += (cpuSecondsOf(pid) ?? start) - start;
       // One process: the kernel's own high-water mark is exact, sampling can miss a short peak.
-      const only = baseline.size === 1 ? memoryOf([...baseline.keys()][0]!)?.peak ?? 0 : 0;
+      const only = baseline.size === 1 ? (memoryOf([...baseline.keys()][0]!)?.peak ?? 0) : 0;
       return { cpuSeconds: cpu, peakRssMb: Math.round(Math.max(peakSum, only) / 1024 / 1024) };
     },
   };

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { dueFirst, policies, recordWebHistory, schedulerOrder, simulate, type SimulationResult } from './recrawl-simulation.js';
+import {
+  dueFirst,
+  policies,
+  recordWebHistory,
+  schedulerOrder,
+  simulate,
+  type SimulationResult,
+} from './recrawl-simulation.js';
 
 /**
  * `node bench/dist/recrawl-bench.js`: re-crawl policies on simulated rounds (days) of the test web,
@@ -16,23 +23,44 @@ const { values } = parseArgs({
   },
 });
 
-const selection = { classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'breadth-first' as const };
+const selection = {
+  classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 },
+  levelWeights: [8, 4, 2, 1],
+  hostOrder: 'breadth-first' as const,
+};
 const rows: (SimulationResult & { seed: number; pages: number; budget: string; order: string })[] = [];
 for (const seed of values.seeds.split(',').map(Number)) {
   const history = await recordWebHistory(Number(values.rounds), seed);
   for (const budget of [undefined, ...values.budgets.split(',').map(Number)]) {
     for (const [name, factory] of Object.entries(policies())) {
       const label = budget === undefined ? 'none' : `${budget}/day`;
-      rows.push({ seed, pages: history.pages.length, budget: label, order: budget === undefined ? '-' : 'earliest due', ...simulate(history, name, factory, budget, dueFirst) });
-      if (budget !== undefined && name.startsWith('Poisson')) rows.push({ seed, pages: history.pages.length, budget: label, order: 'scheduler', ...simulate(history, name, factory, budget, schedulerOrder(selection)) });
+      rows.push({
+        seed,
+        pages: history.pages.length,
+        budget: label,
+        order: budget === undefined ? '-' : 'earliest due',
+        ...simulate(history, name, factory, budget, dueFirst),
+      });
+      if (budget !== undefined && name.startsWith('Poisson'))
+        rows.push({
+          seed,
+          pages: history.pages.length,
+          budget: label,
+          order: 'scheduler',
+          ...simulate(history, name, factory, budget, schedulerOrder(selection)),
+        });
     }
   }
 }
 
 if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 else {
-  process.stdout.write('| seed | pages | budget | order | policy | re-fetches | changes found | changes / fetch | freshness |\n|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| seed | pages | budget | order | policy | re-fetches | changes found | changes / fetch | freshness |\n|---|---|---|---|---|---|---|---|---|\n',
+  );
   for (const row of rows) {
-    process.stdout.write(`| ${row.seed} | ${row.pages} | ${row.budget} | ${row.order} | ${row.policy} | ${row.fetches} | ${row.changesFound} | ${row.changesPerFetch.toFixed(3)} | ${row.freshness.toFixed(3)} |\n`);
+    process.stdout.write(
+      `| ${row.seed} | ${row.pages} | ${row.budget} | ${row.order} | ${row.policy} | ${row.fetches} | ${row.changesFound} | ${row.changesPerFetch.toFixed(3)} | ${row.freshness.toFixed(3)} |\n`,
+    );
   }
 }

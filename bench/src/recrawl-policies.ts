@@ -45,7 +45,9 @@ export function stormcrawlerAdaptive(bounds: Bounds, start: number): RecrawlPoli
   const state = (interval: number, nextFetchAt: number): RecrawlPolicyState => ({
     nextFetchAt,
     fetched(at, changed) {
-      const next = changed ? 0.5 * interval + 0.5 * bounds.minIntervalMs : Math.min(bounds.maxIntervalMs, interval * 1.5);
+      const next = changed
+        ? 0.5 * interval + 0.5 * bounds.minIntervalMs
+        : Math.min(bounds.maxIntervalMs, interval * 1.5);
       return state(next, at + next);
     },
   });
@@ -63,7 +65,15 @@ export function poissonAdaptive(policy: StatusPolicy, record: LinkRecord, valida
     fetched(at, changed, lastModified) {
       const base = fetchStatus(current, at, lastModified);
       const status: StatusUpdate =
-        !changed && validators ? { ...base, outcome: 'not_modified', httpStatus: 304 } : { ...base, outcome: 'ok', httpStatus: 200, change: changed ? 'changed' : 'unchanged', digest: changed ? `${current.id}@${at}` : current.digest };
+        !changed && validators
+          ? { ...base, outcome: 'not_modified', httpStatus: 304 }
+          : {
+              ...base,
+              outcome: 'ok',
+              httpStatus: 200,
+              change: changed ? 'changed' : 'unchanged',
+              digest: changed ? `${current.id}@${at}` : current.digest,
+            };
       return state(applyStatus({ ...current, leaseUntil: at }, status, at, policy));
     },
   });

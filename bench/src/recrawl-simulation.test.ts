@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { policies, recordWebHistory, schedulerOrder, simulate, type SimulationResult, type WebHistory } from './recrawl-simulation.js';
+import {
+  policies,
+  recordWebHistory,
+  schedulerOrder,
+  simulate,
+  type SimulationResult,
+  type WebHistory,
+} from './recrawl-simulation.js';
 
 const NUTCH = 'Nutch AdaptiveFetchSchedule';
 const STORMCRAWLER = 'StormCrawler AdaptiveScheduler';
@@ -9,7 +16,9 @@ const OURS_HINTED = 'Poisson estimate (ours), with sitemap hints';
 describe('re-crawl policies on 60 simulated rounds (days) of the test web', () => {
   let history: WebHistory;
   const run = (budget?: number, order?: Parameters<typeof simulate>[4]): Record<string, SimulationResult> =>
-    Object.fromEntries(Object.entries(policies()).map(([name, factory]) => [name, simulate(history, name, factory, budget, order)]));
+    Object.fromEntries(
+      Object.entries(policies()).map(([name, factory]) => [name, simulate(history, name, factory, budget, order)]),
+    );
 
   beforeAll(async () => {
     history = await recordWebHistory(60);
@@ -42,7 +51,11 @@ describe('re-crawl policies on 60 simulated rounds (days) of the test web', () =
 
   it('with the scheduler picking the due pages itself, sitemap hints still find far more changes than multiply-or-divide', () => {
     const baseline = run(20)[NUTCH]!;
-    const selection = schedulerOrder({ classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'breadth-first' });
+    const selection = schedulerOrder({
+      classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 },
+      levelWeights: [8, 4, 2, 1],
+      hostOrder: 'breadth-first',
+    });
     const ours = simulate(history, OURS_HINTED, policies()[OURS_HINTED]!, 20, selection);
     expect(ours.changesPerFetch).toBeGreaterThan(baseline.changesPerFetch * 1.25);
   });

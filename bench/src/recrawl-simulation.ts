@@ -1,7 +1,14 @@
 import { createLinkRecord, type LinkRecord, type StatusUpdate } from '@crawler/core';
 import { applyStatus, selectRound, type SelectionPolicy, type StatusPolicy } from '@crawler/scheduler';
 import { startTestWeb } from '@crawler/testweb';
-import { fetchStatus, nutchAdaptive, poissonAdaptive, stormcrawlerAdaptive, type Bounds, type RecrawlPolicyState } from './recrawl-policies.js';
+import {
+  fetchStatus,
+  nutchAdaptive,
+  poissonAdaptive,
+  stormcrawlerAdaptive,
+  type Bounds,
+  type RecrawlPolicyState,
+} from './recrawl-policies.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -42,14 +49,18 @@ export async function recordWebHistory(rounds: number, seed = 1): Promise<WebHis
         const loc = /<loc>([^<]+)<\/loc>/.exec(entry!)?.[1];
         if (!loc) continue;
         const lastmod = /<lastmod>([^<]+)<\/lastmod>/.exec(entry!)?.[1];
-        hints.set(loc.replaceAll('&amp;', '&'), { changefreq: /<changefreq>([^<]+)<\/changefreq>/.exec(entry!)?.[1] ?? null, lastmod: lastmod ? Date.parse(lastmod) : null });
+        hints.set(loc.replaceAll('&amp;', '&'), {
+          changefreq: /<changefreq>([^<]+)<\/changefreq>/.exec(entry!)?.[1] ?? null,
+          lastmod: lastmod ? Date.parse(lastmod) : null,
+        });
       }
     }
     const pages = new Set(truth.pages);
     const changedIn = new Map<string, number[]>();
     for (let round = 1; round <= rounds; round++) {
       web.setRound(round);
-      for (const url of web.groundTruth().changed) if (pages.has(url)) changedIn.set(url, [...(changedIn.get(url) ?? []), round]);
+      for (const url of web.groundTruth().changed)
+        if (pages.has(url)) changedIn.set(url, [...(changedIn.get(url) ?? []), round]);
     }
     return {
       rounds,
@@ -85,13 +96,30 @@ export type PolicyFactory = (page: SimulatedPage, start: number) => RecrawlPolic
 export const BOUNDS: Bounds = { initialIntervalMs: DAY, minIntervalMs: HOUR, maxIntervalMs: 30 * DAY };
 
 /** The policies compared, all with the same first interval (1 day) and bounds (1 hour to 30 days). */
-export function policies(policy: Omit<StatusPolicy, keyof Bounds | 'random'> = { targetProbability: 0.5, hubBoost: 3, maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 6 * HOUR }): Record<string, PolicyFactory> {
+export function policies(
+  policy: Omit<StatusPolicy, keyof Bounds | 'random'> = {
+    targetProbability: 0.5,
+    hubBoost: 3,
+    maxAttempts: 3,
+    retryBaseMs: 60_000,
+    retryMaxMs: 6 * HOUR,
+  },
+): Record<string, PolicyFactory> {
   const statusPolicy: StatusPolicy = { ...policy, ...BOUNDS, random: () => 0.5 };
-  const poisson = (hints: boolean): PolicyFactory => (page, start) => {
-    const record = createLinkRecord(page.url, { sitemapChangefreq: hints ? page.sitemapChangefreq : null, sitemapLastmod: hints ? page.sitemapLastmod : null, leaseUntil: start });
-    const first: StatusUpdate = { ...firstFetch(record, start), lastModified: page.validators ? lastModified(page, 0) : null };
-    return poissonAdaptive(statusPolicy, applyStatus(record, first, start, statusPolicy), page.validators);
-  };
+  const poisson =
+    (hints: boolean): PolicyFactory =>
+    (page, start) => {
+      const record = createLinkRecord(page.url, {
+        sitemapChangefreq: hints ? page.sitemapChangefreq : null,
+        sitemapLastmod: hints ? page.sitemapLastmod : null,
+        leaseUntil: start,
+      });
+      const first: StatusUpdate = {
+        ...firstFetch(record, start),
+        lastModified: page.validators ? lastModified(page, 0) : null,
+      };
+      return poissonAdaptive(statusPolicy, applyStatus(record, first, start, statusPolicy), page.validators);
+    };
   return {
     'Nutch AdaptiveFetchSchedule': (_, start) => nutchAdaptive(BOUNDS, start),
     'StormCrawler AdaptiveScheduler': (_, start) => stormcrawlerAdaptive(BOUNDS, start),
@@ -104,7 +132,8 @@ export function policies(policy: Omit<StatusPolicy, keyof Bounds | 'random'> = {
 export type DueOrder = (due: readonly { index: number; state: RecrawlPolicyState }[], room: number) => number[];
 
 /** Earliest due first: how Nutch's generator and StormCrawler's spouts order due URLs, and the default here. */
-export const dueFirst: DueOrder = (due) => [...due].sort((a, b) => a.state.nextFetchAt - b.state.nextFetchAt).map(({ index }) => index);
+export const dueFirst: DueOrder = (due) =>
+  [...due].sort((a, b) => a.state.nextFetchAt - b.state.nextFetchAt).map(({ index }) => index);
 
 /**
  * The scheduler's own round selection (traffic class shares, level weights, most overdue first
@@ -115,7 +144,17 @@ export function schedulerOrder(selection: SelectionPolicy, seed = 7): DueOrder {
   const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
   return (due, room) =>
     selectRound(
-      { candidates: due.map(({ index, state: page }) => ({ ...page.record!, id: String(index), queueKey: String(index) })), room, hostAllowance: () => 1, admit: () => true, random },
+      {
+        candidates: due.map(({ index, state: page }) => ({
+          ...page.record!,
+          id: String(index),
+          queueKey: String(index),
+        })),
+        room,
+        hostAllowance: () => 1,
+        admit: () => true,
+        random,
+      },
       selection,
     ).map((record) => Number(record.id));
 }
@@ -125,7 +164,13 @@ export function schedulerOrder(selection: SelectionPolicy, seed = 7): DueOrder {
  * `budgetPerDay` caps re-fetches per day (spread over the hours, given to due pages in `order`):
  * what a crawler with finite capacity does. Without it, each page is fetched exactly when due.
  */
-export function simulate(history: WebHistory, name: string, factory: PolicyFactory, budgetPerDay?: number, order: DueOrder = dueFirst): SimulationResult {
+export function simulate(
+  history: WebHistory,
+  name: string,
+  factory: PolicyFactory,
+  budgetPerDay?: number,
+  order: DueOrder = dueFirst,
+): SimulationResult {
   const end = ROUND_ZERO + (history.rounds + 1) * DAY;
   const fetchTimes = history.pages.map(() => [ROUND_ZERO]);
   const states = history.pages.map((page) => factory(page, ROUND_ZERO));
@@ -144,7 +189,8 @@ export function simulate(history: WebHistory, name: string, factory: PolicyFacto
   };
   if (budgetPerDay === undefined) {
     states.forEach((_, index) => {
-      while (states[index]!.nextFetchAt < end) fetch(index, Math.max(states[index]!.nextFetchAt, fetchTimes[index]!.at(-1)! + 1));
+      while (states[index]!.nextFetchAt < end)
+        fetch(index, Math.max(states[index]!.nextFetchAt, fetchTimes[index]!.at(-1)! + 1));
     });
   } else {
     let allowance = 0;
@@ -159,7 +205,13 @@ export function simulate(history: WebHistory, name: string, factory: PolicyFacto
       allowance = Math.min(allowance, budgetPerDay / 24 + 1);
     }
   }
-  return { policy: name, fetches, changesFound, changesPerFetch: fetches === 0 ? 0 : changesFound / fetches, freshness: freshness(history, fetchTimes) };
+  return {
+    policy: name,
+    fetches,
+    changesFound,
+    changesPerFetch: fetches === 0 ? 0 : changesFound / fetches,
+    freshness: freshness(history, fetchTimes),
+  };
 }
 
 /** Share of (page, day) pairs where no change happened after the last fetch before that day ended. */

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startOneProcessCrawl, testWebOverrides } from '@crawler/cli';
 import { parseCrawlJob, silentLogger, urlId } from '@crawler/core';
-import { BrowserMemory, createFetcherParts, createRenderer, fetchUrl, launchChromium, loadFetcherConfig, type FetcherConfig } from '@crawler/fetcher';
+import {
+  BrowserMemory,
+  createFetcherParts,
+  createRenderer,
+  fetchUrl,
+  launchChromium,
+  loadFetcherConfig,
+  type FetcherConfig,
+} from '@crawler/fetcher';
 import type { GroundTruth } from '@crawler/testweb';
 import { descendantCpuSeconds } from './descendant-cpu.js';
 import { startRenderWebProcess, type RenderWebProcess } from './render-web-process.js';
@@ -28,7 +36,13 @@ const { values } = parseArgs({
 });
 const rounds = Number(values.rounds);
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
-const SETTINGS = { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, perHostConcurrency: 16, concurrency: 16 };
+const SETTINGS = {
+  allowAddresses: ['127.0.0.1'],
+  minDelayMs: 0,
+  delayFactor: 0,
+  perHostConcurrency: 16,
+  concurrency: 16,
+};
 
 interface Run {
   perSecond: number;
@@ -39,7 +53,11 @@ interface Run {
 }
 
 /** Runs `work` over the URLs, `concurrency` at a time. */
-async function each(urls: string[], concurrency: number, work: (url: string) => Promise<string>): Promise<Record<string, number>> {
+async function each(
+  urls: string[],
+  concurrency: number,
+  work: (url: string) => Promise<string>,
+): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
   let next = 0;
   await Promise.all(
@@ -57,23 +75,62 @@ async function plainRun(urls: string[]): Promise<Run> {
   const parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: SETTINGS }), null, silentLogger());
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const results = await each(urls, 8, async (url) => (await fetchUrl(parts.deps, { url, jobId: 'bench', etag: null, lastModified: null })).kind);
+  const results = await each(
+    urls,
+    8,
+    async (url) => (await fetchUrl(parts.deps, { url, jobId: 'bench', etag: null, lastModified: null })).kind,
+  );
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
   parts.gate.close();
   await parts.client.close();
-  return { perSecond: urls.length / seconds, nodeCpuMs: (used.user + used.system) / 1000 / urls.length, browserCpuMs: 0, results };
+  return {
+    perSecond: urls.length / seconds,
+    nodeCpuMs: (used.user + used.system) / 1000 / urls.length,
+    browserCpuMs: 0,
+    results,
+  };
 }
 
 async function renderRun(urls: string[], pages: number, serverPid: number): Promise<Run> {
-  const config = loadFetcherConfig({ env: {}, overrides: { ...SETTINGS, render: true, renderPages: pages, renderWaitingMax: 10_000, renderMemoryMb: 16_384, renderLearnSamples: 0 } });
+  const config = loadFetcherConfig({
+    env: {},
+    overrides: {
+      ...SETTINGS,
+      render: true,
+      renderPages: pages,
+      renderWaitingMax: 10_000,
+      renderMemoryMb: 16_384,
+      renderLearnSamples: 0,
+    },
+  });
   const parts = createFetcherParts(config, null, silentLogger());
   // Every page is rendered, whatever the routing would say: this measures the browser, not the router.
-  const renderer = createRenderer(config, { client: parts.client, policy: parts.policy, gate: parts.gate, queueKeyOf: parts.deps.queueKeyOf, robots: parts.robots }, null, silentLogger(), { rules: [{ pattern: '.', render: 'always', scrolls: 0, clicks: 5 }] })!;
+  const renderer = createRenderer(
+    config,
+    {
+      client: parts.client,
+      policy: parts.policy,
+      gate: parts.gate,
+      queueKeyOf: parts.deps.queueKeyOf,
+      robots: parts.robots,
+    },
+    null,
+    silentLogger(),
+    { rules: [{ pattern: '.', render: 'always', scrolls: 0, clicks: 5 }] },
+  )!;
   const renderOne = async (url: string) => {
     const page = await fetchUrl(parts.deps, { url, jobId: 'bench', etag: null, lastModified: null });
     if (page.kind !== 'page') return page.outcome;
-    const rendered = await renderer.process({ url: page.finalUrl, urlId: urlId(page.finalUrl), status: page.httpStatus, headers: page.headers, contentType: page.contentType, charset: page.charset, body: page.body });
+    const rendered = await renderer.process({
+      url: page.finalUrl,
+      urlId: urlId(page.finalUrl),
+      status: page.httpStatus,
+      headers: page.headers,
+      contentType: page.contentType,
+      charset: page.charset,
+      body: page.body,
+    });
     return rendered?.kind ?? 'not rendered';
   };
   try {
@@ -86,7 +143,12 @@ async function renderRun(urls: string[], pages: number, serverPid: number): Prom
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
     const browserCpuMs = ((descendantCpuSeconds([serverPid]) - browserBefore) * 1000) / urls.length;
-    return { perSecond: urls.length / seconds, nodeCpuMs: (used.user + used.system) / 1000 / urls.length, browserCpuMs, results };
+    return {
+      perSecond: urls.length / seconds,
+      nodeCpuMs: (used.user + used.system) / 1000 / urls.length,
+      browserCpuMs,
+      results,
+    };
   } finally {
     await renderer.close();
     parts.gate.close();
@@ -101,7 +163,11 @@ async function heldPagesMemory(config: FetcherConfig, urls: string[], counts: nu
     let hit = served.get(url);
     if (!hit) {
       const response = await fetch(url);
-      hit = { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'text/html' }, body: Buffer.from(await response.arrayBuffer()) };
+      hit = {
+        status: response.status,
+        headers: { 'content-type': response.headers.get('content-type') ?? 'text/html' },
+        body: Buffer.from(await response.arrayBuffer()),
+      };
       served.set(url, hit);
     }
     return hit;
@@ -125,12 +191,17 @@ async function heldPagesMemory(config: FetcherConfig, urls: string[], counts: nu
       );
       await settle();
       const pss = (await memory.usage())!.pssBytes;
-      held.push({ pages: count, pssMb: Math.round(pss / 2 ** 20), perPageMb: Number(((pss - idle) / count / 2 ** 20).toFixed(1)) });
+      held.push({
+        pages: count,
+        pssMb: Math.round(pss / 2 ** 20),
+        perPageMb: Number(((pss - idle) / count / 2 ** 20).toFixed(1)),
+      });
       await Promise.all(contexts.map((context) => context.close()));
       await settle();
     }
     const [first, last] = [held[0]!, held.at(-1)!];
-    const marginalMb = last.pages > first.pages ? Number(((last.pssMb - first.pssMb) / (last.pages - first.pages)).toFixed(1)) : null;
+    const marginalMb =
+      last.pages > first.pages ? Number(((last.pssMb - first.pssMb) / (last.pages - first.pages)).toFixed(1)) : null;
     return { idleBrowserMb: Math.round(idle / 2 ** 20), held, marginalMbPerPage: marginalMb };
   } finally {
     await browser.close();
@@ -153,25 +224,50 @@ async function crawlShare(web: RenderWebProcess, rendering: boolean) {
   try {
     const rulesFile = join(outDir, 'rules.json');
     writeFileSync(rulesFile, JSON.stringify(rulesFor(web.truth)));
-    const fetcher = { ...testWebOverrides.fetcher, totalTimeoutMs: 10_000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, ...(rendering ? { render: true, renderRulesFile: rulesFile } : {}) };
+    const fetcher = {
+      ...testWebOverrides.fetcher,
+      totalTimeoutMs: 10_000,
+      headersTimeoutMs: 5000,
+      bodyTimeoutMs: 5000,
+      ...(rendering ? { render: true, renderRulesFile: rulesFile } : {}),
+    };
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const crawl = await startOneProcessCrawl({ outDir, job: parseCrawlJob({ id: 'render-bench', seeds: web.seeds, maxDepth: web.truth.maxDepth }), logger: silentLogger(), overrides: { ...testWebOverrides, fetcher } });
+    const crawl = await startOneProcessCrawl({
+      outDir,
+      job: parseCrawlJob({ id: 'render-bench', seeds: web.seeds, maxDepth: web.truth.maxDepth }),
+      logger: silentLogger(),
+      overrides: { ...testWebOverrides, fetcher },
+    });
     try {
       await crawl.waitUntilDone({ maxTimeMs: 600_000 });
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
       const fetched = new Set<string>();
-      for await (const record of crawl.linkbase.scan()) if (record.status === 'fetched' || record.status === 'duplicate') fetched.add(record.url);
+      for await (const record of crawl.linkbase.scan())
+        if (record.status === 'fetched' || record.status === 'duplicate') fetched.add(record.url);
       const hosts = [];
       for (const host of web.hosts) {
         const pages = web.truth.pages.filter((url) => url.startsWith(`${host.origin}/`));
         const found = pages.filter((url) => fetched.has(url));
         let rendered = 0;
-        for (const url of found) if ((await crawl.pages.get(url, { versions: 1 }))[0]?.charsetSource === 'rendered') rendered++;
-        hosts.push({ host: host.name, pages: pages.length, found: found.length, rendered, renderedShare: found.length ? Number((rendered / found.length).toFixed(3)) : 0 });
+        for (const url of found)
+          if ((await crawl.pages.get(url, { versions: 1 }))[0]?.charsetSource === 'rendered') rendered++;
+        hosts.push({
+          host: host.name,
+          pages: pages.length,
+          found: found.length,
+          rendered,
+          renderedShare: found.length ? Number((rendered / found.length).toFixed(3)) : 0,
+        });
       }
-      return { rendering, seconds: Number(seconds.toFixed(1)), nodeCpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)), hosts, renders: Object.fromEntries(crawl.fetcher.renderer?.metrics.results ?? []) };
+      return {
+        rendering,
+        seconds: Number(seconds.toFixed(1)),
+        nodeCpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
+        hosts,
+        renders: Object.fromEntries(crawl.fetcher.renderer?.metrics.results ?? []),
+      };
     } finally {
       await crawl.stop();
     }
@@ -216,7 +312,11 @@ try {
   report = {
     pages: urls.length,
     rounds,
-    plain: { perSecond: Number(plainPerSecond.toFixed(1)), cpuMsPerPage: Number(plainCpuMs.toFixed(2)), results: plain.at(-1)!.results },
+    plain: {
+      perSecond: Number(plainPerSecond.toFixed(1)),
+      cpuMsPerPage: Number(plainCpuMs.toFixed(2)),
+      results: plain.at(-1)!.results,
+    },
     rendered: throughput,
     memory,
     crawls,
@@ -227,9 +327,19 @@ try {
 
 if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 else {
-  const lines = [`plain fetch: ${report.plain.perSecond} pages/s, ${report.plain.cpuMsPerPage} ms CPU/page (${report.pages} pages, median of ${report.rounds} rounds)`];
-  for (const run of report.rendered) lines.push(`rendered, ${run.browserPages} browser page(s): ${run.perSecond} pages/s (x${run.vsPlain} of plain), ${run.cpuMsPerPage} ms CPU/page (node ${run.nodeCpuMsPerPage} + browser ${run.browserCpuMsPerPage}; x${run.cpuVsPlain} of plain)`);
-  lines.push(`browser memory: idle ${report.memory.idleBrowserMb} MB; ${report.memory.held.map((held) => `${held.pages} page(s) ${held.pssMb} MB`).join(', ')}; ${report.memory.marginalMbPerPage} MB per extra page`);
-  for (const crawl of report.crawls) lines.push(`crawl ${crawl.rendering ? 'with' : 'without'} rendering: ${crawl.seconds} s; ${crawl.hosts.map((h) => `${h.host} ${h.found}/${h.pages} found, ${h.rendered} rendered (${(h.renderedShare * 100).toFixed(1)}%)`).join('; ')}`);
+  const lines = [
+    `plain fetch: ${report.plain.perSecond} pages/s, ${report.plain.cpuMsPerPage} ms CPU/page (${report.pages} pages, median of ${report.rounds} rounds)`,
+  ];
+  for (const run of report.rendered)
+    lines.push(
+      `rendered, ${run.browserPages} browser page(s): ${run.perSecond} pages/s (x${run.vsPlain} of plain), ${run.cpuMsPerPage} ms CPU/page (node ${run.nodeCpuMsPerPage} + browser ${run.browserCpuMsPerPage}; x${run.cpuVsPlain} of plain)`,
+    );
+  lines.push(
+    `browser memory: idle ${report.memory.idleBrowserMb} MB; ${report.memory.held.map((held) => `${held.pages} page(s) ${held.pssMb} MB`).join(', ')}; ${report.memory.marginalMbPerPage} MB per extra page`,
+  );
+  for (const crawl of report.crawls)
+    lines.push(
+      `crawl ${crawl.rendering ? 'with' : 'without'} rendering: ${crawl.seconds} s; ${crawl.hosts.map((h) => `${h.host} ${h.found}/${h.pages} found, ${h.rendered} rendered (${(h.renderedShare * 100).toFixed(1)}%)`).join('; ')}`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -21,7 +21,9 @@ export interface RenderWebProcess {
 export async function startRenderWebProcess(seed = 1): Promise<RenderWebProcess> {
   const main = join(createRequire(import.meta.url).resolve('@crawler/testweb'), '..', 'main.js');
   const truthFile = join(tmpdir(), `render-web-${process.pid}-${Date.now()}.json`);
-  const child = spawn(process.execPath, [main, '--profile', 'render', '--seed', String(seed), '--truth', truthFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [main, '--profile', 'render', '--seed', String(seed), '--truth', truthFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`test web exited with ${code}`)));

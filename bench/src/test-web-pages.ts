@@ -15,7 +15,14 @@ export async function loadTestWebPages(seed = 1): Promise<PageInput[]> {
       const response = await fetch(url, { redirect: 'manual' });
       const body = Buffer.from(await response.arrayBuffer());
       if (response.status !== 200) continue;
-      pages.push({ body, finalUrl: url, depth: 1, mediaType: 'text/html', charset: charsets.get(url) ?? 'utf-8', headers: {} });
+      pages.push({
+        body,
+        finalUrl: url,
+        depth: 1,
+        mediaType: 'text/html',
+        charset: charsets.get(url) ?? 'utf-8',
+        headers: {},
+      });
     }
     return pages;
   } finally {

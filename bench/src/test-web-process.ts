@@ -25,13 +25,21 @@ export async function startTestWebProcess(args: string[]): Promise<TestWebProces
   const main = fileURLToPath(new URL('./test-web-server.js', import.meta.url));
   const scratch = join(tmpdir(), `bench-web-${process.pid}-${Date.now()}`);
   const truthFile = `${scratch}-truth.json`;
-  const child: ChildProcess = spawn(process.execPath, [main, ...args, '--truth', truthFile], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [main, ...args, '--truth', truthFile], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const unregister = registerCleanup(() => child.kill('SIGTERM'));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`test web exited with ${code}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`test web exited with ${code}`))),
+  );
   exited.catch(unregister);
   // Commands are answered in order, one line each, so one reader at a time suffices.
-  const nextLine = async () => JSON.parse(((await Promise.race([lines.next(), exited])) as IteratorResult<string>).value as string) as Record<string, unknown>;
+  const nextLine = async () =>
+    JSON.parse(((await Promise.race([lines.next(), exited])) as IteratorResult<string>).value as string) as Record<
+      string,
+      unknown
+    >;
   const announced = (await nextLine()) as unknown as { hosts: { name: string; origin: string }[]; seeds: string[] };
   const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as { pages: string[] };
   rmSync(truthFile, { force: true });

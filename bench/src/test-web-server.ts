@@ -30,7 +30,10 @@ process.stdout.write(`${JSON.stringify({ hosts: web.hosts, seeds: web.seeds })}\
 createInterface({ input: process.stdin }).on('line', (line) => {
   const [command, argument] = line.trim().split(/\s+/, 2);
   if (command === 'requests' && argument) {
-    writeFileSync(argument, JSON.stringify(Object.fromEntries(web.requests.urls().map((url) => [url, web.requests.count(url)]))));
+    writeFileSync(
+      argument,
+      JSON.stringify(Object.fromEntries(web.requests.urls().map((url) => [url, web.requests.count(url)]))),
+    );
     process.stdout.write(`${JSON.stringify({ requests: argument })}\n`);
   } else if (command === 'reset') {
     web.requests.reset();

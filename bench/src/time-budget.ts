@@ -21,7 +21,10 @@ export class TimeBudget {
   /** True if `estimateMs` fits with `reserveMs` still left afterwards; else records the skip. */
   allows(what: string, estimateMs: number, reserveMs = 0): boolean {
     if (estimateMs + reserveMs <= this.remainingMs()) return true;
-    this.skip(what, `needs about ${Math.ceil(estimateMs / 1000)} s, ${Math.floor(Math.max(0, this.remainingMs() - reserveMs) / 1000)} s of the budget left for it`);
+    this.skip(
+      what,
+      `needs about ${Math.ceil(estimateMs / 1000)} s, ${Math.floor(Math.max(0, this.remainingMs() - reserveMs) / 1000)} s of the budget left for it`,
+    );
     return false;
   }
 

@@ -5,7 +5,11 @@ const truth = ['http://127.0.0.1:4001/', 'http://127.0.0.1:4001/p/1', 'http://12
 
 describe('scoreAgainstTruth', () => {
   it('counts truth pages fetched once each, in canonical form', () => {
-    const score = scoreAgainstTruth(truth, ['http://127.0.0.1:4001/p/1#top', 'http://127.0.0.1:4001/p/1', 'http://127.0.0.1:4002'], new Map());
+    const score = scoreAgainstTruth(
+      truth,
+      ['http://127.0.0.1:4001/p/1#top', 'http://127.0.0.1:4001/p/1', 'http://127.0.0.1:4002'],
+      new Map(),
+    );
     expect(score).toMatchObject({ truthPages: 3, fetched: 2, outside: 0 });
   });
 
@@ -20,6 +24,11 @@ describe('scoreAgainstTruth', () => {
       ['http://127.0.0.1:4001/p/1', 1],
       ['http://127.0.0.1:4002/', 1],
     ]);
-    expect(scoreAgainstTruth(truth, [], requests)).toMatchObject({ requestedTwice: 1, robotsOrigins: 1, origins: 2, requests: 5 });
+    expect(scoreAgainstTruth(truth, [], requests)).toMatchObject({
+      requestedTwice: 1,
+      robotsOrigins: 1,
+      origins: 2,
+      requests: 5,
+    });
   });
 });

@@ -29,7 +29,11 @@ function canonical(url: string): string {
  * against the truth, and what the server saw (double fetches, robots.txt requests), so a peer
  * that misreports cannot look better than it behaved.
  */
-export function scoreAgainstTruth(truthPages: readonly string[], okUrls: readonly string[], requests: ReadonlyMap<string, number>): TruthScore {
+export function scoreAgainstTruth(
+  truthPages: readonly string[],
+  okUrls: readonly string[],
+  requests: ReadonlyMap<string, number>,
+): TruthScore {
   const truth = new Set(truthPages.map(canonical));
   const ok = new Set(okUrls.map(canonical));
   let fetched = 0;
@@ -43,5 +47,13 @@ export function scoreAgainstTruth(truthPages: readonly string[], okUrls: readonl
   const origins = new Set([...truth].map((url) => new URL(url).origin));
   let robotsOrigins = 0;
   for (const origin of origins) if ((requests.get(`${origin}/robots.txt`) ?? 0) > 0) robotsOrigins++;
-  return { truthPages: truth.size, fetched, outside: ok.size - fetched, requestedTwice, robotsOrigins, origins: origins.size, requests: total };
+  return {
+    truthPages: truth.size,
+    fetched,
+    outside: ok.size - fetched,
+    requestedTwice,
+    robotsOrigins,
+    origins: origins.size,
+    requests: total,
+  };
 }

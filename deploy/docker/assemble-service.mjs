@@ -7,7 +7,9 @@ import { join, sep } from 'node:path';
 
 const [service, out] = process.argv.slice(2);
 if (!service || !out || !existsSync(join('services', service, 'package.json'))) {
-  process.stderr.write('usage: node deploy/docker/assemble-service.mjs <scheduler|fetcher|linkextract|dedup> <out-dir>\n');
+  process.stderr.write(
+    'usage: node deploy/docker/assemble-service.mjs <scheduler|fetcher|linkextract|dedup> <out-dir>\n',
+  );
   process.exit(2);
 }
 
@@ -20,14 +22,28 @@ while (pending.length > 0) {
   const dir = pending.pop();
   if (closure.has(dir)) continue;
   closure.add(dir);
-  for (const name of Object.keys(manifest(dir).dependencies ?? {})) if (workspaceDirs.has(name)) pending.push(workspaceDirs.get(name));
+  for (const name of Object.keys(manifest(dir).dependencies ?? {}))
+    if (workspaceDirs.has(name)) pending.push(workspaceDirs.get(name));
 }
 
 mkdirSync(out, { recursive: true });
 // npm reads the whole workspace graph from the lock file, so every manifest goes in; only the closure gets code.
 for (const file of ['package.json', 'package-lock.json', '.npmrc']) cpSync(file, join(out, file));
 for (const dir of workspaceDirs.values()) cpSync(join(dir, 'package.json'), join(out, dir, 'package.json'));
-execFileSync('npm', ['install', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--workspace', join('services', service)], { cwd: out, stdio: 'inherit' });
+execFileSync(
+  'npm',
+  [
+    'install',
+    '--omit=dev',
+    '--ignore-scripts',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--workspace',
+    join('services', service),
+  ],
+  { cwd: out, stdio: 'inherit' },
+);
 
 for (const [name, dir] of workspaceDirs) {
   if (closure.has(dir)) {

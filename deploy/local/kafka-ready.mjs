@@ -23,13 +23,19 @@ function metadataRequest() {
 function parse(buf) {
   let o = 4; // skip correlation_id
   const brokers = [];
-  const n = buf.readInt32BE(o); o += 4;
+  const n = buf.readInt32BE(o);
+  o += 4;
   for (let i = 0; i < n; i++) {
-    const nodeId = buf.readInt32BE(o); o += 4;
-    const hl = buf.readInt16BE(o); o += 2;
-    const h = buf.toString('utf8', o, o + hl); o += hl;
-    const p = buf.readInt32BE(o); o += 4;
-    const rl = buf.readInt16BE(o); o += 2 + Math.max(rl, 0);
+    const nodeId = buf.readInt32BE(o);
+    o += 4;
+    const hl = buf.readInt16BE(o);
+    o += 2;
+    const h = buf.toString('utf8', o, o + hl);
+    o += hl;
+    const p = buf.readInt32BE(o);
+    o += 4;
+    const rl = buf.readInt16BE(o);
+    o += 2 + Math.max(rl, 0);
     brokers.push(`${nodeId}@${h}:${p}`);
   }
   return { brokers, controllerId: buf.readInt32BE(o) };
@@ -37,7 +43,10 @@ function parse(buf) {
 
 const sock = net.connect({ host, port: Number(port) });
 let data = Buffer.alloc(0);
-const fail = (msg) => { console.error(`kafka not ready: ${msg}`); process.exit(1); };
+const fail = (msg) => {
+  console.error(`kafka not ready: ${msg}`);
+  process.exit(1);
+};
 sock.setTimeout(3000, () => fail('timeout'));
 sock.on('error', (e) => fail(e.message));
 sock.on('connect', () => sock.write(metadataRequest()));

@@ -3,7 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { crawlJobSchema, loadCatalog, loadRuntimeConfig, runtimeSettings, startHealthServer, type RuntimeConfig, type SettingsSpec } from '@crawler/core';
+import {
+  crawlJobSchema,
+  loadCatalog,
+  loadRuntimeConfig,
+  runtimeSettings,
+  startHealthServer,
+  type RuntimeConfig,
+  type SettingsSpec,
+} from '@crawler/core';
 import { dedupSettings, loadDedupConfig } from '@crawler/dedup';
 import { elasticsearchSettings, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { fetcherSettings, loadFetcherConfig } from '@crawler/fetcher';
@@ -45,8 +53,16 @@ interface Backend {
 
 const BACKENDS: Record<string, Backend> = {
   createBus: { settings: kafkaSettings, load: (env) => loadKafkaConfig({ env }), required: [['KAFKA_BROKERS']] },
-  createLinkBase: { settings: elasticsearchSettings, load: (env) => loadElasticsearchConfig({ env }), required: [['ELASTICSEARCH_URL']] },
-  createFingerprintStore: { settings: redisSettings, load: (env) => loadRedisConfig({ env }), required: [['REDIS_URL', 'REDIS_CLUSTER_NODES']] },
+  createLinkBase: {
+    settings: elasticsearchSettings,
+    load: (env) => loadElasticsearchConfig({ env }),
+    required: [['ELASTICSEARCH_URL']],
+  },
+  createFingerprintStore: {
+    settings: redisSettings,
+    load: (env) => loadRedisConfig({ env }),
+    required: [['REDIS_URL', 'REDIS_CLUSTER_NODES']],
+  },
   createPageStore: { settings: hbaseSettings, load: (env) => loadHbaseConfig({ env }), required: [['HBASE_REST_URL']] },
 };
 
@@ -72,14 +88,22 @@ function envNames(spec: SettingsSpec): string[] {
 function profileOf(service: Service): Profile {
   const source = readFileSync(join(root, 'services', service, 'src', `compose-${service}.ts`), 'utf8');
   const imported = /import\s*\{([^}]*)\}\s*from\s*'@crawler\/adapters'/.exec(source)?.[1] ?? '';
-  const backends = imported.split(',').map((name) => name.trim()).filter((name) => name in BACKENDS).map((name) => BACKENDS[name]!);
+  const backends = imported
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name in BACKENDS)
+    .map((name) => BACKENDS[name]!);
   // A composition root that no longer imports like this would silently drop every connection check.
-  if (!backends.includes(BACKENDS.createBus!)) throw new Error(`compose-${service}.ts: no createBus import from @crawler/adapters`);
+  if (!backends.includes(BACKENDS.createBus!))
+    throw new Error(`compose-${service}.ts: no createBus import from @crawler/adapters`);
   const own = OWN[service];
   return {
     backends,
     known: new Set([runtimeSettings, ...backends.map((backend) => backend.settings), own.settings].flatMap(envNames)),
-    required: [...backends.flatMap((backend) => backend.required), ...(envNames(own.settings).includes('CRAWL_JOB_FILE') ? [['CRAWL_JOB_FILE']] : [])],
+    required: [
+      ...backends.flatMap((backend) => backend.required),
+      ...(envNames(own.settings).includes('CRAWL_JOB_FILE') ? [['CRAWL_JOB_FILE']] : []),
+    ],
     load(env) {
       const runtime = loadRuntimeConfig({ env });
       for (const backend of backends) backend.load(env);
@@ -89,9 +113,22 @@ function profileOf(service: Service): Profile {
   };
 }
 
-const PROFILES = Object.fromEntries(SERVICES.map((service) => [service, profileOf(service)])) as Record<Service, Profile>;
+const PROFILES = Object.fromEntries(SERVICES.map((service) => [service, profileOf(service)])) as Record<
+  Service,
+  Profile
+>;
 const SECRET_SETTINGS = new Set(
-  [runtimeSettings, kafkaSettings, elasticsearchSettings, redisSettings, hbaseSettings, schedulerSettings, fetcherSettings, linkextractSettings, dedupSettings]
+  [
+    runtimeSettings,
+    kafkaSettings,
+    elasticsearchSettings,
+    redisSettings,
+    hbaseSettings,
+    schedulerSettings,
+    fetcherSettings,
+    linkextractSettings,
+    dedupSettings,
+  ]
     .flatMap((spec) => Object.values(spec))
     .filter((item) => item.secret)
     .map((item) => item.env),
@@ -102,10 +139,19 @@ function checkServiceEnv(service: Service, env: Env, where: string): RuntimeConf
   const profile = PROFILES[service];
   const unknown = Object.keys(env).filter((name) => !profile.known.has(name));
   expect(unknown, `${where}: variables ${service} does not read`).toEqual([]);
-  for (const group of profile.required) expect(group.some((name) => env[name]), `${where}: ${service} needs ${group.join(' or ')}`).toBe(true);
+  for (const group of profile.required)
+    expect(
+      group.some((name) => env[name]),
+      `${where}: ${service} needs ${group.join(' or ')}`,
+    ).toBe(true);
   const runtime = profile.load(env);
   // The distributed adapters, whatever the defaults become.
-  expect([runtime.bus, runtime.linkbase, runtime.fingerprints, runtime.pageStore], where).toEqual(['kafka', 'elasticsearch', 'redis', 'hbase']);
+  expect([runtime.bus, runtime.linkbase, runtime.fingerprints, runtime.pageStore], where).toEqual([
+    'kafka',
+    'elasticsearch',
+    'redis',
+    'hbase',
+  ]);
   // Probes come from outside the container: the health server must not bind loopback only.
   expect(['0.0.0.0', '::'], `${where}: CRAWLER_HEALTH_HOST`).toContain(runtime.healthHost);
   return runtime;
@@ -164,7 +210,11 @@ function parseDockerfile(path: string): { args: Env; stages: Stage[] } {
   for (const instruction of instructions) {
     if (instruction.keyword === 'FROM') {
       const [, base, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(instruction.args)!;
-      stages.push({ name: name ?? String(stages.length), base: base!.replace(/\$\{(\w+)\}/g, (_, arg: string) => args[arg] ?? ''), instructions: [] });
+      stages.push({
+        name: name ?? String(stages.length),
+        base: base!.replace(/\$\{(\w+)\}/g, (_, arg: string) => args[arg] ?? ''),
+        instructions: [],
+      });
     } else if (stages.length === 0) {
       if (instruction.keyword === 'ARG') {
         const [name, value] = instruction.args.split('=');
@@ -181,9 +231,13 @@ function parseDockerfile(path: string): { args: Env; stages: Stage[] } {
 function imageConfig(stages: Stage[], name: string): ImageConfig {
   const stage = stages.find((candidate) => candidate.name === name)!;
   const parent = stages.find((candidate) => candidate.name === stage.base);
-  const config: ImageConfig = parent ? structuredClone(imageConfig(stages, parent.name)) : { image: stage.base, env: {}, expose: [] };
+  const config: ImageConfig = parent
+    ? structuredClone(imageConfig(stages, parent.name))
+    : { image: stage.base, env: {}, expose: [] };
   for (const { keyword, args } of stage.instructions) {
-    if (keyword === 'ENV') for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) config.env[key!] = value!.replace(/^"|"$/g, '');
+    if (keyword === 'ENV')
+      for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g))
+        config.env[key!] = value!.replace(/^"|"$/g, '');
     if (keyword === 'USER') config.user = args;
     if (keyword === 'WORKDIR') config.workdir = args;
     if (keyword === 'EXPOSE') config.expose.push(...args.split(/\s+/));
@@ -208,7 +262,9 @@ function expectNonRootUser(user: string | undefined, what: string): number {
 }
 
 const serviceDockerfile = parseDockerfile(join(root, 'deploy/docker/Dockerfile'));
-const images = Object.fromEntries(SERVICES.map((service) => [service, imageConfig(serviceDockerfile.stages, service)])) as Record<Service, ImageConfig>;
+const images = Object.fromEntries(
+  SERVICES.map((service) => [service, imageConfig(serviceDockerfile.stages, service)]),
+) as Record<Service, ImageConfig>;
 const hbaseDockerfile = parseDockerfile(join(root, 'deploy/docker/hbase/Dockerfile'));
 
 /** The port the health server listens on in a container with this environment (the image's ENV included). */
@@ -233,7 +289,12 @@ function stringValues(record: Json | undefined): Env {
 
 /** A compose environment as the services get it when the shell sets none of the ${VAR:-default} variables. */
 function composeEnv(spec: Json): Env {
-  return Object.fromEntries(Object.entries(stringValues(spec.environment)).map(([key, value]) => [key, value.replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '')]));
+  return Object.fromEntries(
+    Object.entries(stringValues(spec.environment)).map(([key, value]) => [
+      key,
+      value.replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? ''),
+    ]),
+  );
 }
 
 function hostPort(url: string): { host: string; port: number } {
@@ -245,9 +306,14 @@ function hostPort(url: string): { host: string; port: number } {
 
 describe('health endpoints the deploy files probe', () => {
   it('are served by the health server: /healthz, /readyz and /metrics', async () => {
-    const server = await startHealthServer('127.0.0.1', 0, { live: () => true, ready: () => true, metrics: async () => 'm 1\n' });
+    const server = await startHealthServer('127.0.0.1', 0, {
+      live: () => true,
+      ready: () => true,
+      metrics: async () => 'm 1\n',
+    });
     try {
-      for (const path of Object.values(HEALTH_PATHS)) expect((await fetch(`http://127.0.0.1:${server.port}${path}`)).status, path).toBe(200);
+      for (const path of Object.values(HEALTH_PATHS))
+        expect((await fetch(`http://127.0.0.1:${server.port}${path}`)).status, path).toBe(200);
     } finally {
       await server.close();
     }
@@ -260,7 +326,9 @@ describe('health endpoints the deploy files probe', () => {
         for (const service of SERVICES) {
           const [command, ...args] = images[service].healthcheck!;
           expect(command).toBe('node');
-          const run = promisify(execFile)(process.execPath, args, { env: { ...images[service].env, CRAWLER_HEALTH_PORT: String(server.port) } });
+          const run = promisify(execFile)(process.execPath, args, {
+            env: { ...images[service].env, CRAWLER_HEALTH_PORT: String(server.port) },
+          });
           if (ready) await expect(run).resolves.toBeDefined();
           else await expect(run).rejects.toMatchObject({ code: 1 });
         }
@@ -285,11 +353,17 @@ describe('deploy/docker/Dockerfile', () => {
   });
 
   it('builds in a full workspace and runs from a base image that has none of it', () => {
-    const build = stages.find((stage) => stage.instructions.some((step) => step.keyword === 'RUN' && step.args.includes('tsc -b')))!;
-    expect(build.instructions.some((step) => step.keyword === 'RUN' && /npm (install|ci)\b/.test(step.args))).toBe(true);
+    const build = stages.find((stage) =>
+      stage.instructions.some((step) => step.keyword === 'RUN' && step.args.includes('tsc -b')),
+    )!;
+    expect(build.instructions.some((step) => step.keyword === 'RUN' && /npm (install|ci)\b/.test(step.args))).toBe(
+      true,
+    );
     for (const service of SERVICES) {
       const stage = stages.find((candidate) => candidate.name === service)!;
-      expect(stage.instructions.filter((step) => step.keyword === 'COPY').map((step) => step.args)).toEqual([`--from=${build.name} /out/${service} /app`]);
+      expect(stage.instructions.filter((step) => step.keyword === 'COPY').map((step) => step.args)).toEqual([
+        `--from=${build.name} /out/${service} /app`,
+      ]);
       // The runtime chain never starts from the build stage: no sources, dev dependencies or compilers.
       let link: Stage | undefined = stage;
       while (link) {
@@ -297,7 +371,8 @@ describe('deploy/docker/Dockerfile', () => {
         link = stages.find((candidate) => candidate.name === link!.base);
       }
     }
-    for (const stage of stages.filter((candidate) => !stages.some((other) => other.name === candidate.base))) expectPinned(stage.base);
+    for (const stage of stages.filter((candidate) => !stages.some((other) => other.name === candidate.base)))
+      expectPinned(stage.base);
   });
 
   it('keeps schemas/ where the code looks for it, relative to packages/core/dist', () => {
@@ -315,7 +390,10 @@ describe('deploy/docker/Dockerfile', () => {
     for (const service of SERVICES) {
       const image = images[service];
       expectNonRootUser(image.user, service);
-      expect(Object.keys(image.env).filter((name) => !PROFILES[service].known.has(name)), `${service}: image ENV`).toEqual([]);
+      expect(
+        Object.keys(image.env).filter((name) => !PROFILES[service].known.has(name)),
+        `${service}: image ENV`,
+      ).toEqual([]);
       expect(image.expose).toEqual([String(healthPort(service, {}))]);
       expect(image.stopSignal).toBe('SIGTERM');
       expect(image.healthcheck!.join(' ')).toContain('process.env.CRAWLER_HEALTH_PORT');
@@ -324,8 +402,11 @@ describe('deploy/docker/Dockerfile', () => {
   });
 
   it('.dockerignore keeps local builds out, so that tsc -b compiles everything in the image', () => {
-    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
-    for (const pattern of ['**/node_modules', '**/dist', '**/*.tsbuildinfo', '.git', '.stack']) expect(ignored).toContain(pattern);
+    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
+    for (const pattern of ['**/node_modules', '**/dist', '**/*.tsbuildinfo', '.git', '.stack'])
+      expect(ignored).toContain(pattern);
   });
 });
 
@@ -340,21 +421,32 @@ describe('deploy/docker/hbase (compose demo only)', () => {
         .filter((line) => /^\w+=/.test(line))
         .map((line) => line.split('=') as [string, string]),
     );
-    for (const name of ['HBASE_VERSION', 'HBASE_LOG4J2_VERSION', 'MVN_DEPENDENCY_PLUGIN']) expect(args[name], name).toBe(versions[name]);
-    expect(stages.some((stage) => stage.instructions.some((step) => step.args.startsWith('deploy/local/poms/hbase.xml')))).toBe(true);
+    for (const name of ['HBASE_VERSION', 'HBASE_LOG4J2_VERSION', 'MVN_DEPENDENCY_PLUGIN'])
+      expect(args[name], name).toBe(versions[name]);
+    expect(
+      stages.some((stage) => stage.instructions.some((step) => step.args.startsWith('deploy/local/poms/hbase.xml'))),
+    ).toBe(true);
     for (const stage of stages) expectPinned(stage.base);
     expectNonRootUser(final.user, 'hbase');
     expect(final.stopSignal).toBe('SIGTERM');
   });
 
   it('starts HBase with the JDK 17 flags the local stack uses, from the one shared list', () => {
-    const flags = readFileSync(join(root, 'deploy/local/hbase-jvm-flags.txt'), 'utf8').split('\n').filter((line) => /^-/.test(line));
+    const flags = readFileSync(join(root, 'deploy/local/hbase-jvm-flags.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => /^-/.test(line));
     expect(flags).toContain('--add-opens=java.base/java.nio=ALL-UNNAMED');
-    const copied = stages.at(-1)!.instructions.filter((step) => step.keyword === 'COPY').map((step) => step.args);
+    const copied = stages
+      .at(-1)!
+      .instructions.filter((step) => step.keyword === 'COPY')
+      .map((step) => step.args);
     expect(copied.some((args) => /deploy\/local\/hbase-jvm-flags\.txt .*\/opt\/hbase\/conf\/$/.test(args))).toBe(true);
-    expect(readFileSync(join(root, 'deploy/docker/hbase/hbase-standalone.sh'), 'utf8')).toContain('$HBASE_HOME/conf/hbase-jvm-flags.txt');
+    expect(readFileSync(join(root, 'deploy/docker/hbase/hbase-standalone.sh'), 'utf8')).toContain(
+      '$HBASE_HOME/conf/hbase-jvm-flags.txt',
+    );
     expect(readFileSync(join(root, 'deploy/local/hbase.sh'), 'utf8')).toContain('$LOCAL_DIR/hbase-jvm-flags.txt');
-    for (const script of ['deploy/docker/hbase/hbase-standalone.sh', 'deploy/local/hbase.sh']) expect(readFileSync(join(root, script), 'utf8')).not.toContain('--add-opens');
+    for (const script of ['deploy/docker/hbase/hbase-standalone.sh', 'deploy/local/hbase.sh'])
+      expect(readFileSync(join(root, script), 'utf8')).not.toContain('--add-opens');
   });
 
   it('exposes the REST gateway port its hbase-site.xml sets', () => {
@@ -373,7 +465,12 @@ describe('deploy/compose/compose.yaml', () => {
   const kafkaEnv = stringValues(services.kafka!.environment);
   const internalKafkaPort = Number(/INTERNAL:\/\/[^,]*:(\d+)/.exec(kafkaEnv.KAFKA_LISTENERS!)![1]);
   /** Where each store listens inside the compose network (Elasticsearch and Redis: their images' defaults). */
-  const listeners: Record<string, number> = { kafka: internalKafkaPort, elasticsearch: 9200, redis: 6379, hbase: Number(imageConfig(hbaseDockerfile.stages, hbaseDockerfile.stages.at(-1)!.name).expose[0]) };
+  const listeners: Record<string, number> = {
+    kafka: internalKafkaPort,
+    elasticsearch: 9200,
+    redis: 6379,
+    hbase: Number(imageConfig(hbaseDockerfile.stages, hbaseDockerfile.stages.at(-1)!.name).expose[0]),
+  };
 
   it('runs the four services and their stores, nothing else', () => {
     expect(Object.keys(services).sort()).toEqual([...SERVICES, ...INFRA].sort());
@@ -400,7 +497,9 @@ describe('deploy/compose/compose.yaml', () => {
       const runtime = checkServiceEnv(service, env, `compose ${service}`);
       expect(runtime.topicPrefix).toBe('');
       const dependsOn = spec.depends_on as Record<string, { condition: string }>;
-      for (const name of ['KAFKA_BROKERS', 'ELASTICSEARCH_URL', 'REDIS_URL', 'HBASE_REST_URL'].filter((variable) => env[variable])) {
+      for (const name of ['KAFKA_BROKERS', 'ELASTICSEARCH_URL', 'REDIS_URL', 'HBASE_REST_URL'].filter(
+        (variable) => env[variable],
+      )) {
         for (const address of env[name]!.split(',')) {
           const { host, port } = hostPort(address);
           expect(INFRA, `${service}: ${name}`).toContain(host);
@@ -416,23 +515,32 @@ describe('deploy/compose/compose.yaml', () => {
     for (const service of SERVICES) {
       const env = composeEnv(services[service]!);
       if (!env.CRAWL_JOB_FILE) continue;
-      const mount = (services[service]!.volumes as string[]).map((volume) => volume.split(':')).find(([, target]) => target === env.CRAWL_JOB_FILE);
+      const mount = (services[service]!.volumes as string[])
+        .map((volume) => volume.split(':'))
+        .find(([, target]) => target === env.CRAWL_JOB_FILE);
       expect(mount, `${service}: job file mount`).toBeDefined();
       expect(mount![2]).toBe('ro');
-      expect(() => crawlJobSchema.parse(JSON.parse(readFileSync(resolve(composeDir, mount![0]!), 'utf8')))).not.toThrow();
+      expect(() =>
+        crawlJobSchema.parse(JSON.parse(readFileSync(resolve(composeDir, mount![0]!), 'utf8'))),
+      ).not.toThrow();
     }
   });
 
   it('waits for healthy stores and starts the scheduler after its consumers', () => {
     for (const [name, spec] of Object.entries(services)) {
-      for (const [dependency, { condition }] of Object.entries((spec.depends_on ?? {}) as Record<string, { condition: string }>)) {
+      for (const [dependency, { condition }] of Object.entries(
+        (spec.depends_on ?? {}) as Record<string, { condition: string }>,
+      )) {
         expect(condition).toBe('service_healthy');
         // A health state needs a healthcheck: in the compose file, or the image's HEALTHCHECK.
-        const hasCheck = services[dependency]!.healthcheck || dependency === 'hbase' || SERVICES.includes(dependency as Service);
+        const hasCheck =
+          services[dependency]!.healthcheck || dependency === 'hbase' || SERVICES.includes(dependency as Service);
         expect(hasCheck, `${name} waits for ${dependency}`).toBeTruthy();
       }
     }
-    expect(Object.keys(services.scheduler!.depends_on)).toEqual(expect.arrayContaining(['dedup', 'fetcher', 'linkextract']));
+    expect(Object.keys(services.scheduler!.depends_on)).toEqual(
+      expect.arrayContaining(['dedup', 'fetcher', 'linkextract']),
+    );
   });
 
   it('publishes the health port (the scheduler also its admin API) on loopback, read-only, unprivileged, within the partitions', () => {
@@ -449,7 +557,8 @@ describe('deploy/compose/compose.yaml', () => {
     }
     expect(services.scheduler!.deploy.replicas).toBe(1);
     // Besides the health port, only the scheduler's admin API, on the host's loopback.
-    for (const service of ['fetcher', 'linkextract', 'dedup'] as const) expect(services[service]!.ports).toHaveLength(1);
+    for (const service of ['fetcher', 'linkextract', 'dedup'] as const)
+      expect(services[service]!.ports).toHaveLength(1);
     const { adminPort } = loadSchedulerConfig({ env: composeEnv(services.scheduler!) });
     expect(services.scheduler!.ports.slice(1)).toEqual([`127.0.0.1:${adminPort}:${adminPort}`]);
   });
@@ -459,7 +568,8 @@ describe('deploy/compose/compose.yaml', () => {
     expect(Number(kafkaEnv.KAFKA_MESSAGE_MAX_BYTES)).toBeGreaterThanOrEqual(largestMessage);
     expect(Number(kafkaEnv.KAFKA_REPLICA_FETCH_MAX_BYTES)).toBeGreaterThanOrEqual(largestMessage);
     // One broker: the topics the services create must fit on it.
-    for (const service of SERVICES) expect(loadKafkaConfig({ env: composeEnv(services[service]!) }).replicationFactor).toBe(1);
+    for (const service of SERVICES)
+      expect(loadKafkaConfig({ env: composeEnv(services[service]!) }).replicationFactor).toBe(1);
   });
 });
 
@@ -474,7 +584,9 @@ describe('deploy/k8s', () => {
 
   it('kustomization lists every manifest and every image', () => {
     expect([...kustomization.resources].sort()).toEqual([...files].sort());
-    expect(kustomization.images.map((image: Json) => image.name).sort()).toEqual(SERVICES.map((service) => `crawler/${service}`).sort());
+    expect(kustomization.images.map((image: Json) => image.name).sort()).toEqual(
+      SERVICES.map((service) => `crawler/${service}`).sort(),
+    );
   });
 
   it('every object has the shape of its kind (kubernetes-models schemas) and lives in the namespace', () => {
@@ -492,7 +604,8 @@ describe('deploy/k8s', () => {
       const Model = models[`${object.apiVersion}/${object.kind}`];
       expect(Model, `${file}: ${object.apiVersion} ${object.kind}`).toBeDefined();
       expect(() => new Model!(object).validate(), `${file}: ${object.kind} ${object.metadata?.name}`).not.toThrow();
-      if (object.kind !== 'Namespace') expect(object.metadata.namespace, `${file}: ${object.kind} ${object.metadata.name}`).toBe(namespace);
+      if (object.kind !== 'Namespace')
+        expect(object.metadata.namespace, `${file}: ${object.kind} ${object.metadata.name}`).toBe(namespace);
     }
   });
 
@@ -523,7 +636,10 @@ describe('deploy/k8s', () => {
         continue;
       }
       expect(ref.optional, `${variable.name}: a missing credential is an unset one`).toBe(true);
-      expect(Object.keys(byName('Secret', ref.name)?.stringData ?? {}), `${variable.name}: Secret ${ref.name}`).toContain(ref.key);
+      expect(
+        Object.keys(byName('Secret', ref.name)?.stringData ?? {}),
+        `${variable.name}: Secret ${ref.name}`,
+      ).toContain(ref.key);
       env[variable.name] = byName('Secret', ref.name)!.stringData[ref.key];
     }
     return env;
@@ -538,7 +654,11 @@ describe('deploy/k8s', () => {
 
   it('keeps credentials in the Secret: no ConfigMap carries a secret setting with credentials in it', () => {
     const secretKeys = Object.keys(ofKind('Secret')[0]!.stringData);
-    for (const key of secretKeys) expect(SERVICES.some((service) => PROFILES[service].known.has(key)), key).toBe(true);
+    for (const key of secretKeys)
+      expect(
+        SERVICES.some((service) => PROFILES[service].known.has(key)),
+        key,
+      ).toBe(true);
     for (const configMap of ofKind('ConfigMap')) {
       for (const [key, value] of Object.entries(stringValues(configMap.data))) {
         if (!SECRET_SETTINGS.has(key)) continue;
@@ -548,10 +668,17 @@ describe('deploy/k8s', () => {
     }
     for (const key of SECRET_SETTINGS) {
       if (['REDIS_URL', 'HBASE_REST_URL'].includes(key)) continue;
-      for (const configMap of ofKind('ConfigMap')) expect(Object.keys(configMap.data ?? {}), `${configMap.metadata.name}`).not.toContain(key);
+      for (const configMap of ofKind('ConfigMap'))
+        expect(Object.keys(configMap.data ?? {}), `${configMap.metadata.name}`).not.toContain(key);
     }
     // Every credential is used by some service.
-    const referenced = new Set(deployments.flatMap((deployment) => (deployment.spec.template.spec.containers[0].env ?? []).map((variable: Json) => variable.valueFrom?.secretKeyRef?.key)));
+    const referenced = new Set(
+      deployments.flatMap((deployment) =>
+        (deployment.spec.template.spec.containers[0].env ?? []).map(
+          (variable: Json) => variable.valueFrom?.secretKeyRef?.key,
+        ),
+      ),
+    );
     expect(secretKeys.filter((key) => !referenced.has(key))).toEqual([]);
   });
 
@@ -560,7 +687,9 @@ describe('deploy/k8s', () => {
       const jobFile = containerEnv(deployment).CRAWL_JOB_FILE;
       if (!jobFile) continue;
       const pod = deployment.spec.template.spec as Json;
-      const mount = (pod.containers[0].volumeMounts as Json[]).find((candidate) => candidate.mountPath === dirname(jobFile));
+      const mount = (pod.containers[0].volumeMounts as Json[]).find(
+        (candidate) => candidate.mountPath === dirname(jobFile),
+      );
       expect(mount, `${deployment.metadata.name}: mount of ${dirname(jobFile)}`).toBeDefined();
       expect(mount!.readOnly).toBe(true);
       const volume = (pod.volumes as Json[]).find((candidate) => candidate.name === mount!.name)!;
@@ -574,11 +703,17 @@ describe('deploy/k8s', () => {
       const service = deployment.metadata.name as Service;
       const port = healthPort(service, containerEnv(deployment));
       const container = deployment.spec.template.spec.containers[0] as Json;
-      const named = (container.ports as Json[]).find((candidate) => candidate.name === container.livenessProbe.httpGet.port);
+      const named = (container.ports as Json[]).find(
+        (candidate) => candidate.name === container.livenessProbe.httpGet.port,
+      );
       expect(named?.containerPort, service).toBe(port);
       expect(container.livenessProbe.httpGet).toEqual({ path: HEALTH_PATHS.live, port: named!.name });
       expect(container.readinessProbe.httpGet).toEqual({ path: HEALTH_PATHS.ready, port: named!.name });
-      expect(deployment.spec.template.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': HEALTH_PATHS.metrics });
+      expect(deployment.spec.template.metadata.annotations).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': HEALTH_PATHS.metrics,
+      });
     }
   });
 
@@ -594,7 +729,11 @@ describe('deploy/k8s', () => {
       expect(pod.securityContext.runAsNonRoot).toBe(true);
       expect(pod.securityContext.runAsUser).toBe(expectNonRootUser(images[service].user, service));
       expect(pod.automountServiceAccountToken).toBe(false);
-      expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(container.securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
       for (const resource of ['cpu', 'memory']) {
         const { requests, limits } = container.resources;
         expect(quantity(requests[resource]), `${service} ${resource}`).toBeLessThanOrEqual(quantity(limits[resource]));
@@ -613,7 +752,9 @@ describe('deploy/k8s', () => {
       const service = deployment.metadata.name as Service;
       expect(deployment.spec.replicas ?? 1, service).toBeLessThanOrEqual(maxUsefulReplicas(service));
     }
-    expect(autoscalers.map((hpa) => hpa.spec.scaleTargetRef)).toEqual([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'fetcher' }]);
+    expect(autoscalers.map((hpa) => hpa.spec.scaleTargetRef)).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'fetcher' },
+    ]);
     const [fetchers] = autoscalers;
     expect(fetchers!.spec.minReplicas).toBeGreaterThanOrEqual(1);
     expect(fetchers!.spec.maxReplicas).toBe(maxUsefulReplicas('fetcher'));
@@ -625,7 +766,8 @@ describe('deploy/k8s', () => {
     const budgets = ofKind('PodDisruptionBudget');
     expect(budgets).toHaveLength(1);
     expect(budgets[0]!.spec.maxUnavailable).toBe(1);
-    expect(byName('Deployment', 'fetcher')!.spec.template.metadata.labels).toMatchObject(budgets[0]!.spec.selector.matchLabels);
+    expect(byName('Deployment', 'fetcher')!.spec.template.metadata.labels).toMatchObject(
+      budgets[0]!.spec.selector.matchLabels,
+    );
   });
-
 });

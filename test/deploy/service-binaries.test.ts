@@ -29,9 +29,14 @@ interface Exit {
 function runBinary(service: string, args: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
   return new Promise((resolve) => {
     // Only PATH from the caller: a shell that sourced the stack's env must not change the outcome.
-    execFile(process.execPath, [join(root, 'services', service, 'dist', 'main.js'), ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 10_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(root, 'services', service, 'dist', 'main.js'), ...args],
+      { env: { PATH: process.env.PATH, ...env }, timeout: 10_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -53,7 +58,8 @@ describe('service binaries', () => {
 
   beforeAll(async () => {
     for (const service of names) {
-      if (!existsSync(join(root, 'services', service, 'dist', 'main.js'))) throw new Error(`services/${service}/dist/main.js is missing: run npm run build first`);
+      if (!existsSync(join(root, 'services', service, 'dist', 'main.js')))
+        throw new Error(`services/${service}/dist/main.js is missing: run npm run build first`);
     }
     const port = await listen(backends);
     const healthPort = await listen(taken);
@@ -86,10 +92,26 @@ describe('service binaries', () => {
   // main.ts names the adapters' setting groups for --help and the start-up check; compose-<service>.ts creates the ports.
   it.each(names)('%s checks the settings of exactly the ports its composition root creates', (service) => {
     const read = (file: string) => readFileSync(join(root, 'services', service, 'src', file), 'utf8');
-    const created = /import\s*\{([^}]*)\}\s*from\s*'@crawler\/adapters'/.exec(read(`compose-${service}.ts`))![1]!.split(',').map((name) => name.trim());
-    const ports = { createBus: 'bus', createLinkBase: 'linkbase', createFingerprintStore: 'fingerprints', createPageStore: 'pageStore' } as Record<string, string>;
-    const listed = /portSettings\(\[([^\]]*)\]\)/.exec(read('main.ts'))![1]!.split(',').map((name) => name.trim().replace(/'/g, ''));
-    expect(listed.sort()).toEqual(created.filter((name) => name in ports).map((name) => ports[name]).sort());
+    const created = /import\s*\{([^}]*)\}\s*from\s*'@crawler\/adapters'/
+      .exec(read(`compose-${service}.ts`))![1]!
+      .split(',')
+      .map((name) => name.trim());
+    const ports = {
+      createBus: 'bus',
+      createLinkBase: 'linkbase',
+      createFingerprintStore: 'fingerprints',
+      createPageStore: 'pageStore',
+    } as Record<string, string>;
+    const listed = /portSettings\(\[([^\]]*)\]\)/
+      .exec(read('main.ts'))![1]!
+      .split(',')
+      .map((name) => name.trim().replace(/'/g, ''));
+    expect(listed.sort()).toEqual(
+      created
+        .filter((name) => name in ports)
+        .map((name) => ports[name])
+        .sort(),
+    );
   });
 
   it.each(names)('%s refuses an unknown argument with one line and exit code 2', async (service) => {
@@ -112,18 +134,23 @@ describe('service binaries', () => {
     ['scheduler', 'ELASTICSEARCH_URL', 'es:9200'],
     ['fetcher', 'REDIS_URL', 'localhost:6379'],
     ['dedup', 'HBASE_TABLE', 'bad table'],
-  ])('%s exits 2 naming a bad %s of an adapter it uses, before connecting to any other', async (service, setting, bad) => {
-    const result = await runBinary(service, [], { ...backendEnv, [setting]: bad });
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(setting);
-    expect(dialled).toEqual([]);
-  });
+  ])(
+    '%s exits 2 naming a bad %s of an adapter it uses, before connecting to any other',
+    async (service, setting, bad) => {
+      const result = await runBinary(service, [], { ...backendEnv, [setting]: bad });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(setting);
+      expect(dialled).toEqual([]);
+    },
+  );
 
   it('dedup with the default HBASE_REST_URL and health port says they collide, instead of querying itself', async () => {
     const { HBASE_REST_URL: _unused, CRAWLER_HEALTH_HOST: _host, CRAWLER_HEALTH_PORT: _port, ...env } = backendEnv;
     const result = await runBinary('dedup', [], env);
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(/HBASE_REST_URL points at port 8080 of this machine, where this service's own health server listens \(CRAWLER_HEALTH_PORT=8080\)/);
+    expect(result.stderr).toMatch(
+      /HBASE_REST_URL points at port 8080 of this machine, where this service's own health server listens \(CRAWLER_HEALTH_PORT=8080\)/,
+    );
     expect(dialled).toEqual([]);
   });
 });

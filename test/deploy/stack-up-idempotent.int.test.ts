@@ -9,7 +9,9 @@ const run = promisify(execFile);
 /** `stack.sh status` lines as name -> pid. */
 async function pids(): Promise<Map<string, string>> {
   const { stdout } = await run('bash', [`${repoRoot}deploy/local/stack.sh`, 'status'], { env: process.env });
-  return new Map([...stdout.matchAll(/^(\S+)\s+\S+(?: \S+)*\s+up\s+pid (\d+)$/gm)].map(([, name, pid]) => [name!, pid!]));
+  return new Map(
+    [...stdout.matchAll(/^(\S+)\s+\S+(?: \S+)*\s+up\s+pid (\d+)$/gm)].map(([, name, pid]) => [name!, pid!]),
+  );
 }
 
 /** A second `npm run stack:up` on a running stack is a no-op: nothing restarted, every component says so. */
@@ -18,9 +20,13 @@ describe('stack:up on a running stack', () => {
     for (const component of ['kafka', 'elasticsearch', 'hbase', 'redis'] as const) checkSameStack(component);
     const before = await pids();
     expect(before.size).toBeGreaterThanOrEqual(9);
-    const { stdout, stderr } = await run('bash', [`${repoRoot}deploy/local/stack.sh`, 'up'], { env: process.env, timeout: 120_000 });
+    const { stdout, stderr } = await run('bash', [`${repoRoot}deploy/local/stack.sh`, 'up'], {
+      env: process.env,
+      timeout: 120_000,
+    });
     const said = `${stdout}${stderr}`;
-    for (const component of ['kafka', 'elasticsearch', 'hbase', 'redis']) expect(said).toMatch(new RegExp(`\\[${component}\\] already running`));
+    for (const component of ['kafka', 'elasticsearch', 'hbase', 'redis'])
+      expect(said).toMatch(new RegExp(`\\[${component}\\] already running`));
     expect(await pids()).toEqual(before);
   }, 180_000);
 });

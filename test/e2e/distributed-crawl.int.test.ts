@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAgainstTruth } from '@crawler/cli';
-import { canonicalUrl, catalogGroups, silentLogger, type Bus, type LinkBase, type LinkRecord, type PageStore, type FingerprintStore } from '@crawler/core';
+import {
+  canonicalUrl,
+  catalogGroups,
+  silentLogger,
+  type Bus,
+  type LinkBase,
+  type LinkRecord,
+  type PageStore,
+  type FingerprintStore,
+} from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
@@ -10,7 +19,13 @@ import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { describeFetcherGroup, startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
+import {
+  describeFetcherGroup,
+  startServiceProcess,
+  waitForFetcherGroup,
+  waitUntilReady,
+  type ServiceProcess,
+} from '../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 
 /**
@@ -44,11 +59,19 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     web = await startTestWeb({ seed: 5 });
     logDir = createScratchDir('e2e-logs');
     const jobFile = join(logDir, 'job.json');
-    writeFileSync(jobFile, JSON.stringify({ id: `e2e-${run}`, seeds: web.seeds, maxDepth: web.groundTruth().maxDepth }));
+    writeFileSync(
+      jobFile,
+      JSON.stringify({ id: `e2e-${run}`, seeds: web.seeds, maxDepth: web.groundTruth().maxDepth }),
+    );
     env.CRAWL_JOB_FILE = jobFile;
     // Consumers first, then the scheduler, as a deployment rolls out: the fetchers' group has
     // settled before the first URL is handed out, so no work is redone at a startup rebalance.
-    for (const [service, name] of [['dedup', 'dedup'], ['linkextract', 'linkextract'], ['fetcher', 'fetcher-1'], ['fetcher', 'fetcher-2']] as const) {
+    for (const [service, name] of [
+      ['dedup', 'dedup'],
+      ['linkextract', 'linkextract'],
+      ['fetcher', 'fetcher-1'],
+      ['fetcher', 'fetcher-2'],
+    ] as const) {
       services.push(await startServiceProcess(service, name, env, logDir));
     }
     await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
@@ -118,7 +141,8 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     expect(registered.every((value) => value !== null)).toBe(true);
 
     // Every URL the crawl discovered has a settled status; nothing is lost in between.
-    for (const record of records.values()) expect(['fetched', 'duplicate', 'redirect', 'gone', 'blocked', 'error'], record.url).toContain(record.status);
+    for (const record of records.values())
+      expect(['fetched', 'duplicate', 'redirect', 'gone', 'blocked', 'error'], record.url).toContain(record.status);
     expect(await lagTotal()).toBe(0);
 
     // The frontier's partitions were shared, and each fetcher did the work of the ones it owns: the
@@ -130,7 +154,9 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
       const member = group.members.find((candidate) => candidate.instance?.endsWith(`/${service.child.pid}`));
       expect(member?.partitions.length, service.name).toBeGreaterThan(0);
       const owned = new Set(member!.partitions.map((partition) => `${partition.topic}/${partition.partition}`));
-      const frontierMessages = group.partitions.filter((progress) => owned.has(`${progress.topic}/${progress.partition}`)).reduce((sum, progress) => sum + progress.end, 0);
+      const frontierMessages = group.partitions
+        .filter((progress) => owned.has(`${progress.topic}/${progress.partition}`))
+        .reduce((sum, progress) => sum + progress.end, 0);
       const processed = Number((await service.health())?.processed);
       if (frontierMessages > 0) expect(processed, service.name).toBeGreaterThan(0);
       processedTotal += processed;

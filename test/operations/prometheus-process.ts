@@ -27,7 +27,9 @@ export interface PrometheusProcess {
  */
 export async function startPrometheus(targets: string[], scrapeInterval = '1s'): Promise<PrometheusProcess> {
   const dir = createScratchDir('crawler-prometheus');
-  const config = readFileSync(join(deployDir, 'prometheus.yml'), 'utf8').replace(/scrape_interval: 15s/, `scrape_interval: ${scrapeInterval}`).replace(/evaluation_interval: 15s/, `evaluation_interval: ${scrapeInterval}`)
+  const config = readFileSync(join(deployDir, 'prometheus.yml'), 'utf8')
+    .replace(/scrape_interval: 15s/, `scrape_interval: ${scrapeInterval}`)
+    .replace(/evaluation_interval: 15s/, `evaluation_interval: ${scrapeInterval}`)
     .replace(/scrape_timeout: 10s/, `scrape_timeout: ${scrapeInterval}`);
   writeFileSync(join(dir, 'prometheus.yml'), config);
   copyFileSync(join(deployDir, 'alerts.yml'), join(dir, 'alerts.yml'));
@@ -36,17 +38,34 @@ export async function startPrometheus(targets: string[], scrapeInterval = '1s'):
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';
-  const child: ChildProcess = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'prometheus',
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const ready = await fetch(`${url}/-/ready`).then((response) => response.ok, () => false);
+  for (const deadline = Date.now() + 30_000; ;) {
+    const ready = await fetch(`${url}/-/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`prometheus did not start:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const api = async (expr: string) => (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as { status: string; error?: string; data?: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+  const api = async (expr: string) =>
+    (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as {
+      status: string;
+      error?: string;
+      data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
   return {
     url,
     async query(expr) {

@@ -11,7 +11,12 @@ import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../packages/cli/src/cli.js';
-import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
+import {
+  startServiceProcess,
+  waitForFetcherGroup,
+  waitUntilReady,
+  type ServiceProcess,
+} from '../support/service-processes.js';
 import { documentedMetrics } from './doc-code-blocks.js';
 import { startPrometheus, type PrometheusProcess } from './prometheus-process.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
@@ -26,7 +31,11 @@ const dashboardFile = fileURLToPath(new URL('../../deploy/grafana/crawler-dashbo
  */
 describe('operating a distributed crawl', () => {
   const run = randomUUID().slice(0, 8);
-  const secrets = { elasticsearch: `es-secret-${randomUUID()}`, redis: `redis-secret-${randomUUID()}`, hbase: `hbase-secret-${randomUUID()}` };
+  const secrets = {
+    elasticsearch: `es-secret-${randomUUID()}`,
+    redis: `redis-secret-${randomUUID()}`,
+    hbase: `hbase-secret-${randomUUID()}`,
+  };
   const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:16379');
   const hbaseUrl = new URL(process.env.HBASE_REST_URL ?? 'http://127.0.0.1:18080');
   const env: Record<string, string> = {
@@ -57,9 +66,17 @@ describe('operating a distributed crawl', () => {
     web = await startTestWeb({ seed: 5 });
     const logDir = mkdtempSync(join(tmpdir(), 'ops-logs-'));
     const jobFile = join(logDir, 'job.json');
-    writeFileSync(jobFile, JSON.stringify({ id: `ops-${run}`, seeds: web.seeds, maxDepth: web.groundTruth().maxDepth }));
+    writeFileSync(
+      jobFile,
+      JSON.stringify({ id: `ops-${run}`, seeds: web.seeds, maxDepth: web.groundTruth().maxDepth }),
+    );
     env.CRAWL_JOB_FILE = jobFile;
-    for (const [service, name] of [['dedup', 'dedup'], ['linkextract', 'linkextract'], ['fetcher', 'fetcher-1'], ['fetcher', 'fetcher-2']] as const) {
+    for (const [service, name] of [
+      ['dedup', 'dedup'],
+      ['linkextract', 'linkextract'],
+      ['fetcher', 'fetcher-1'],
+      ['fetcher', 'fetcher-2'],
+    ] as const) {
       services.push(await startServiceProcess(service, name, env, logDir));
     }
     await Promise.all(services.map((service) => waitUntilReady(service)));
@@ -96,30 +113,53 @@ describe('operating a distributed crawl', () => {
     }
   }
 
-  const metricsTexts = () => Promise.all(services.map(async (service) => (await fetch(`http://127.0.0.1:${service.healthPort}/metrics`)).text()));
-  const logLines = () => services.flatMap((service) => readFileSync(service.logFile, 'utf8').split('\n').filter(Boolean));
+  const metricsTexts = () =>
+    Promise.all(
+      services.map(async (service) => (await fetch(`http://127.0.0.1:${service.healthPort}/metrics`)).text()),
+    );
+  const logLines = () =>
+    services.flatMap((service) => readFileSync(service.logFile, 'utf8').split('\n').filter(Boolean));
 
   async function crawlIdle(): Promise<boolean> {
     await linkbase.flush();
     const stats = await linkbase.stats(Date.now());
     const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
     if (stats.total === 0 || pending > 0 || stats.leased > 0) return false;
-    for (const group of catalogGroups(prefix)) if ((await bus.lag(group.group, group.topics)).some((entry) => entry.lag > 0)) return false;
+    for (const group of catalogGroups(prefix))
+      if ((await bus.lag(group.group, group.topics)).some((entry) => entry.lag > 0)) return false;
     return true;
   }
 
   it('Prometheus scrapes every service and answers throughput, lag and worker queries', async () => {
-    await waitFor(async () => (await prometheus.query('up{job="crawler"} == 1')).length === services.length, 30_000, 500);
-    const produced = await waitFor(async () => {
-      const [sample] = await prometheus.query('sum(rate(crawler_messages_produced_total[10s]))');
-      return sample && sample.value > 0 ? sample.value : null;
-    }, 60_000, 500);
+    await waitFor(
+      async () => (await prometheus.query('up{job="crawler"} == 1')).length === services.length,
+      30_000,
+      500,
+    );
+    const produced = await waitFor(
+      async () => {
+        const [sample] = await prometheus.query('sum(rate(crawler_messages_produced_total[10s]))');
+        return sample && sample.value > 0 ? sample.value : null;
+      },
+      60_000,
+      500,
+    );
     expect(produced).toBeGreaterThan(0);
-    await waitFor(async () => (await prometheus.query('sum(increase(crawler_fetch_outcomes_total{class="ok"}[1m]))'))[0]!.value > 0, 60_000, 500);
+    await waitFor(
+      async () => (await prometheus.query('sum(increase(crawler_fetch_outcomes_total{class="ok"}[1m]))'))[0]!.value > 0,
+      60_000,
+      500,
+    );
 
     const lag = await prometheus.query('sum by (group) (max by (group, topic, partition) (crawler_consumer_lag))');
-    expect(lag.map((sample) => sample.metric.group).sort()).toEqual(catalogGroups(prefix).map((group) => group.group).sort());
-    const fetchers = await prometheus.query(`max by (group, worker) (crawler_worker_partitions{group="${prefix}fetcher"})`);
+    expect(lag.map((sample) => sample.metric.group).sort()).toEqual(
+      catalogGroups(prefix)
+        .map((group) => group.group)
+        .sort(),
+    );
+    const fetchers = await prometheus.query(
+      `max by (group, worker) (crawler_worker_partitions{group="${prefix}fetcher"})`,
+    );
     expect(fetchers).toHaveLength(2);
     expect(fetchers.reduce((sum, sample) => sum + sample.value, 0)).toBe(12);
     expect(new Set(fetchers.map((sample) => sample.metric.worker)).size).toBe(2);
@@ -137,18 +177,42 @@ describe('operating a distributed crawl', () => {
     }
     const lag = await cli(['lag', '--json']);
     expect(lag.code).toBe(0);
-    const groups = (JSON.parse(lag.out) as { groups: { group: string; lag: number; partitions: { topic: string; partition: number; committed: number }[] }[] }).groups;
+    const groups = (
+      JSON.parse(lag.out) as {
+        groups: { group: string; lag: number; partitions: { topic: string; partition: number; committed: number }[] }[];
+      }
+    ).groups;
     expect(groups.map((group) => group.lag)).toEqual(groups.map(() => 0));
-    const fromCli = new Map(groups.flatMap((group) => group.partitions.map((entry) => [`${group.group} ${entry.topic} ${entry.partition}`, entry.committed])));
+    const fromCli = new Map(
+      groups.flatMap((group) =>
+        group.partitions.map((entry) => [`${group.group} ${entry.topic} ${entry.partition}`, entry.committed]),
+      ),
+    );
     // Services cache group reads for 5 s and Prometheus scrapes every second.
-    await waitFor(async () => {
-      const fromPrometheus = await prometheus.query('max by (group, topic, partition) (crawler_consumer_committed_offset)');
-      return fromPrometheus.length === fromCli.size && fromPrometheus.every((sample) => fromCli.get(`${sample.metric.group} ${sample.metric.topic} ${sample.metric.partition}`) === sample.value);
-    }, 30_000, 1000);
+    await waitFor(
+      async () => {
+        const fromPrometheus = await prometheus.query(
+          'max by (group, topic, partition) (crawler_consumer_committed_offset)',
+        );
+        return (
+          fromPrometheus.length === fromCli.size &&
+          fromPrometheus.every(
+            (sample) =>
+              fromCli.get(`${sample.metric.group} ${sample.metric.topic} ${sample.metric.partition}`) === sample.value,
+          )
+        );
+      },
+      30_000,
+      1000,
+    );
 
     const status = await cli(['status', '--once', '--json']);
     expect(status.code).toBe(0);
-    const snapshot = JSON.parse(status.out) as { linkbase: { known: number; leased: number }; groups: { group: string; lag: number; members: number }[]; workers: { groupId: string; state: string; partitions: unknown[] }[] };
+    const snapshot = JSON.parse(status.out) as {
+      linkbase: { known: number; leased: number };
+      groups: { group: string; lag: number; members: number }[];
+      workers: { groupId: string; state: string; partitions: unknown[] }[];
+    };
     expect(snapshot.linkbase.known).toBe((await linkbase.stats(Date.now())).total);
     expect(snapshot.linkbase.leased).toBe(0);
     expect(snapshot.groups.find((group) => group.group === `${prefix}fetcher`)).toMatchObject({ members: 2, lag: 0 });
@@ -158,27 +222,53 @@ describe('operating a distributed crawl', () => {
   }, 240_000);
 
   it('runs every query of the Grafana dashboard, on metrics the services export, and loads the alert rules', async () => {
-    const dashboard = JSON.parse(readFileSync(dashboardFile, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
-    const exported = new Set((await metricsTexts()).flatMap((text) => [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)));
-    const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr.replaceAll('$__rate_interval', '1m') })));
+    const dashboard = JSON.parse(readFileSync(dashboardFile, 'utf8')) as {
+      panels: { title: string; targets?: { expr: string }[] }[];
+    };
+    const exported = new Set(
+      (await metricsTexts()).flatMap((text) => [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)),
+    );
+    const expressions = dashboard.panels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({
+        panel: panel.title,
+        expr: target.expr.replaceAll('$__rate_interval', '1m'),
+      })),
+    );
     expect(expressions.length).toBeGreaterThan(25);
     for (const { panel, expr } of expressions) {
       expect(await prometheus.queryStatus(expr), `${panel}: ${expr}`).toEqual({ status: 'success' });
-      for (const [name] of expr.matchAll(/crawler_[a-z0-9_]+/g)) expect(exported, `${panel} uses ${name}`).toContain(name.replace(/_bucket$/, ''));
+      for (const [name] of expr.matchAll(/crawler_[a-z0-9_]+/g))
+        expect(exported, `${panel} uses ${name}`).toContain(name.replace(/_bucket$/, ''));
     }
     for (const title of ['Pages per second', 'Consumer lag by group', 'Messages produced by topic', 'Link base URLs']) {
       const panel = dashboard.panels.find((entry) => entry.title === title)!;
-      expect((await prometheus.query(panel.targets![0]!.expr.replaceAll('$__rate_interval', '5m'))).length, title).toBeGreaterThan(0);
+      expect(
+        (await prometheus.query(panel.targets![0]!.expr.replaceAll('$__rate_interval', '5m'))).length,
+        title,
+      ).toBeGreaterThan(0);
     }
-    const rules = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as { data: { groups: { rules: { name: string; health: string }[] }[] } };
+    const rules = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as {
+      data: { groups: { rules: { name: string; health: string }[] }[] };
+    };
     const loaded = rules.data.groups.flatMap((group) => group.rules);
-    expect(loaded.map((rule) => rule.name)).toEqual(expect.arrayContaining(['CrawlerServiceDown', 'CrawlerWorkerStalled', 'CrawlerGroupWithoutWorkers', 'CrawlerLagGrowing', 'CrawlerDeadLetters', 'CrawlerStoreErrors']));
+    expect(loaded.map((rule) => rule.name)).toEqual(
+      expect.arrayContaining([
+        'CrawlerServiceDown',
+        'CrawlerWorkerStalled',
+        'CrawlerGroupWithoutWorkers',
+        'CrawlerLagGrowing',
+        'CrawlerDeadLetters',
+        'CrawlerStoreErrors',
+      ]),
+    );
     expect(loaded.every((rule) => rule.health === 'ok')).toBe(true);
   });
 
   it('lists every metric family the services export in docs/OPERATIONS.md', async () => {
     const documented = documentedMetrics();
-    const families = new Set((await metricsTexts()).flatMap((text) => [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)));
+    const families = new Set(
+      (await metricsTexts()).flatMap((text) => [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)),
+    );
     // prom-client's process metrics are documented as a group.
     const ours = [...families].filter((name) => !/^crawler_(process|nodejs)_/.test(name));
     expect(ours.length).toBeGreaterThan(30);
@@ -192,13 +282,29 @@ describe('operating a distributed crawl', () => {
     const traceId = page.headers['trace-id']!;
     expect(page.value.traceId).toBe(traceId);
 
-    const frontier = await cli(['tap', 'crawl.frontier', '--from', 'beginning', '--filter', `traceId=${traceId}`, '--max', '1']);
-    expect(JSON.parse(frontier.out)).toMatchObject({ headers: { 'trace-id': traceId }, value: { url: page.value.url } });
+    const frontier = await cli([
+      'tap',
+      'crawl.frontier',
+      '--from',
+      'beginning',
+      '--filter',
+      `traceId=${traceId}`,
+      '--max',
+      '1',
+    ]);
+    expect(JSON.parse(frontier.out)).toMatchObject({
+      headers: { 'trace-id': traceId },
+      value: { url: page.value.url },
+    });
     const stored = await pages.get(page.value.url, { versions: 10 });
     expect(stored.map((version) => version.traceId)).toContain(traceId);
 
-    const traced = logLines().filter((line) => line.includes(traceId)).map((line) => JSON.parse(line) as { service: string; msg: string; url?: string; traceId: string });
-    expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['scheduler', 'fetcher', 'linkextract', 'dedup']));
+    const traced = logLines()
+      .filter((line) => line.includes(traceId))
+      .map((line) => JSON.parse(line) as { service: string; msg: string; url?: string; traceId: string });
+    expect(new Set(traced.map((line) => line.service))).toEqual(
+      new Set(['scheduler', 'fetcher', 'linkextract', 'dedup']),
+    );
     expect(traced.every((line) => line.traceId === traceId)).toBe(true);
     expect(traced.filter((line) => line.msg === 'message handled').map((line) => line.url)).toContain(page.value.url);
   });
@@ -217,17 +323,26 @@ describe('operating a distributed crawl', () => {
     const listed = await cli(['errors', '--class', 'gone', '--json']);
     expect(listed.err).toBe('');
     expect(listed.code).toBe(0);
-    const gone = listed.out.trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; httpStatus: number; lastFetchAt: string });
+    const gone = listed.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; status: string; httpStatus: number; lastFetchAt: string });
     expect(gone.length).toBeGreaterThan(0);
     expect(gone.every((entry) => entry.status === 'gone' && [404, 410].includes(entry.httpStatus))).toBe(true);
     const requeuedAt = Date.now();
     const requeued = await cli(['errors', '--class', 'gone', '--requeue']);
     expect(requeued.err).toContain(`requeued ${gone.length} URL`);
     // The scheduler hands them out again; each is fetched and gone once more.
-    await waitFor(async () => {
-      const records = await linkbase.getMany(gone.map((entry) => urlId(entry.url)));
-      return [...records.values()].every((record) => record.status === 'gone' && (record.lastFetchAt ?? 0) >= requeuedAt);
-    }, 60_000, 500);
+    await waitFor(
+      async () => {
+        const records = await linkbase.getMany(gone.map((entry) => urlId(entry.url)));
+        return [...records.values()].every(
+          (record) => record.status === 'gone' && (record.lastFetchAt ?? 0) >= requeuedAt,
+        );
+      },
+      60_000,
+      500,
+    );
   }, 90_000);
 
   it('stops every service gracefully with exit code 0', async () => {

@@ -16,17 +16,27 @@ const schemasDir = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:19092';
 const topic = `readers-${randomUUID().slice(0, 8)}.crawl.pages`;
 const bus = createKafkaBus(loadKafkaConfig({ env: { KAFKA_BROKERS: brokers } }), silentLogger());
-const today: StoredPage = { ...sampleMessages[Schemas.StoredPage], url: 'http://news.example.test/today', traceId: 'trace-today' };
+const today: StoredPage = {
+  ...sampleMessages[Schemas.StoredPage],
+  url: 'http://news.example.test/today',
+  traceId: 'trace-today',
+};
 /** The saved sample of the first StoredPage version: bytes as old producers wrote them. */
 const savedSample = readFileSync(join(schemasDir, 'samples', 'crawler.StoredPage.v1.bin'));
-const savedValue = JSON.parse(readFileSync(join(schemasDir, 'samples', 'crawler.StoredPage.v1.json'), 'utf8')) as StoredPage;
+const savedValue = JSON.parse(
+  readFileSync(join(schemasDir, 'samples', 'crawler.StoredPage.v1.json'), 'utf8'),
+) as StoredPage;
 
 beforeAll(async () => {
   await bus.createTopics([{ name: topic, partitions: 1, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 }]);
   const producer = bus.producer();
   await producer.send(topic, [
     { key: 'news.example.test', value: savedSample },
-    { key: 'news.example.test', value: new Codec().encode(Schemas.StoredPage, today), headers: { [TRACE_HEADER]: today.traceId } },
+    {
+      key: 'news.example.test',
+      value: new Codec().encode(Schemas.StoredPage, today),
+      headers: { [TRACE_HEADER]: today.traceId },
+    },
   ]);
   await producer.close();
 });
@@ -37,8 +47,20 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
   it('the Python example decodes every record with fastavro and schemas/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-python-reader-'));
     writeFileSync(join(dir, 'read_crawl_topic.py'), docCodeBlock('### Python', 'python'));
-    const { stdout } = await run('python3', [join(dir, 'read_crawl_topic.py'), brokers, topic, schemasDir, '2'], { timeout: 60_000 });
-    const records = stdout.trim().split('\n').map((line) => JSON.parse(line) as { offset: number; headers: Record<string, string>; value: { url: string; traceId: string; body: string; depth: number } });
+    const { stdout } = await run('python3', [join(dir, 'read_crawl_topic.py'), brokers, topic, schemasDir, '2'], {
+      timeout: 60_000,
+    });
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            offset: number;
+            headers: Record<string, string>;
+            value: { url: string; traceId: string; body: string; depth: number };
+          },
+      );
     expect(records.map((record) => [record.offset, record.value.url, record.value.traceId])).toEqual([
       [0, savedValue.url, savedValue.traceId],
       [1, today.url, today.traceId],
@@ -51,9 +73,27 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
     const dir = mkdtempSync(join(tmpdir(), 'crawler-java-reader-'));
     writeFileSync(join(dir, 'pom.xml'), docCodeBlock('### Java', 'xml'));
     writeFileSync(join(dir, 'ReadCrawlTopic.java'), docCodeBlock('### Java', 'java'));
-    await run('mvn', ['-B', '-q', '-f', join(dir, 'pom.xml'), 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath', `-Dmdep.outputFile=${join(dir, 'cp.txt')}`], { timeout: 300_000 });
+    await run(
+      'mvn',
+      [
+        '-B',
+        '-q',
+        '-f',
+        join(dir, 'pom.xml'),
+        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath',
+        `-Dmdep.outputFile=${join(dir, 'cp.txt')}`,
+      ],
+      { timeout: 300_000 },
+    );
     const classpath = readFileSync(join(dir, 'cp.txt'), 'utf8').trim();
-    const { stdout } = await run('java', ['-cp', classpath, join(dir, 'ReadCrawlTopic.java'), brokers, topic, 'crawler.StoredPage', schemasDir, '2'], { timeout: 120_000 });
-    expect(stdout.trim().split('\n')).toEqual([`0/0 ${savedValue.url} trace ${savedValue.traceId}`, `0/1 ${today.url} trace ${today.traceId}`]);
+    const { stdout } = await run(
+      'java',
+      ['-cp', classpath, join(dir, 'ReadCrawlTopic.java'), brokers, topic, 'crawler.StoredPage', schemasDir, '2'],
+      { timeout: 120_000 },
+    );
+    expect(stdout.trim().split('\n')).toEqual([
+      `0/0 ${savedValue.url} trace ${savedValue.traceId}`,
+      `0/1 ${today.url} trace ${today.traceId}`,
+    ]);
   }, 420_000);
 });

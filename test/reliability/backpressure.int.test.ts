@@ -43,35 +43,45 @@ describe('a slow store', () => {
     await web?.close();
   });
 
-  it.each(CASES)('$component slowed: the backlog waits in Kafka, memory stays bounded, nothing is lost', async ({ component, address, groups }) => {
-    web = await startTestWeb({ seed: 13, pagesPerHost: 30 });
-    const truth = web.groundTruth();
-    proxy = await startThrottlingProxy(stackAddresses()[address], DELAY_MS);
-    run = await CrawlRun.start({ label: `slow-${component}`, job: { seeds: web.seeds, maxDepth: truth.maxDepth }, serviceAddresses: { [address]: proxy.url } });
-    const live = run;
-    const peaks = new Map<string, number>();
-    let maxLag = 0;
-    const sample = async () => {
-      for (const name of live.processNames) {
-        const pid = live.process(name).child.pid;
-        if (pid !== undefined) peaks.set(name, Math.max(peaks.get(name) ?? 0, processMemory(pid).peakRss));
+  it.each(CASES)(
+    '$component slowed: the backlog waits in Kafka, memory stays bounded, nothing is lost',
+    async ({ component, address, groups }) => {
+      web = await startTestWeb({ seed: 13, pagesPerHost: 30 });
+      const truth = web.groundTruth();
+      proxy = await startThrottlingProxy(stackAddresses()[address], DELAY_MS);
+      run = await CrawlRun.start({
+        label: `slow-${component}`,
+        job: { seeds: web.seeds, maxDepth: truth.maxDepth },
+        serviceAddresses: { [address]: proxy.url },
+      });
+      const live = run;
+      const peaks = new Map<string, number>();
+      let maxLag = 0;
+      const sample = async () => {
+        for (const name of live.processNames) {
+          const pid = live.process(name).child.pid;
+          if (pid !== undefined) peaks.set(name, Math.max(peaks.get(name) ?? 0, processMemory(pid).peakRss));
+        }
+        maxLag = Math.max(maxLag, await live.lag(groups));
+      };
+      const sampler = setInterval(() => void sample().catch(() => undefined), 500);
+      try {
+        await live.settled(240_000);
+      } finally {
+        clearInterval(sampler);
       }
-      maxLag = Math.max(maxLag, await live.lag(groups));
-    };
-    const sampler = setInterval(() => void sample().catch(() => undefined), 500);
-    try {
-      await live.settled(240_000);
-    } finally {
-      clearInterval(sampler);
-    }
-    await sample();
+      await sample();
 
-    expectNothingLost(await judgeCrawl(live, truth, web.requests));
-    const peakMiB = Object.fromEntries([...peaks].map(([name, bytes]) => [name, Math.round(bytes / MiB)]));
-    console.info(`${component} slowed by ${DELAY_MS} ms per chunk (${proxy.delayedChunks} chunks): max lag of ${groups.join(', ')} ${maxLag}, peak RSS MiB ${JSON.stringify(peakMiB)}`);
-    expect(proxy.delayedChunks, 'the services went through the slow proxy').toBeGreaterThan(100);
-    expect(maxLag, 'the backlog waited in Kafka').toBeGreaterThan(10);
-    expect(peaks.size).toBe(live.processNames.length);
-    for (const [name, bytes] of peaks) expect(bytes, `${name} peak RSS`).toBeLessThan(PEAK_RSS_BOUND);
-  }, 360_000);
+      expectNothingLost(await judgeCrawl(live, truth, web.requests));
+      const peakMiB = Object.fromEntries([...peaks].map(([name, bytes]) => [name, Math.round(bytes / MiB)]));
+      console.info(
+        `${component} slowed by ${DELAY_MS} ms per chunk (${proxy.delayedChunks} chunks): max lag of ${groups.join(', ')} ${maxLag}, peak RSS MiB ${JSON.stringify(peakMiB)}`,
+      );
+      expect(proxy.delayedChunks, 'the services went through the slow proxy').toBeGreaterThan(100);
+      expect(maxLag, 'the backlog waited in Kafka').toBeGreaterThan(10);
+      expect(peaks.size).toBe(live.processNames.length);
+      for (const [name, bytes] of peaks) expect(bytes, `${name} peak RSS`).toBeLessThan(PEAK_RSS_BOUND);
+    },
+    360_000,
+  );
 });

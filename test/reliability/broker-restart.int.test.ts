@@ -24,11 +24,17 @@ describe('the Kafka broker restarted mid-crawl', () => {
     const truth = web.groundTruth();
     run = await CrawlRun.start({ label: 'broker-restart', job: { seeds: web.seeds, maxDepth: truth.maxDepth } });
     const live = run;
-    await live.waitFor('a quarter of the pages fetched', async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 4, 90_000);
+    await live.waitFor(
+      'a quarter of the pages fetched',
+      async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 4,
+      90_000,
+    );
     const outage = await withOutage('kafka', 5_000);
     const back = Date.now();
     await live.settled(240_000);
-    console.info(`kafka: down ${Math.round(outage.downMs / 1000)} s, stop and start ${Math.round(outage.controlMs / 1000)} s, crawl settled ${Math.round((Date.now() - back) / 1000)} s after the start`);
+    console.info(
+      `kafka: down ${Math.round(outage.downMs / 1000)} s, stop and start ${Math.round(outage.controlMs / 1000)} s, crawl settled ${Math.round((Date.now() - back) / 1000)} s after the start`,
+    );
 
     expectNothingLost(await judgeCrawl(live, truth, web.requests));
   }, 420_000);

@@ -1,5 +1,13 @@
 import { canonicalUrl, type LinkRecord } from '@crawler/core';
-import { CALENDAR_START, HOSTILE_PAGES, malformedHrefs, MANY_LINKS, startTestWeb, type HostileOutcome, type TestWeb } from '@crawler/testweb';
+import {
+  CALENDAR_START,
+  HOSTILE_PAGES,
+  malformedHrefs,
+  MANY_LINKS,
+  startTestWeb,
+  type HostileOutcome,
+  type TestWeb,
+} from '@crawler/testweb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlRun } from './support/crawl-run.js';
 import { MiB, processMemory } from './support/process-memory.js';
@@ -28,8 +36,18 @@ const MAX_DEPTH = 3;
 const LINKEXTRACT_MAX_LINKS = 5000;
 
 const fetched = { status: 'fetched', lastOutcome: 'ok', fetchCount: 1 } as const;
-const timedOut = { status: 'error', lastOutcome: 'timeout', errorCode: 'FETCH_DEADLINE', fetchCount: SCHEDULER_MAX_ATTEMPTS } as const;
-const headersTooLarge = { status: 'error', lastOutcome: 'too_large', errorCode: 'UND_ERR_HEADERS_OVERFLOW', fetchCount: 1 } as const;
+const timedOut = {
+  status: 'error',
+  lastOutcome: 'timeout',
+  errorCode: 'FETCH_DEADLINE',
+  fetchCount: SCHEDULER_MAX_ATTEMPTS,
+} as const;
+const headersTooLarge = {
+  status: 'error',
+  lastOutcome: 'too_large',
+  errorCode: 'UND_ERR_HEADERS_OVERFLOW',
+  fetchCount: 1,
+} as const;
 const loop = { status: 'error', lastOutcome: 'redirect_loop', errorCode: 'REDIRECT_LOOP' } as const;
 
 /** The link base record each hostile URL must end with; retriable failures after SCHEDULER_MAX_ATTEMPTS fetches. */
@@ -48,13 +66,27 @@ const EXPECTED: Record<string, { outcome: HostileOutcome; record: Partial<LinkRe
   '/headers/set-cookie': { outcome: 'headers-too-large', record: headersTooLarge },
   '/headers/many': { outcome: 'page', record: fetched },
   // Another protocol on the port will answer the same again; a body cut short may not.
-  '/wire/not-http': { outcome: 'protocol-error', record: { status: 'error', lastOutcome: 'network_error', errorCode: 'HTTP_PARSE_ERROR', fetchCount: 1 } },
-  '/wire/short-body': { outcome: 'protocol-error', record: { status: 'error', lastOutcome: 'network_error', errorCode: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', fetchCount: SCHEDULER_MAX_ATTEMPTS } },
+  '/wire/not-http': {
+    outcome: 'protocol-error',
+    record: { status: 'error', lastOutcome: 'network_error', errorCode: 'HTTP_PARSE_ERROR', fetchCount: 1 },
+  },
+  '/wire/short-body': {
+    outcome: 'protocol-error',
+    record: {
+      status: 'error',
+      lastOutcome: 'network_error',
+      errorCode: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+      fetchCount: SCHEDULER_MAX_ATTEMPTS,
+    },
+  },
   '/loop/a': { outcome: 'redirect-loop', record: loop },
   '/loop/self': { outcome: 'redirect-loop', record: { ...loop, fetchCount: 1 } },
   // The scheduler follows SCHEDULER_MAX_REDIRECT_HOPS (5) redirects from the seed; the chain's hops are checked below.
   '/chain/1': { outcome: 'redirect-limit', record: { status: 'redirect', lastOutcome: 'redirect', fetchCount: 1 } },
-  '/redirect/malformed': { outcome: 'invalid-redirect', record: { status: 'error', lastOutcome: 'invalid_url', errorCode: 'REDIRECT_INVALID', fetchCount: 1 } },
+  '/redirect/malformed': {
+    outcome: 'invalid-redirect',
+    record: { status: 'error', lastOutcome: 'invalid_url', errorCode: 'REDIRECT_INVALID', fetchCount: 1 },
+  },
   [CALENDAR_START]: { outcome: 'trap', record: fetched },
 };
 
@@ -74,7 +106,11 @@ describe('the hostile web', () => {
     run = await CrawlRun.start({
       label: 'hostile',
       // The 100,000 links are scoped out after the cap, or the crawl would be 5,000 404s long.
-      job: { seeds: HOSTILE_PAGES.map(({ path }) => url(path)), maxDepth: MAX_DEPTH, scope: { deny: ['/l/[0-9a-z]+$'] } },
+      job: {
+        seeds: HOSTILE_PAGES.map(({ path }) => url(path)),
+        maxDepth: MAX_DEPTH,
+        scope: { deny: ['/l/[0-9a-z]+$'] },
+      },
     });
     const live = run;
     // VmHWM is the process's own high-water mark; sampling keeps the last one seen should a process die.
@@ -99,20 +135,40 @@ describe('the hostile web', () => {
 
     const records = new Map<string, LinkRecord>();
     for await (const record of live.linkbase.scan()) records.set(record.url, record);
-    const outcomes = HOSTILE_PAGES.map(({ path, expect: outcome }) => ({ path, outcome, record: records.get(url(path)) }));
-    expect(outcomes.map(({ path, outcome }) => [path, outcome])).toEqual(Object.entries(EXPECTED).map(([path, expected]) => [path, expected.outcome]));
+    const outcomes = HOSTILE_PAGES.map(({ path, expect: outcome }) => ({
+      path,
+      outcome,
+      record: records.get(url(path)),
+    }));
+    expect(outcomes.map(({ path, outcome }) => [path, outcome])).toEqual(
+      Object.entries(EXPECTED).map(([path, expected]) => [path, expected.outcome]),
+    );
     console.info(
       [
         `settled after ${Math.round(settledMs / 1000)} s; ${records.size} link base records`,
-        ...[...peaks].map(([name, peak]) => `${name}: peak RSS ${Math.round(peak / MiB)} MiB (${Math.round(atReady.get(name)! / MiB)} MiB when ready)`),
-        ...outcomes.map(({ path, record }) => `${path}: ${record?.status} ${record?.lastOutcome} ${record?.errorCode ?? ''} fetches ${record?.fetchCount}`),
+        ...[...peaks].map(
+          ([name, peak]) =>
+            `${name}: peak RSS ${Math.round(peak / MiB)} MiB (${Math.round(atReady.get(name)! / MiB)} MiB when ready)`,
+        ),
+        ...outcomes.map(
+          ({ path, record }) =>
+            `${path}: ${record?.status} ${record?.lastOutcome} ${record?.errorCode ?? ''} fetches ${record?.fetchCount}`,
+        ),
       ].join('\n'),
     );
 
     for (const { path, record } of outcomes) expect(record, path).toMatchObject(EXPECTED[path]!.record);
-    for (const { path, outcome } of outcomes) if (outcome === 'page') expect(await live.pages.get(url(path), { versions: 10 }), `${path} stored once`).toHaveLength(1);
+    for (const { path, outcome } of outcomes)
+      if (outcome === 'page')
+        expect(await live.pages.get(url(path), { versions: 10 }), `${path} stored once`).toHaveLength(1);
     const chain = [1, 2, 3, 4, 5, 6, 7].map((hop) => records.get(url(`/chain/${hop}`)));
-    expect(chain.slice(0, 5).map((record) => record?.status)).toEqual(['redirect', 'redirect', 'redirect', 'redirect', 'redirect']);
+    expect(chain.slice(0, 5).map((record) => record?.status)).toEqual([
+      'redirect',
+      'redirect',
+      'redirect',
+      'redirect',
+      'redirect',
+    ]);
     expect(chain[5]).toMatchObject({ status: 'error', lastOutcome: 'too_many_redirects', errorCode: 'REDIRECT_LIMIT' });
     expect(chain[6]).toBeUndefined();
     expect(web.requests.count(url('/chain/7'))).toBe(0);
@@ -123,13 +179,22 @@ describe('the hostile web', () => {
     expect(months.every((record) => record.status === 'fetched')).toBe(true);
     expect(records.has(url(CALENDAR_START))).toBe(true);
     // Of the malformed hrefs, exactly the spellings of this host's URLs were followed (all 404).
-    const sameHost = malformedHrefs(origin).filter(({ kind }) => kind === 'same-host').map(({ href }) => canonicalUrl(new URL(href, `${origin}/malformed-links`).href)!);
+    const sameHost = malformedHrefs(origin)
+      .filter(({ kind }) => kind === 'same-host')
+      .map(({ href }) => canonicalUrl(new URL(href, `${origin}/malformed-links`).href)!);
     const followed = [...records.values()].filter((record) => record.url.startsWith(`${origin}/malformed/`));
     expect(followed.map((record) => record.url).sort()).toEqual([...new Set(sameHost)].sort());
     expect(followed.every((record) => record.status === 'gone')).toBe(true);
     expect(records.get(url('/'))).toMatchObject(fetched);
     // Nothing else entered the link base: no /l/ link, no off-host URL.
-    const known = new Set([...outcomes.map(({ path }) => url(path)), ...chain.slice(0, 6).map((record) => record?.url), url('/loop/b'), url('/'), ...months.map((r) => r.url), ...followed.map((r) => r.url)]);
+    const known = new Set([
+      ...outcomes.map(({ path }) => url(path)),
+      ...chain.slice(0, 6).map((record) => record?.url),
+      url('/loop/b'),
+      url('/'),
+      ...months.map((r) => r.url),
+      ...followed.map((r) => r.url),
+    ]);
     expect([...records.keys()].filter((key) => !known.has(key))).toEqual([]);
 
     // Every link the extractor did not pass on is counted by reason: the malformed hrefs by kind, the 100,000 past the cap.
@@ -147,7 +212,11 @@ describe('the hostile web', () => {
     expect(await live.deadLetters()).toBe(0);
     for (const name of live.processNames) {
       const child = live.process(name).child;
-      expect({ name, exitCode: child.exitCode, signal: child.signalCode }).toEqual({ name, exitCode: null, signal: null });
+      expect({ name, exitCode: child.exitCode, signal: child.signalCode }).toEqual({
+        name,
+        exitCode: null,
+        signal: null,
+      });
       expect(peaks.get(name), `${name} peak RSS`).toBeLessThan(PEAK_RSS_BOUNDS[name]!);
     }
   }, 180_000);
@@ -157,6 +226,7 @@ describe('the hostile web', () => {
 async function droppedLinks(run: CrawlRun): Promise<Record<string, number>> {
   const text = await (await fetch(`http://127.0.0.1:${run.process('linkextract').healthPort}/metrics`)).text();
   const counts: Record<string, number> = {};
-  for (const [, labels, value] of text.matchAll(/^crawler_linkextract_dropped_links_total\{([^}]*)\} (\d+)$/gm)) counts[/reason="([^"]+)"/.exec(labels!)![1]!] = Number(value);
+  for (const [, labels, value] of text.matchAll(/^crawler_linkextract_dropped_links_total\{([^}]*)\} (\d+)$/gm))
+    counts[/reason="([^"]+)"/.exec(labels!)![1]!] = Number(value);
   return counts;
 }

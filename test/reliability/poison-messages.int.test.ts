@@ -1,4 +1,14 @@
-import { BatchingProducer, Codec, loadCatalog, silentLogger, StageRunner, Topics, type Bus, type BusConsumer, type DeadLetter } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  loadCatalog,
+  silentLogger,
+  StageRunner,
+  Topics,
+  type Bus,
+  type BusConsumer,
+  type DeadLetter,
+} from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { Kafka, logLevel } from 'kafkajs';
@@ -13,10 +23,16 @@ const prefix = freshNames('poison').CRAWLER_TOPIC_PREFIX;
 
 /** Deletes this test's topics and groups by their prefix; what cannot be deleted stays (cleanup must not fail the test). */
 async function dropPrefixed(): Promise<void> {
-  const admin = new Kafka({ clientId: 'poison-cleanup', brokers: stack.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: 'poison-cleanup',
+    brokers: stack.KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   try {
-    const groups = (await admin.listGroups()).groups.map(({ groupId }) => groupId).filter((id) => id.startsWith(prefix));
+    const groups = (await admin.listGroups()).groups
+      .map(({ groupId }) => groupId)
+      .filter((id) => id.startsWith(prefix));
     if (groups.length > 0) await admin.deleteGroups(groups).catch(() => undefined);
     const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
     if (topics.length > 0) await admin.deleteTopics({ topics });
@@ -38,7 +54,10 @@ describe('poison messages on every consumed topic (Kafka)', () => {
   const dead: DeadLetter[] = [];
 
   beforeAll(async () => {
-    bus = createKafkaBus(loadKafkaConfig({ env: { KAFKA_BROKERS: stack.KAFKA_BROKERS, KAFKA_COMPRESSION: 'gzip' } }), silentLogger());
+    bus = createKafkaBus(
+      loadKafkaConfig({ env: { KAFKA_BROKERS: stack.KAFKA_BROKERS, KAFKA_COMPRESSION: 'gzip' } }),
+      silentLogger(),
+    );
     await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
     tap = bus.consumer({ groupId: `${prefix}dlq-tap`, topics: [prefix + Topics.dlq], fromBeginning: true });
     await tap.start({ onMessage: async (message) => void dead.push(codec.decode<DeadLetter>(message.value)) });
@@ -54,21 +73,44 @@ describe('poison messages on every consumed topic (Kafka)', () => {
     const consumed = consumedTopics();
     const producer = new BatchingProducer(bus.producer());
     const stages = consumed.map((entry) => notingStage(entry));
-    runners.push(...stages.map((stage, i) => new StageRunner({ stage, bus, codec, producer, groupId: consumed[i]!.group, logger: silentLogger(), concurrency: 4, commitIntervalMs: 200, topicPrefix: prefix })));
+    runners.push(
+      ...stages.map(
+        (stage, i) =>
+          new StageRunner({
+            stage,
+            bus,
+            codec,
+            producer,
+            groupId: consumed[i]!.group,
+            logger: silentLogger(),
+            concurrency: 4,
+            commitIntervalMs: 200,
+            topicPrefix: prefix,
+          }),
+      ),
+    );
     await Promise.all(runners.map((runner) => runner.start()));
 
     const records = consumed.map((entry) => poisonSequence(entry, 'int'));
     for (const [i, entry] of consumed.entries()) await bus.producer().send(prefix + entry.topic, records[i]!.sequence);
 
-    await waitFor(() => dead.length >= 3 * consumed.length && stages.every((stage) => stage.seen.length === 2), 40_000, 100);
+    await waitFor(
+      () => dead.length >= 3 * consumed.length && stages.every((stage) => stage.seen.length === 2),
+      40_000,
+      100,
+    );
     for (const [i, entry] of consumed.entries()) {
       expect(stages[i]!.seen, entry.topic).toEqual(records[i]!.goodUrls);
       expectDeadLetters(dead, records[i]!, entry, prefix);
     }
     expect(dead).toHaveLength(3 * consumed.length);
-    await waitFor(async () => {
-      const lags = await Promise.all(consumed.map((entry) => bus.lag(prefix + entry.group, [prefix + entry.topic])));
-      return lags.flat().every((partition) => partition.end === 0 || partition.committed === partition.end);
-    }, 15_000, 200);
+    await waitFor(
+      async () => {
+        const lags = await Promise.all(consumed.map((entry) => bus.lag(prefix + entry.group, [prefix + entry.topic])));
+        return lags.flat().every((partition) => partition.end === 0 || partition.committed === partition.end);
+      },
+      15_000,
+      200,
+    );
   }, 60_000);
 });

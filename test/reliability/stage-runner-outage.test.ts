@@ -1,4 +1,14 @@
-import { BackendError, BatchingProducer, Codec, CrawlerError, loadCatalog, Schemas, silentLogger, StageRunner, Topics } from '@crawler/core';
+import {
+  BackendError,
+  BatchingProducer,
+  Codec,
+  CrawlerError,
+  loadCatalog,
+  Schemas,
+  silentLogger,
+  StageRunner,
+  Topics,
+} from '@crawler/core';
 import type { DeadLetter, FrontierRequest, Stage, StatusUpdate } from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { InProcessBus } from '@crawler/embedded';
@@ -43,9 +53,24 @@ describe('StageRunner during an outage', () => {
     const outputs = { statuses: [] as StatusUpdate[], dead: [] as DeadLetter[] };
     const tap = bus.consumer({ groupId: 'tap', topics: [Topics.status, Topics.dlq], fromBeginning: true });
     await tap.start({
-      onMessage: async (message) => void (message.topic === Topics.status ? outputs.statuses.push(codec.decode(message.value)) : outputs.dead.push(codec.decode(message.value))),
+      onMessage: async (message) =>
+        void (message.topic === Topics.status
+          ? outputs.statuses.push(codec.decode(message.value))
+          : outputs.dead.push(codec.decode(message.value))),
     });
-    runner = new StageRunner({ stage, bus, codec, producer: new BatchingProducer(bus.producer()), groupId: 'g', logger: silentLogger(), concurrency: 2, maxAttempts: 3, retryBaseMs: 5, commitIntervalMs: 20, outageRetryMs });
+    runner = new StageRunner({
+      stage,
+      bus,
+      codec,
+      producer: new BatchingProducer(bus.producer()),
+      groupId: 'g',
+      logger: silentLogger(),
+      concurrency: 2,
+      maxAttempts: 3,
+      retryBaseMs: 5,
+      commitIntervalMs: 20,
+      outageRetryMs,
+    });
     await runner.start();
     await bus.producer().send(Topics.frontier, [{ key: 'news.example.test', value: request }]);
     return outputs;
@@ -54,7 +79,9 @@ describe('StageRunner during an outage', () => {
   it('retries a message past maxAttempts while its store is unavailable, and finishes it when the store is back', async () => {
     let down = true;
     setTimeout(() => (down = false), 300);
-    const stage = flakyStage(() => (down ? new BackendError('elasticsearch update failed: cluster unreachable (connect ECONNREFUSED)') : null));
+    const stage = flakyStage(() =>
+      down ? new BackendError('elasticsearch update failed: cluster unreachable (connect ECONNREFUSED)') : null,
+    );
     const outputs = await run(stage);
     await waitFor(() => outputs.statuses.length === 1, 5000);
     expect(stage.calls).toBeGreaterThan(3);
@@ -70,7 +97,9 @@ describe('StageRunner during an outage', () => {
   });
 
   it('still gives a failing message up after maxAttempts when the fault is not an outage', async () => {
-    const stage = flakyStage(() => new CrawlerError('JUDGE_UNAVAILABLE', 'classifier answered 500', { retriable: true }));
+    const stage = flakyStage(
+      () => new CrawlerError('JUDGE_UNAVAILABLE', 'classifier answered 500', { retriable: true }),
+    );
     const outputs = await run(stage);
     await waitFor(() => outputs.dead.length === 1, 5000);
     expect(outputs.dead[0]).toMatchObject({ errorCode: 'JUDGE_UNAVAILABLE', attempts: 3 });

@@ -24,17 +24,27 @@ describe('a store down for 30 s mid-crawl', () => {
     for (const component of ['elasticsearch', 'hbase', 'redis'] as const) await ensureRunning(component);
   }, 240_000);
 
-  it.each<StackComponent>(['elasticsearch', 'hbase', 'redis'])('%s: nothing lost, nothing stored twice', async (component) => {
-    web = await startTestWeb({ seed: 11, pagesPerHost: 30 });
-    const truth = web.groundTruth();
-    run = await CrawlRun.start({ label: `outage-${component}`, job: { seeds: web.seeds, maxDepth: truth.maxDepth } });
-    const live = run;
-    await live.waitFor('a quarter of the pages fetched', async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 4, 90_000);
-    const outage = await withOutage(component, OUTAGE_MS);
-    const back = Date.now();
-    await live.settled(240_000);
-    console.info(`${component}: down ${Math.round(outage.downMs / 1000)} s, stop and start ${Math.round(outage.controlMs / 1000)} s, crawl settled ${Math.round((Date.now() - back) / 1000)} s after the start`);
+  it.each<StackComponent>(['elasticsearch', 'hbase', 'redis'])(
+    '%s: nothing lost, nothing stored twice',
+    async (component) => {
+      web = await startTestWeb({ seed: 11, pagesPerHost: 30 });
+      const truth = web.groundTruth();
+      run = await CrawlRun.start({ label: `outage-${component}`, job: { seeds: web.seeds, maxDepth: truth.maxDepth } });
+      const live = run;
+      await live.waitFor(
+        'a quarter of the pages fetched',
+        async () => ((await live.stats()).byStatus.fetched ?? 0) >= truth.pages.length / 4,
+        90_000,
+      );
+      const outage = await withOutage(component, OUTAGE_MS);
+      const back = Date.now();
+      await live.settled(240_000);
+      console.info(
+        `${component}: down ${Math.round(outage.downMs / 1000)} s, stop and start ${Math.round(outage.controlMs / 1000)} s, crawl settled ${Math.round((Date.now() - back) / 1000)} s after the start`,
+      );
 
-    expectNothingLost(await judgeCrawl(live, truth, web.requests));
-  }, 420_000);
+      expectNothingLost(await judgeCrawl(live, truth, web.requests));
+    },
+    420_000,
+  );
 });

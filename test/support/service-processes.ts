@@ -19,14 +19,25 @@ export interface ServiceProcess {
 }
 
 /** Starts one built service (`services/<service>/dist/main.js`) as its own OS process. */
-export async function startServiceProcess(service: string, name: string, env: NodeJS.ProcessEnv, logDir: string): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  service: string,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+): Promise<ServiceProcess> {
   const healthPort = await freePort();
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [join(root, 'services', service, 'dist', 'main.js')], {
     // A shell that sourced stack-env.sh exports REDIS_CLUSTER_NODES, which would switch the services to
     // the cluster while the test reads REDIS_URL: only the caller's env may choose the cluster.
-    env: { ...process.env, REDIS_CLUSTER_NODES: '', ...env, CRAWLER_HEALTH_PORT: String(healthPort), CRAWLER_HEALTH_HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      REDIS_CLUSTER_NODES: '',
+      ...env,
+      CRAWLER_HEALTH_PORT: String(healthPort),
+      CRAWLER_HEALTH_HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
@@ -68,7 +79,8 @@ export async function startServiceProcess(service: string, name: string, env: No
 /** Resolves once the service answers /readyz; fails with its log if it exits or the deadline passes. */
 export async function waitUntilReady(service: ServiceProcess, deadline = Date.now() + 120_000): Promise<void> {
   while (!(await service.health())) {
-    if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
+    if (service.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -83,11 +95,22 @@ export function describeFetcherGroup(bus: Bus, topicPrefix: string): Promise<Gro
  * Resolves once the fetchers' group is stable with `members` members, each owning frontier
  * partitions. Ready is not joined: a scheduler started before that may hand one fetcher every URL.
  */
-export async function waitForFetcherGroup(bus: Bus, topicPrefix: string, members: number, deadline = Date.now() + 60_000): Promise<void> {
+export async function waitForFetcherGroup(
+  bus: Bus,
+  topicPrefix: string,
+  members: number,
+  deadline = Date.now() + 60_000,
+): Promise<void> {
   for (;;) {
     const description = await describeFetcherGroup(bus, topicPrefix);
-    if (description.state === 'Stable' && description.members.length === members && description.members.every((member) => member.partitions.length > 0)) return;
-    if (Date.now() > deadline) throw new Error(`the fetchers' group did not settle with ${members} members: ${JSON.stringify(description)}`);
+    if (
+      description.state === 'Stable' &&
+      description.members.length === members &&
+      description.members.every((member) => member.partitions.length > 0)
+    )
+      return;
+    if (Date.now() > deadline)
+      throw new Error(`the fetchers' group did not settle with ${members} members: ${JSON.stringify(description)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -18,9 +18,15 @@ export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
     const original = { url: page.url, html: page.html };
     web.pages.push(original);
     const title = headline(pageTitle(page.html)) || page.truth.split(/[.!?]/)[0]!.slice(0, 80);
-    const paragraphs = page.truth.split(/\n+/).map((line) => line.trim()).filter(Boolean);
+    const paragraphs = page.truth
+      .split(/\n+/)
+      .map((line) => line.trim())
+      .filter(Boolean);
     const site = REPRINT_SITES[i % REPRINT_SITES.length]!;
-    const reprint = { url: `https://${site.host}/story/${page.id.slice(0, 12)}`, html: site.render(title, paragraphs, i) };
+    const reprint = {
+      url: `https://${site.host}/story/${page.id.slice(0, 12)}`,
+      html: site.render(title, paragraphs, i),
+    };
     web.pages.push(reprint);
     web.groups.push({ kind: 'reprint-other-template', urls: [original.url, reprint.url] });
     const edited = editArticle(page, i);
@@ -31,10 +37,15 @@ export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
     web.pages.push({ url: withQuery(page.url, 'amp=1'), html: addTemplateNoise(page.html, i) });
     web.groups.push({ kind: 'noise-only', urls: [original.url, withQuery(page.url, 'amp=1')] });
   });
-  for (let i = 0; i < pages.length; i++) for (let j = i + 1; j < pages.length; j++) web.negatives.push({ kind: 'different-articles', a: pages[i]!.url, b: pages[j]!.url });
-  const briefs = pages.slice(0, 40).map((page, i) => ({ url: `https://briefs.example/item/${i + 1}`, html: briefPage(page.truth, i) }));
+  for (let i = 0; i < pages.length; i++)
+    for (let j = i + 1; j < pages.length; j++)
+      web.negatives.push({ kind: 'different-articles', a: pages[i]!.url, b: pages[j]!.url });
+  const briefs = pages
+    .slice(0, 40)
+    .map((page, i) => ({ url: `https://briefs.example/item/${i + 1}`, html: briefPage(page.truth, i) }));
   web.pages.push(...briefs);
-  for (let i = 0; i + 1 < briefs.length; i++) web.negatives.push({ kind: 'short-items-same-template', a: briefs[i]!.url, b: briefs[i + 1]!.url });
+  for (let i = 0; i + 1 < briefs.length; i++)
+    web.negatives.push({ kind: 'short-items-same-template', a: briefs[i]!.url, b: briefs[i + 1]!.url });
   return web;
 }
 
@@ -59,7 +70,12 @@ export function pageTitle(html: string): string {
 }
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const ADS = ['Save 20% on your first order today.', 'Stream the whole season, free for a month.', 'Compare car insurance in two minutes.', 'Hotels near you, from $59 a night.'];
+const ADS = [
+  'Save 20% on your first order today.',
+  'Stream the whole season, free for a month.',
+  'Compare car insurance in two minutes.',
+  'Hotels near you, from $59 a night.',
+];
 const stamp = (i: number) => `2026-0${1 + (i % 9)}-1${i % 10} ${10 + (i % 12)}:${10 + (i % 50)}`;
 
 interface ReprintSite {
@@ -71,7 +87,11 @@ interface ReprintSite {
 const REPRINT_SITES: ReprintSite[] = [
   {
     host: 'wire-daily.example',
-    render: (title, paragraphs, i) => `<!doctype html><html><head><title>${escape(title)} | Wire Daily</title></head><body>
+    render: (
+      title,
+      paragraphs,
+      i,
+    ) => `<!doctype html><html><head><title>${escape(title)} | Wire Daily</title></head><body>
 <header><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/business">Business</a> <a href="/tech">Tech</a> <a href="/sport">Sport</a></nav><div class="stamp">Updated ${stamp(i)}</div></header>
 <div class="main"><h1>${escape(title)}</h1><p class="byline">Wire Daily staff · ${100 + i} shares</p>
 <p class="credit">This story was first published by a partner newsroom and is republished with permission.</p>
@@ -81,7 +101,11 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
   },
   {
     host: 'notes-blog.example',
-    render: (title, paragraphs, i) => `<!doctype html><html><head><title>${escape(title)} — Notes</title></head><body class="post">
+    render: (
+      title,
+      paragraphs,
+      i,
+    ) => `<!doctype html><html><head><title>${escape(title)} — Notes</title></head><body class="post">
 <div id="site"><div class="site-title"><a href="/">Notes</a> <span class="tagline">things worth reading again</span></div>
 <article><header><h1 class="entry-title">${escape(title)}</h1><time>${stamp(i)}</time></header>
 <div class="entry-content"><p><em>Reposted from the original article.</em></p>${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
@@ -90,7 +114,11 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
   },
   {
     host: 'city-portal.example',
-    render: (title, paragraphs, i) => `<!doctype html><html><head><title>City Portal: ${escape(title)}</title></head><body>
+    render: (
+      title,
+      paragraphs,
+      i,
+    ) => `<!doctype html><html><head><title>City Portal: ${escape(title)}</title></head><body>
 <table class="layout"><tr><td class="left"><ul class="menu"><li><a href="/">Portal</a></li><li><a href="/news">News</a></li><li><a href="/events">Events</a></li><li><a href="/weather">Weather ${i % 30}°</a></li></ul></td>
 <td class="center"><div id="content"><h2>${escape(title)}</h2><div class="story-body">${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
 <div class="ad">${escape(ADS[i % ADS.length]!)}</div><p class="source">Source: syndicated content.</p></div></td>
@@ -98,7 +126,11 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
   },
   {
     host: 'feed-reader.example',
-    render: (title, paragraphs, i) => `<!doctype html><html lang="en"><head><title>${escape(title)} · FeedReader</title></head><body>
+    render: (
+      title,
+      paragraphs,
+      i,
+    ) => `<!doctype html><html lang="en"><head><title>${escape(title)} · FeedReader</title></head><body>
 <div class="top"><a href="/">FeedReader</a> <input placeholder="Search"> <a href="/login">Log in</a></div>
 <section class="feed-item"><h1>${escape(title)}</h1><div class="meta">Fetched ${stamp(i)} · ${i * 3 + 1} readers</div>
 <div class="text">${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
@@ -112,11 +144,18 @@ const CORRECTION = 'An earlier version of this article misstated the date of the
 
 /** One edit inside the article: a word fixed, an update appended, or (in long articles) a sentence corrected. */
 function editArticle(page: CorpusPage, i: number): { html: string; kind: string } | null {
-  const sentences = page.truth.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.length >= 40 && sentence.length <= 400);
+  const sentences = page.truth
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => sentence.length >= 40 && sentence.length <= 400);
   const found = sentences.filter((sentence) => page.html.includes(sentence));
   if (found.length === 0) return null;
   const target = found[Math.floor(found.length / 2)]!;
-  const kind = i % 3 === 2 && page.truth.split(/(?<=[.!?])\s+/).length >= 12 ? 'sentence corrected' : i % 3 === 1 ? 'update appended' : 'word fixed';
+  const kind =
+    i % 3 === 2 && page.truth.split(/(?<=[.!?])\s+/).length >= 12
+      ? 'sentence corrected'
+      : i % 3 === 1
+        ? 'update appended'
+        : 'word fixed';
   if (kind === 'update appended') return { html: page.html.replace(found.at(-1)!, `${found.at(-1)!}${UPDATE}`), kind };
   if (kind === 'sentence corrected') return { html: page.html.replace(target, CORRECTION), kind };
   const words = target.split(' ');
@@ -136,7 +175,10 @@ function addTemplateNoise(html: string, i: number): string {
 
 /** A short item (two sentences of one article) in a template with a long "about" box and menus. */
 function briefPage(truth: string, i: number): string {
-  const item = truth.split(/(?<=[.!?])\s+/).slice(0, 2).join(' ');
+  const item = truth
+    .split(/(?<=[.!?])\s+/)
+    .slice(0, 2)
+    .join(' ');
   return `<!doctype html><html><head><title>In brief ${i + 1} | Harbor Briefs</title></head><body>
 <nav><a href="/">Home</a> <a href="/briefs">Briefs</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav>
 <div class="item"><h1>In brief ${i + 1}</h1><p>${escape(item)}</p><p class="posted">Posted ${stamp(i)}</p></div>

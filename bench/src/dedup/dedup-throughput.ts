@@ -24,7 +24,12 @@ export interface ThroughputRow {
 }
 
 /** A page store that keeps nothing: page writes are HBase's cost, measured in packages/hbase. */
-const discardPages: PageStore = { put: async () => undefined, get: async () => [], flush: async () => undefined, close: async () => undefined };
+const discardPages: PageStore = {
+  put: async () => undefined,
+  get: async () => [],
+  flush: async () => undefined,
+  close: async () => undefined,
+};
 
 /** The article benchmark's pages and their variants (758 pages: new, duplicates, near duplicates), parsed once. */
 export async function parsedCorpus(): Promise<ParsedPage[]> {
@@ -32,7 +37,22 @@ export async function parsedCorpus(): Promise<ParsedPage[]> {
   const web = corpusLabeled();
   let clock = Date.UTC(2026, 0, 1);
   const pages: ParsedPage[] = [];
-  for (const page of web.pages) pages.push(await parse({ url: page.url, body: Buffer.from(page.html), finalUrl: page.url, depth: 1, mediaType: 'text/html', charset: 'utf-8', headers: {} }, (clock += 1000), null));
+  for (const page of web.pages)
+    pages.push(
+      await parse(
+        {
+          url: page.url,
+          body: Buffer.from(page.html),
+          finalUrl: page.url,
+          depth: 1,
+          mediaType: 'text/html',
+          charset: 'utf-8',
+          headers: {},
+        },
+        (clock += 1000),
+        null,
+      ),
+    );
   return pages;
 }
 
@@ -48,7 +68,11 @@ function cpuMs(): number {
  * shared machine measures the neighbours too, so CPU per page is reported beside it, for this
  * process and for the Redis servers.
  */
-export async function measureThroughput(name: string, pages: readonly ParsedPage[], open: () => { store: FingerprintStore; redis: RedisConfig | null }): Promise<ThroughputRow> {
+export async function measureThroughput(
+  name: string,
+  pages: readonly ParsedPage[],
+  open: () => { store: FingerprintStore; redis: RedisConfig | null },
+): Promise<ThroughputRow> {
   const settings = loadDedupConfig({ env: {} });
   let best: ThroughputRow | null = null;
   for (let pass = 0; pass < PASSES; pass++) {
@@ -62,7 +86,13 @@ export async function measureThroughput(name: string, pages: readonly ParsedPage
       const [wall, cpu] = [performance.now() - wallStart, cpuMs() - cpuStart];
       const server = redis ? (await redisServerCpuMs(redis)) - serverBefore : null;
       const count = pages.length - 1;
-      const row = { store: name, pages: count, pagesPerSecond: (count / wall) * 1000, cpuMsPerPage: cpu / count, redisCpuMsPerPage: server === null ? null : server / count };
+      const row = {
+        store: name,
+        pages: count,
+        pagesPerSecond: (count / wall) * 1000,
+        cpuMsPerPage: cpu / count,
+        redisCpuMsPerPage: server === null ? null : server / count,
+      };
       if (!best || row.cpuMsPerPage < best.cpuMsPerPage) best = row;
     } finally {
       await store.close();
@@ -72,9 +102,14 @@ export async function measureThroughput(name: string, pages: readonly ParsedPage
   return best!;
 }
 
-export function throughputStores(env: NodeJS.ProcessEnv = process.env): [string, () => { store: FingerprintStore; redis: RedisConfig | null }][] {
+export function throughputStores(
+  env: NodeJS.ProcessEnv = process.env,
+): [string, () => { store: FingerprintStore; redis: RedisConfig | null }][] {
   const redis = (mode: 'standalone' | 'cluster') => () => {
-    const base = mode === 'cluster' ? { REDIS_CLUSTER_NODES: env.REDIS_CLUSTER_NODES || '127.0.0.1:17001,127.0.0.1:17002,127.0.0.1:17003' } : { REDIS_URL: env.REDIS_URL || 'redis://127.0.0.1:16379' };
+    const base =
+      mode === 'cluster'
+        ? { REDIS_CLUSTER_NODES: env.REDIS_CLUSTER_NODES || '127.0.0.1:17001,127.0.0.1:17002,127.0.0.1:17003' }
+        : { REDIS_URL: env.REDIS_URL || 'redis://127.0.0.1:16379' };
     const config = loadRedisConfig({ env: { ...base, REDIS_KEY_PREFIX: `bench-dedup-${randomUUID().slice(0, 8)}:` } });
     return { store: createRedisFingerprintStore(config, silentLogger()), redis: config };
   };

@@ -19,7 +19,10 @@ export async function testWebLabeled(seed = 1): Promise<LabeledWeb> {
   try {
     const truth = web.groundTruth();
     const left = new Set([...truth.slow.map((entry) => entry.url), ...truth.flaky.map((entry) => entry.url)]);
-    const pages = await download(truth.pages.filter((url) => !left.has(url)), new Map(truth.charsets.map((entry) => [entry.url, entry.charset])));
+    const pages = await download(
+      truth.pages.filter((url) => !left.has(url)),
+      new Map(truth.charsets.map((entry) => [entry.url, entry.charset])),
+    );
     return {
       pages,
       groups: [

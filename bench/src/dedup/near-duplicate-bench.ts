@@ -6,10 +6,18 @@ const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 *
 export function formatNearDuplicateScore(name: string, web: LabeledWeb, score: NearDuplicateScore): string {
   const all = summarize(score);
   const lines = [
-    `${name}: ${score.pages} pages; decisions ${Object.entries(score.decisions).map(([decision, count]) => `${decision} ${count}`).join(', ')}`,
+    `${name}: ${score.pages} pages; decisions ${Object.entries(score.decisions)
+      .map(([decision, count]) => `${decision} ${count}`)
+      .join(', ')}`,
     `  precision ${all.precision.toFixed(3)} (${score.linked.right} of ${score.linked.right + score.linked.wrong} labeled duplicate links right; near-duplicate links ${score.nearLinked.right} of ${score.nearLinked.right + score.nearLinked.wrong}; ${score.linked.unlabeled} links the labels say nothing about), recall ${all.recall.toFixed(3)} over ${all.pairs} labeled pairs`,
-    ...Object.entries(score.recall).map(([kind, tally]) => `  copies: ${kind.padEnd(40)} ${`${tally.found}/${tally.pairs}`.padStart(9)} found (${percent(tally.found, tally.pairs)})`),
-    ...Object.entries(score.negatives).map(([kind, tally]) => `  not copies: ${kind.padEnd(36)} ${`${tally.joined}/${tally.pairs}`.padStart(9)} wrongly joined`),
+    ...Object.entries(score.recall).map(
+      ([kind, tally]) =>
+        `  copies: ${kind.padEnd(40)} ${`${tally.found}/${tally.pairs}`.padStart(9)} found (${percent(tally.found, tally.pairs)})`,
+    ),
+    ...Object.entries(score.negatives).map(
+      ([kind, tally]) =>
+        `  not copies: ${kind.padEnd(36)} ${`${tally.joined}/${tally.pairs}`.padStart(9)} wrongly joined`,
+    ),
     `  near-duplicate distances: ${[0, 1, 2, 3, 4, 5, 6].map((d) => `${d}: ${score.distances.filter((x) => x === d).length}`).join(', ')}`,
     ...Object.entries(web.skipped).map(([reason, count]) => `  not labeled: ${count} ${reason}`),
     ...score.wrongLinks.map((link) => `  wrong: ${link}`),

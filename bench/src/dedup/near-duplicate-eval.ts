@@ -50,30 +50,71 @@ export interface NearDuplicateScore {
  * precision over the links the decisions made, recall over labeled pairs of copies (two pages
  * count as found when the decisions put them in one cluster, whichever came first).
  */
-export async function evaluateNearDuplicates(web: LabeledWeb, options: { store?: FingerprintStore; settings?: Partial<DedupStageSettings>; seed?: number } = {}): Promise<NearDuplicateScore> {
+export async function evaluateNearDuplicates(
+  web: LabeledWeb,
+  options: { store?: FingerprintStore; settings?: Partial<DedupStageSettings>; seed?: number } = {},
+): Promise<NearDuplicateScore> {
   const dir = mkdtempSync(join(tmpdir(), 'near-dup-'));
   const pages = await WarcPageStore.open(join(dir, 'warc'));
   const store = options.store ?? new MemoryFingerprintStore();
-  const stage = createDedupStage({ fingerprints: store, pages, settings: { ...loadDedupConfig({ env: {} }), ...options.settings }, logger: silentLogger() });
+  const stage = createDedupStage({
+    fingerprints: store,
+    pages,
+    settings: { ...loadDedupConfig({ env: {} }), ...options.settings },
+    logger: silentLogger(),
+  });
   const parse = createParsedPageBuilder();
   const canonical = (url: string) => canonicalUrl(url) ?? url;
   const predicted = new UnionFind();
   const labeled = new UnionFind();
-  for (const group of web.groups) for (const url of group.urls.slice(1)) labeled.join(canonical(group.urls[0]!), canonical(url));
-  const negative = new Set(web.negatives.flatMap((pair) => [`${canonical(pair.a)} ${canonical(pair.b)}`, `${canonical(pair.b)} ${canonical(pair.a)}`]));
-  const score: NearDuplicateScore = { pages: 0, decisions: {}, linked: { right: 0, wrong: 0, unlabeled: 0 }, nearLinked: { right: 0, wrong: 0, unlabeled: 0 }, recall: {}, negatives: {}, wrongLinks: [], unlabeledLinks: [], distances: [] };
+  for (const group of web.groups)
+    for (const url of group.urls.slice(1)) labeled.join(canonical(group.urls[0]!), canonical(url));
+  const negative = new Set(
+    web.negatives.flatMap((pair) => [
+      `${canonical(pair.a)} ${canonical(pair.b)}`,
+      `${canonical(pair.b)} ${canonical(pair.a)}`,
+    ]),
+  );
+  const score: NearDuplicateScore = {
+    pages: 0,
+    decisions: {},
+    linked: { right: 0, wrong: 0, unlabeled: 0 },
+    nearLinked: { right: 0, wrong: 0, unlabeled: 0 },
+    recall: {},
+    negatives: {},
+    wrongLinks: [],
+    unlabeledLinks: [],
+    distances: [],
+  };
   let clock = Date.UTC(2026, 0, 1);
   try {
     for (const entry of shuffle(web.pages, options.seed ?? 1)) {
       const body = Buffer.isBuffer(entry.html) ? entry.html : Buffer.from(entry.html);
-      const parsed = await parse({ url: entry.url, body, finalUrl: entry.url, depth: 1, mediaType: 'text/html', charset: entry.charset ?? 'utf-8', headers: {} }, (clock += 1000), null);
+      const parsed = await parse(
+        {
+          url: entry.url,
+          body,
+          finalUrl: entry.url,
+          depth: 1,
+          mediaType: 'text/html',
+          charset: entry.charset ?? 'utf-8',
+          headers: {},
+        },
+        (clock += 1000),
+        null,
+      );
       const status = (await stage.handle(parsed, {} as never)).at(-1)!.value as StatusUpdate;
       score.pages++;
       const decision = status.change ?? status.outcome;
       score.decisions[decision] = (score.decisions[decision] ?? 0) + 1;
       if (!status.duplicateOf) continue;
       predicted.join(parsed.url, status.duplicateOf);
-      const verdict = labeled.find(parsed.url) === labeled.find(status.duplicateOf) ? 'right' : web.exhaustive || negative.has(`${parsed.url} ${status.duplicateOf}`) ? 'wrong' : 'unlabeled';
+      const verdict =
+        labeled.find(parsed.url) === labeled.find(status.duplicateOf)
+          ? 'right'
+          : web.exhaustive || negative.has(`${parsed.url} ${status.duplicateOf}`)
+            ? 'wrong'
+            : 'unlabeled';
       const near = status.change === 'near_duplicate';
       if (near) score.distances.push(status.distance ?? -1);
       for (const tally of near ? [score.linked, score.nearLinked] : [score.linked]) tally[verdict]++;
@@ -129,7 +170,10 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
 }
 
 /** Precision of labeled links (unlabeled ones aside) and recall over the given kinds of labeled groups. */
-export function summarize(score: NearDuplicateScore, kinds: (kind: string) => boolean = () => true): { precision: number; recall: number; pairs: number } {
+export function summarize(
+  score: NearDuplicateScore,
+  kinds: (kind: string) => boolean = () => true,
+): { precision: number; recall: number; pairs: number } {
   const picked = Object.entries(score.recall).filter(([kind]) => kinds(kind));
   const pairs = picked.reduce((sum, [, tally]) => sum + tally.pairs, 0);
   const found = picked.reduce((sum, [, tally]) => sum + tally.found, 0);

@@ -22,7 +22,8 @@ describe('near-duplicate detection', () => {
 
   it('on the test web: every copy of the same main text found, no negative pair joined', async () => {
     const score = await evaluateNearDuplicates(await testWebLabeled(2));
-    for (const [kind, tally] of Object.entries(score.recall)) if (/exact|same main text|noise-only|reprint/.test(kind)) expect(tally.found, kind).toBe(tally.pairs);
+    for (const [kind, tally] of Object.entries(score.recall))
+      if (/exact|same main text|noise-only|reprint/.test(kind)) expect(tally.found, kind).toBe(tally.pairs);
     for (const [kind, tally] of Object.entries(score.negatives)) expect(tally.joined, kind).toBe(0);
     expect(score.linked.wrong).toBe(0);
   }, 120_000);

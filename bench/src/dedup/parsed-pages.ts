@@ -1,7 +1,17 @@
 import { canonicalUrl, parseCrawlJob, urlId, type FetchResult, type ParsedPage } from '@crawler/core';
-import { createPageParser, extractLimitsOf, loadLinkextractConfig, toParsedPage, type PageInput } from '@crawler/linkextract';
+import {
+  createPageParser,
+  extractLimitsOf,
+  loadLinkextractConfig,
+  toParsedPage,
+  type PageInput,
+} from '@crawler/linkextract';
 
-export type PageParser = (input: PageInput & { url: string }, fetchedAt: number, previousDigest: string | null) => Promise<ParsedPage>;
+export type PageParser = (
+  input: PageInput & { url: string },
+  fetchedAt: number,
+  previousDigest: string | null,
+) => Promise<ParsedPage>;
 
 /**
  * Turns a fetched body into the ParsedPage dedup receives, with link extraction's real parser (main
@@ -9,7 +19,12 @@ export type PageParser = (input: PageInput & { url: string }, fetchedAt: number,
  */
 export function createParsedPageBuilder(): PageParser {
   const config = loadLinkextractConfig({ env: {} });
-  const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits: extractLimitsOf(config), followNofollow: false, maxInputBytes: config.maxInputBytes });
+  const parse = createPageParser({
+    job: parseCrawlJob({ scope: { mode: 'any' } }),
+    limits: extractLimitsOf(config),
+    followNofollow: false,
+    maxInputBytes: config.maxInputBytes,
+  });
   return async (input, fetchedAt, previousDigest) => {
     const content = await parse(input);
     const url = canonicalUrl(input.url) ?? input.url;

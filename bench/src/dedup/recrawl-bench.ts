@@ -11,9 +11,14 @@ export function formatRecrawlResult(result: RecrawlResult): string {
   const lines = [
     `${result.site}: ${result.pages} pages, ${result.rounds.length} re-crawl rounds, ${total.unchanged} unchanged and ${total.changed} changed page fetches`,
     `  ${'method'.padEnd(30)} ${'unchanged treated as changed'.padEnd(30)} changed caught (recall)`,
-    ...METHODS.map((method) => `  ${LABELS[method].padEnd(30)} ${`${(100 * share(total.falseChanges[method], total.unchanged)).toFixed(1)}% (${total.falseChanges[method]})`.padEnd(30)} ${(100 * share(total.hits[method], total.changed)).toFixed(1)}% (${total.hits[method]})`),
+    ...METHODS.map(
+      (method) =>
+        `  ${LABELS[method].padEnd(30)} ${`${(100 * share(total.falseChanges[method], total.unchanged)).toFixed(1)}% (${total.falseChanges[method]})`.padEnd(30)} ${(100 * share(total.hits[method], total.changed)).toFixed(1)}% (${total.hits[method]})`,
+    ),
     `  per round, de-noised: ${result.rounds.map((r) => `${r.round}: ${r.falseChanges.denoised}/${r.unchanged} false, ${r.hits.denoised}/${r.changed} caught`).join('; ')}`,
-    `  dedup decisions: ${Object.entries(result.decisions).map(([name, count]) => `${name} ${count}`).join(', ')}`,
+    `  dedup decisions: ${Object.entries(result.decisions)
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ')}`,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -23,7 +28,9 @@ async function main(): Promise<void> {
   const redis = process.argv.includes('--redis');
   for (const open of [noisyNewsRecrawlSite, testWebNewsRecrawlSite]) {
     const site = await open(1);
-    const config = redis ? loadRedisConfig({ env: { ...process.env, REDIS_KEY_PREFIX: `bench-recrawl-${process.pid}-${Date.now()}:` } }) : null;
+    const config = redis
+      ? loadRedisConfig({ env: { ...process.env, REDIS_KEY_PREFIX: `bench-recrawl-${process.pid}-${Date.now()}:` } })
+      : null;
     const store = config ? createRedisFingerprintStore(config, silentLogger()) : undefined;
     try {
       process.stdout.write(formatRecrawlResult(await runRecrawlExperiment(site, { rounds: 6, store })));

@@ -45,7 +45,12 @@ export interface RecrawlOptions {
   logger?: Logger;
 }
 
-const emptyTally = (): Tally => ({ unchanged: 0, changed: 0, falseChanges: { raw: 0, mainText: 0, denoised: 0 }, hits: { raw: 0, mainText: 0, denoised: 0 } });
+const emptyTally = (): Tally => ({
+  unchanged: 0,
+  changed: 0,
+  falseChanges: { raw: 0, mainText: 0, denoised: 0 },
+  hits: { raw: 0, mainText: 0, denoised: 0 },
+});
 
 /**
  * The classic change-detection experiment: crawl a site, then re-crawl it round after round and
@@ -64,7 +69,11 @@ export async function runRecrawlExperiment(site: RecrawlSite, options: RecrawlOp
   const settings = { ...loadDedupConfig({ env: {} }), ...options.settings };
   const stage = createDedupStage({ fingerprints: store, pages, settings, logger: options.logger ?? silentLogger() });
   const parse = createParsedPageBuilder();
-  const previous = { denoised: new Map<string, string>(), raw: new Map<string, string>(), mainText: new Map<string, string>() };
+  const previous = {
+    denoised: new Map<string, string>(),
+    raw: new Map<string, string>(),
+    mainText: new Map<string, string>(),
+  };
   const result: RecrawlResult = { site: site.name, pages: 0, rounds: [], total: emptyTally(), decisions: {} };
   let clock = Date.UTC(2026, 0, 1);
   try {
@@ -92,7 +101,8 @@ export async function runRecrawlExperiment(site: RecrawlSite, options: RecrawlOp
         previous.mainText.set(input.url, mainText);
         if (status.digest) previous.denoised.set(input.url, status.digest);
         if (round === 0 || copies.has(input.url)) continue;
-        result.decisions[status.change ?? status.outcome] = (result.decisions[status.change ?? status.outcome] ?? 0) + 1;
+        result.decisions[status.change ?? status.outcome] =
+          (result.decisions[status.change ?? status.outcome] ?? 0) + 1;
         const truly = changed.has(input.url);
         for (const target of [tally, result.total]) {
           if (truly) target.changed++;

@@ -18,7 +18,11 @@ export async function noisyNewsRecrawlSite(seed = 1): Promise<RecrawlSite & { cl
     truth: () => {
       const truth = site.truth();
       const pairs = truth.nearDuplicates.filter((pair) => onLedger(pair.a) && onLedger(pair.b));
-      return { pages: truth.pages.filter(onLedger), changed: truth.changed.filter(onLedger), copies: pairs.flatMap((pair) => [pair.a, pair.b]) };
+      return {
+        pages: truth.pages.filter(onLedger),
+        changed: truth.changed.filter(onLedger),
+        copies: pairs.flatMap((pair) => [pair.a, pair.b]),
+      };
     },
     close: () => site.close(),
   };
@@ -34,7 +38,9 @@ export async function testWebNewsRecrawlSite(seed = 1): Promise<RecrawlSite & { 
     truth: () => {
       const truth = web.groundTruth();
       const onNews = (url: string) => url.startsWith(`${news}/`);
-      const groups = [...truth.contentDuplicates, ...truth.nearDuplicates.map((pair) => [pair.a, pair.b])].filter((group) => group.every(onNews));
+      const groups = [...truth.contentDuplicates, ...truth.nearDuplicates.map((pair) => [pair.a, pair.b])].filter(
+        (group) => group.every(onNews),
+      );
       const copies = groups.flat().map(canonical);
       const pages = [...new Set(truth.pages.filter(onNews).map(canonical))];
       return { pages, changed: truth.changed.filter(onNews).map(canonical), copies };

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { silentLogger } from '@crawler/core';
-import { bandKeys, bandScheme, encodeIndexedPage, NearDuplicateIndex, SIMHASH_NAMESPACE, type IndexedPage } from '@crawler/dedup';
+import {
+  bandKeys,
+  bandScheme,
+  encodeIndexedPage,
+  NearDuplicateIndex,
+  SIMHASH_NAMESPACE,
+  type IndexedPage,
+} from '@crawler/dedup';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { commandCost, deleteRedisPrefix, redisUsedMemory } from './redis-probe.js';
 
@@ -35,7 +42,13 @@ function* hashes(seed: bigint): Generator<bigint> {
 }
 
 function entry(body: bigint, i: number): IndexedPage {
-  return { body, pairs: body ^ 0x5555555555555555n, title: null, urlTag: (i >>> 0).toString(16).padStart(8, '0'), digest: `${i.toString(16).padStart(32, '0')}` };
+  return {
+    body,
+    pairs: body ^ 0x5555555555555555n,
+    title: null,
+    urlTag: (i >>> 0).toString(16).padStart(8, '0'),
+    digest: `${i.toString(16).padStart(32, '0')}`,
+  };
 }
 
 /**
@@ -44,8 +57,17 @@ function entry(body: bigint, i: number): IndexedPage {
  * stored hashes with 3 bits flipped, so each must find its page. The claim to check: the cost of
  * a lookup does not grow with the number of stored pages.
  */
-export async function measureSimhashScale(steps: readonly number[] = [10_000, 100_000, 1_000_000], env: NodeJS.ProcessEnv = process.env): Promise<ScaleRow[]> {
-  const config = loadRedisConfig({ env: { REDIS_URL: env.REDIS_URL || 'redis://127.0.0.1:16379', REDIS_KEY_PREFIX: `bench-simhash-${randomUUID().slice(0, 8)}:`, REDIS_COMMAND_TIMEOUT_MS: '60000' } });
+export async function measureSimhashScale(
+  steps: readonly number[] = [10_000, 100_000, 1_000_000],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ScaleRow[]> {
+  const config = loadRedisConfig({
+    env: {
+      REDIS_URL: env.REDIS_URL || 'redis://127.0.0.1:16379',
+      REDIS_KEY_PREFIX: `bench-simhash-${randomUUID().slice(0, 8)}:`,
+      REDIS_COMMAND_TIMEOUT_MS: '60000',
+    },
+  });
   const store = createRedisFingerprintStore(config, silentLogger());
   const index = new NearDuplicateIndex(store, { maxDistance: 3, ttlMs: 3600_000 });
   const scheme = bandScheme(3);
@@ -63,7 +85,8 @@ export async function measureSimhashScale(steps: readonly number[] = [10_000, 10
           for (let i = 0; i < INSERT_BATCH && bodies.length < target; i++) {
             const body = source.next().value as bigint;
             const member = encodeIndexedPage(entry(body, bodies.length));
-            for (const key of bandKeys(scheme, body)) entries.push({ namespace: SIMHASH_NAMESPACE, key, members: [member], ttlMs: 3600_000 });
+            for (const key of bandKeys(scheme, body))
+              entries.push({ namespace: SIMHASH_NAMESPACE, key, members: [member], ttlMs: 3600_000 });
             bodies.push(body);
           }
           calls.push(store.addToSets(entries));
@@ -77,7 +100,8 @@ export async function measureSimhashScale(steps: readonly number[] = [10_000, 10
       let found = 0;
       for (let q = 0; q < LOOKUPS; q++) {
         const stored = bodies[Math.floor((q * bodies.length) / LOOKUPS)]!;
-        const query = stored ^ (1n << BigInt(q % 64)) ^ (1n << BigInt((q * 7 + 3) % 64)) ^ (1n << BigInt((q * 13 + 5) % 64));
+        const query =
+          stored ^ (1n << BigInt(q % 64)) ^ (1n << BigInt((q * 7 + 3) % 64)) ^ (1n << BigInt((q * 13 + 5) % 64));
         const started = performance.now();
         const read = await index.candidates(query);
         times.push((performance.now() - started) * 1000);

@@ -36,7 +36,13 @@ export async function startClassifier(): Promise<{ url: (cpuMs: number) => strin
       let spin = 0;
       while (performance.now() < until) spin++;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ verdict: body.includes('casino') ? 'harmful' : 'ok', category: null, reasons: [`spins ${spin > 0 ? 'done' : 'none'}`] }));
+      res.end(
+        JSON.stringify({
+          verdict: body.includes('casino') ? 'harmful' : 'ok',
+          category: null,
+          reasons: [`spins ${spin > 0 ? 'done' : 'none'}`],
+        }),
+      );
     });
   });
   // Longer than the client's idle keep-alive, so the server never closes a socket the client is reusing.
@@ -58,7 +64,11 @@ export function benchRules(): Judge {
     categories: Array.from({ length: 12 }, (_, c) => ({
       name: `category-${c}`,
       keywords: Array.from({ length: 40 }, (_, k) => `${words[(c + k) % words.length]}${k}x${c}`),
-      patterns: [`\\b(buy|sell)\\s+cheap\\s+item${c}\\b`, `\\bfree\\s+spins?\\s+${c}\\b`, `\\bclick\\s+here\\s+now${c}\\b`],
+      patterns: [
+        `\\b(buy|sell)\\s+cheap\\s+item${c}\\b`,
+        `\\bfree\\s+spins?\\s+${c}\\b`,
+        `\\bclick\\s+here\\s+now${c}\\b`,
+      ],
       minMatches: 1,
     })),
   });
@@ -71,9 +81,19 @@ export function benchRules(): Judge {
  * is compared in alternating rounds, fastest of ROUNDS each (the classifier runs in this process,
  * so its work counts).
  */
-export async function measureVerdictCache(name: string, pages: readonly ParsedPage[], createJudge: () => Judge, changedShare: number): Promise<VerdictCacheRow> {
+export async function measureVerdictCache(
+  name: string,
+  pages: readonly ParsedPage[],
+  createJudge: () => Judge,
+  changedShare: number,
+): Promise<VerdictCacheRow> {
   const settings = loadDedupConfig({ env: {} });
-  const discard = { put: async () => undefined, get: async () => [], flush: async () => undefined, close: async () => undefined };
+  const discard = {
+    put: async () => undefined,
+    get: async () => [],
+    flush: async () => undefined,
+    close: async () => undefined,
+  };
   const changedEvery = Math.round(1 / changedShare);
   const best = { cached: Infinity, rejudged: Infinity };
   const calls = { cached: 0, rejudged: 0 };
@@ -83,28 +103,54 @@ export async function measureVerdictCache(name: string, pages: readonly ParsedPa
       const inner = createJudge();
       const judge: Judge = { name: inner.name, judge: (input) => (judged++, inner.judge(input)) };
       const store = new MemoryFingerprintStore();
-      const stage = createDedupStage({ fingerprints: store, pages: discard, settings, judge: mode === 'cached' ? judge : null, logger: silentLogger() });
+      const stage = createDedupStage({
+        fingerprints: store,
+        pages: discard,
+        settings,
+        judge: mode === 'cached' ? judge : null,
+        logger: silentLogger(),
+      });
       const digests = new Map<string, string>();
-      for (const page of pages) digests.set(page.url, ((await stage.handle(page, {} as StageContext)).at(-1)!.value as StatusUpdate).digest!);
+      for (const page of pages)
+        digests.set(page.url, ((await stage.handle(page, {} as StageContext)).at(-1)!.value as StatusUpdate).digest!);
       judged = 0;
-      const recrawl = pages.map((page, i) => ({ ...page, fetchedAt: page.fetchedAt + 86_400_000, previousDigest: digests.get(page.url) ?? null, text: i % changedEvery === 0 ? `${page.text}\nUpdate: the story was corrected on Friday after readers wrote in.` : page.text }));
+      const recrawl = pages.map((page, i) => ({
+        ...page,
+        fetchedAt: page.fetchedAt + 86_400_000,
+        previousDigest: digests.get(page.url) ?? null,
+        text:
+          i % changedEvery === 0
+            ? `${page.text}\nUpdate: the story was corrected on Friday after readers wrote in.`
+            : page.text,
+      }));
       const started = cpuMs();
       for (const page of recrawl) {
         await stage.handle(page, {} as StageContext);
-        if (mode === 'rejudged') await judge.judge({ url: page.url, title: page.title, text: page.text, lang: page.lang });
+        if (mode === 'rejudged')
+          await judge.judge({ url: page.url, title: page.title, text: page.text, lang: page.lang });
       }
       best[mode] = Math.min(best[mode], (cpuMs() - started) / recrawl.length);
       calls[mode] = judged / recrawl.length;
       await store.close();
     }
   }
-  return { judge: name, pages: pages.length, changedShare, callsPerPage: calls, msPerPage: best, ratio: best.rejudged / best.cached };
+  return {
+    judge: name,
+    pages: pages.length,
+    changedShare,
+    callsPerPage: calls,
+    msPerPage: best,
+    ratio: best.rejudged / best.cached,
+  };
 }
 
 /** The rules judge, and an HTTP classifier costing 2 ms (a small model) and 20 ms (a larger one) per call. */
 export function verdictJudges(classifierUrl: (cpuMs: number) => string): [string, () => Judge][] {
   return [
     ['rules (12 categories, 480 keywords, 36 patterns)', benchRules],
-    ...[2, 20].map((cpuMs): [string, () => Judge] => [`HTTP classifier, ${cpuMs} ms CPU per call`, () => createHttpJudge({ url: classifierUrl(cpuMs), timeoutMs: 5000, attempts: 3 })]),
+    ...[2, 20].map((cpuMs): [string, () => Judge] => [
+      `HTTP classifier, ${cpuMs} ms CPU per call`,
+      () => createHttpJudge({ url: classifierUrl(cpuMs), timeoutMs: 5000, attempts: 3 }),
+    ]),
   ];
 }

@@ -30,6 +30,12 @@ await runPeer(async (config) => {
   return async () => {
     const started = performance.now();
     await crawler.run(config.seeds);
-    return { pages: ok.length, okUrls: ok, seconds: (performance.now() - started) / 1000, lastPageSeconds: (last - started) / 1000, notes: { version } };
+    return {
+      pages: ok.length,
+      okUrls: ok,
+      seconds: (performance.now() - started) / 1000,
+      lastPageSeconds: (last - started) / 1000,
+      notes: { version },
+    };
   };
 });

@@ -47,7 +47,8 @@ await runPeer(async (config) => {
     if (!countOnly) {
       await crawl.linkbase.flush();
       okUrls = [];
-      for await (const record of crawl.linkbase.scan()) if (record.status === 'fetched' && (record.lastFetchAt ?? 0) >= startedAt) okUrls.push(record.url);
+      for await (const record of crawl.linkbase.scan())
+        if (record.status === 'fetched' && (record.lastFetchAt ?? 0) >= startedAt) okUrls.push(record.url);
     }
     await crawl.stop();
     if (!config.extra?.outDir) rmSync(outDir, { recursive: true, force: true });

@@ -40,7 +40,12 @@ await runPeer(async (config) => {
       if (!rules) {
         const robotsUrl = `${url.origin}/robots.txt`;
         rules = request(robotsUrl, { dispatcher: agent, headers: { 'user-agent': USER_AGENT } })
-          .then(async (response) => robotsParser(robotsUrl, response.statusCode === 200 ? await response.body.text() : (await response.body.dump(), '')))
+          .then(async (response) =>
+            robotsParser(
+              robotsUrl,
+              response.statusCode === 200 ? await response.body.text() : (await response.body.dump(), ''),
+            ),
+          )
           .catch(() => robotsParser(robotsUrl, ''));
         robots.set(url.origin, rules);
       }

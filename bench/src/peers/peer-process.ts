@@ -25,14 +25,23 @@ export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile'> & { pages: s
  * outside (/proc), the same way whatever language it is written in. `stackPids` are metered
  * alongside, reported apart.
  */
-export async function runPeerProcess(command: string, args: string[], settings: PeerSettings, options: { env?: NodeJS.ProcessEnv; stackPids?: number[] } = {}): Promise<PeerRun> {
+export async function runPeerProcess(
+  command: string,
+  args: string[],
+  settings: PeerSettings,
+  options: { env?: NodeJS.ProcessEnv; stackPids?: number[] } = {},
+): Promise<PeerRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-peer-'));
   const { pages, ...rest } = settings;
   const config: PeerConfig = { ...rest, pagesFile: join(scratch, 'pages.txt'), okFile: join(scratch, 'ok.txt') };
   writeFileSync(config.pagesFile, pages.join('\n'));
   writeFileSync(join(scratch, 'config.json'), JSON.stringify(config));
   // The scratch folder is the working directory too, so nothing a peer writes lands in the repository.
-  const child = spawn(command, [...args, join(scratch, 'config.json')], { cwd: scratch, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, [...args, join(scratch, 'config.json')], {
+    cwd: scratch,
+    env: { ...process.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const unregister = registerCleanup(() => child.kill('SIGKILL'));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -58,7 +67,13 @@ export async function runPeerProcess(command: string, args: string[], settings: 
     child.stdin!.write('exit\n');
     await exited;
     const okUrls = existsSync(config.okFile) ? readFileSync(config.okFile, 'utf8').split('\n').filter(Boolean) : [];
-    return { done, okUrls, cpuSeconds: reading.cpuSeconds, peakRssMb: reading.peakRssMb, stackCpuSeconds: stack?.cpuSeconds };
+    return {
+      done,
+      okUrls,
+      cpuSeconds: reading.cpuSeconds,
+      peakRssMb: reading.peakRssMb,
+      stackCpuSeconds: stack?.cpuSeconds,
+    };
   } finally {
     unregister();
     clearTimeout(killTimer);

@@ -10,7 +10,10 @@ export const pythonDir = join(benchDir, 'python');
  * A virtual environment in bench/.venv with the pinned requirements (Scrapy), created with
  * `python3 -m venv` on first use and again whenever requirements.txt changes. Returns its python.
  */
-export function ensurePythonEnv(python = process.env.PYTHON ?? 'python3'): { python: string; installedSeconds: number } {
+export function ensurePythonEnv(python = process.env.PYTHON ?? 'python3'): {
+  python: string;
+  installedSeconds: number;
+} {
   const venv = join(benchDir, '.venv');
   const requirements = join(pythonDir, 'requirements.txt');
   const stamp = join(venv, '.requirements.sha1');
@@ -19,7 +22,9 @@ export function ensurePythonEnv(python = process.env.PYTHON ?? 'python3'): { pyt
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return { python: venvPython, installedSeconds: 0 };
   const started = performance.now();
   if (!existsSync(venvPython)) execFileSync(python, ['-m', 'venv', venv], { stdio: 'inherit' });
-  execFileSync(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirements], { stdio: 'inherit' });
+  execFileSync(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirements], {
+    stdio: 'inherit',
+  });
   writeFileSync(stamp, wanted);
   return { python: venvPython, installedSeconds: (performance.now() - started) / 1000 };
 }

@@ -24,7 +24,13 @@ export async function runPeer(setup: (config: PeerConfig) => Promise<() => Promi
   await lines.next();
   const outcome = await crawl();
   if (outcome.okUrls) writeFileSync(config.okFile, outcome.okUrls.join('\n'));
-  const done: PeerDone = { event: 'done', pages: outcome.pages, seconds: outcome.seconds, lastPageSeconds: outcome.lastPageSeconds, notes: outcome.notes };
+  const done: PeerDone = {
+    event: 'done',
+    pages: outcome.pages,
+    seconds: outcome.seconds,
+    lastPageSeconds: outcome.lastPageSeconds,
+    notes: outcome.notes,
+  };
   process.stdout.write(`${JSON.stringify(done)}\n`);
   await lines.next();
   process.exit(0);

@@ -51,7 +51,8 @@ export async function startService(name: string, env: Record<string, string>): P
 export async function waitUntilReady(service: ServiceProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await service.ready())) {
-    if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
+    if (service.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${service.name} did not become ready:\n${service.logTail()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -18,7 +18,11 @@ const POLL_MS = 250;
  * when the link base has nothing pending or leased and no consumer group has lag, as the
  * end-to-end test decides it.
  */
-export async function runServicesPeer(settings: PeerSettings, env: Record<string, string>, stackPids: number[]): Promise<PeerRun> {
+export async function runServicesPeer(
+  settings: PeerSettings,
+  env: Record<string, string>,
+  stackPids: number[],
+): Promise<PeerRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-services-'));
   const jobFile = join(scratch, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ id: 'bench', seeds: settings.seeds, maxPages: settings.maxPages }));
@@ -62,7 +66,13 @@ export async function runServicesPeer(settings: PeerSettings, env: Record<string
     const okUrls: string[] = [];
     for await (const record of linkbase.scan()) if (record.status === 'fetched') okUrls.push(record.url);
     return {
-      done: { event: 'done', pages: okUrls.length, seconds, lastPageSeconds: (last - started) / 1000, notes: { stopReason, processes: services.length } },
+      done: {
+        event: 'done',
+        pages: okUrls.length,
+        seconds,
+        lastPageSeconds: (last - started) / 1000,
+        notes: { stopReason, processes: services.length },
+      },
       okUrls,
       cpuSeconds: reading.cpuSeconds,
       peakRssMb: reading.peakRssMb,

@@ -6,7 +6,9 @@ const page = '# Benchmarks\n\nIntro.\n\n## Fetcher alone\n\nTheirs.\n';
 describe('replaceGeneratedSection', () => {
   it('goes after the introduction the first time, before the other sections', () => {
     const out = replaceGeneratedSection(page, '## Where we stand\n\nfigures');
-    expect(out).toBe(`# Benchmarks\n\nIntro.\n\n${BEGIN_MARKER}\n## Where we stand\n\nfigures\n${END_MARKER}\n\n## Fetcher alone\n\nTheirs.\n`);
+    expect(out).toBe(
+      `# Benchmarks\n\nIntro.\n\n${BEGIN_MARKER}\n## Where we stand\n\nfigures\n${END_MARKER}\n\n## Fetcher alone\n\nTheirs.\n`,
+    );
   });
 
   it('replaces only what is between the markers on later runs', () => {

@@ -8,11 +8,36 @@ const specs: PeerSpec[] = [
   { id: 'embedded', label: 'ours', how: 'one process', robots: 'checked per URL' },
   { id: 'crawlee', label: 'Crawlee', how: 'CheerioCrawler', robots: 'respectRobotsTxtFile' },
 ];
-const score = { truthPages: 100, fetched: 100, outside: 0, requestedTwice: 0, robotsOrigins: 2, origins: 2, requests: 102 };
-const round = (peer: string, n: number, pagesPerSecond: number): PeerRound => ({ round: n, peer, pages: 100, pagesPerSecond, seconds: 1, cpuSecondsPer1000: 1.234, peakRssMb: 300, score, loadAverage: 2 });
+const score = {
+  truthPages: 100,
+  fetched: 100,
+  outside: 0,
+  requestedTwice: 0,
+  robotsOrigins: 2,
+  origins: 2,
+  requests: 102,
+};
+const round = (peer: string, n: number, pagesPerSecond: number): PeerRound => ({
+  round: n,
+  peer,
+  pages: 100,
+  pagesPerSecond,
+  seconds: 1,
+  cpuSecondsPer1000: 1.234,
+  peakRssMb: 300,
+  score,
+  loadAverage: 2,
+});
 
 describe('renderPeers', () => {
-  const rounds = [round('raw', 1, 10_000), round('embedded', 1, 1_000), round('crawlee', 1, 250), round('raw', 2, 8_000), round('embedded', 2, 1_200), round('crawlee', 2, 300)];
+  const rounds = [
+    round('raw', 1, 10_000),
+    round('embedded', 1, 1_000),
+    round('crawlee', 1, 250),
+    round('raw', 2, 8_000),
+    round('embedded', 2, 1_200),
+    round('crawlee', 2, 300),
+  ];
   const text = renderPeers(specs, rounds);
 
   it('has one row per peer with a ratio column for each, our row in bold', () => {

@@ -9,7 +9,15 @@ export const EMBEDDED_TARGETS = [
   { against: 'scrapy', atLeast: 10, label: 'at least 10× Scrapy' },
 ];
 
-const SHORT: Record<string, string> = { raw: 'raw', floor: 'floor', embedded: 'embedded', stack: 'stack, 1 process', services: 'stack, 4 processes', crawlee: 'Crawlee', scrapy: 'Scrapy' };
+const SHORT: Record<string, string> = {
+  raw: 'raw',
+  floor: 'floor',
+  embedded: 'embedded',
+  stack: 'stack, 1 process',
+  services: 'stack, 4 processes',
+  crawlee: 'Crawlee',
+  scrapy: 'Scrapy',
+};
 
 /** The peers table (one row per crawler, ratio columns to the limit and to every other peer), the targets and the details. */
 export function renderPeers(specs: readonly PeerSpec[], rounds: readonly PeerRound[]): string {
@@ -17,18 +25,41 @@ export function renderPeers(specs: readonly PeerSpec[], rounds: readonly PeerRou
   const summaries = summarizePeers(order, rounds);
   const label = (id: string) => specs.find((spec) => spec.id === id)?.label ?? id;
   const main = markdownTable(
-    ['crawler', 'pages/s', 'CPU s / 1,000 pages', 'peak RSS MB', 'truth pages fetched', ...summaries.map((summary) => `÷ ${SHORT[summary.peer] ?? summary.peer}`)],
+    [
+      'crawler',
+      'pages/s',
+      'CPU s / 1,000 pages',
+      'peak RSS MB',
+      'truth pages fetched',
+      ...summaries.map((summary) => `÷ ${SHORT[summary.peer] ?? summary.peer}`),
+    ],
     summaries.map((summary) => [
       summary.peer === 'embedded' ? `**${label(summary.peer)}**` : label(summary.peer),
       formatSpread(summary.pagesPerSecond),
       formatSpread(summary.cpuSecondsPer1000, formatFixed(2)),
       formatSpread(summary.peakRssMb),
       `${formatCount(summary.fetchedMin)} / ${formatCount(summary.truthPages)}`,
-      ...summaries.map((other) => (other.peer === summary.peer ? '1' : summary.ratios[other.peer] ? formatSpread(summary.ratios[other.peer]!, formatRatio) : '')),
+      ...summaries.map((other) =>
+        other.peer === summary.peer
+          ? '1'
+          : summary.ratios[other.peer]
+            ? formatSpread(summary.ratios[other.peer]!, formatRatio)
+            : '',
+      ),
     ]),
   );
   const details = markdownTable(
-    ['crawler', 'rounds', 'seconds to done', 'ended by', 'robots.txt fetched', 'pages requested twice', 'pages outside the truth', 'stack services CPU s / 1,000 pages', 'load average after'],
+    [
+      'crawler',
+      'rounds',
+      'seconds to done',
+      'ended by',
+      'robots.txt fetched',
+      'pages requested twice',
+      'pages outside the truth',
+      'stack services CPU s / 1,000 pages',
+      'load average after',
+    ],
     summaries.map((summary) => {
       const own = rounds.filter((round) => round.peer === summary.peer);
       return [
@@ -36,7 +67,11 @@ export function renderPeers(specs: readonly PeerSpec[], rounds: readonly PeerRou
         String(summary.rounds),
         formatSpread(summary.seconds, formatFixed(1)),
         // A crawl cut by the time limit still counts its pages up to the last one; the table says it was cut.
-        [...new Set(own.map((round) => (typeof round.notes?.stopReason === 'string' ? round.notes.stopReason : 'its own end')))].join(', '),
+        [
+          ...new Set(
+            own.map((round) => (typeof round.notes?.stopReason === 'string' ? round.notes.stopReason : 'its own end')),
+          ),
+        ].join(', '),
         `${summary.robotsOriginsMin} / ${summary.origins} hosts`,
         formatCount(summary.requestedTwiceMax),
         formatCount(summary.outsideMax),

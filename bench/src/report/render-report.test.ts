@@ -7,13 +7,37 @@ const results: BenchResults = {
   startedAt: '2026-11-21T08:00:00.000Z',
   elapsedSeconds: 1200,
   budgetSeconds: 1800,
-  machine: { cpus: 2, cpuModel: 'AMD EPYC', memoryGb: 24, node: 'v20.20.2', os: 'Debian', python: '3.11.7', versions: { Scrapy: '2.19.0' }, loadAverageStart: 1, loadAverageEnd: 2 },
+  machine: {
+    cpus: 2,
+    cpuModel: 'AMD EPYC',
+    memoryGb: 24,
+    node: 'v20.20.2',
+    os: 'Debian',
+    python: '3.11.7',
+    versions: { Scrapy: '2.19.0' },
+    loadAverageStart: 1,
+    loadAverageEnd: 2,
+  },
   workload: { hosts: 10, pagesPerHost: 1000, pages: 10_000, concurrency: 50, pageCap: 10_000 },
   peers: { specs: [], rounds: [] },
   stages: [{ stage: 'SimHash + near-duplicate lookup per page', status: 'gap', note: 'not built yet' }],
-  scale: [{ mode: 'embedded', knownUrls: 1000, pages: 4000, pagesPerSecond: 900, cpuMsPerPage: 1.1, peakRssMb: 300, prefillSeconds: 0.1, openSeconds: 0.1, loadAverage: 2 }],
+  scale: [
+    {
+      mode: 'embedded',
+      knownUrls: 1000,
+      pages: 4000,
+      pagesPerSecond: 900,
+      cpuMsPerPage: 1.1,
+      peakRssMb: 300,
+      prefillSeconds: 0.1,
+      openSeconds: 0.1,
+      loadAverage: 2,
+    },
+  ],
   scaleWorkload: { hosts: 4, pagesPerHost: 1000 },
-  skipped: [{ what: 'scale curve, stack, 1,000,000 known URLs', why: 'needs about 400 s, 100 s of the budget left for it' }],
+  skipped: [
+    { what: 'scale curve, stack, 1,000,000 known URLs', why: 'needs about 400 s, 100 s of the budget left for it' },
+  ],
 };
 
 describe('renderReport', () => {

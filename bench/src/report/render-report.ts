@@ -10,7 +10,10 @@ export function renderReport(results: BenchResults, plots: readonly string[]): s
   const versions = Object.entries(machine.versions)
     .map(([name, version]) => `${name} ${version}`)
     .join(', ');
-  const skipped = results.skipped.length === 0 ? 'Nothing was skipped.' : results.skipped.map((entry) => `- ${entry.what}: ${entry.why}`).join('\n');
+  const skipped =
+    results.skipped.length === 0
+      ? 'Nothing was skipped.'
+      : results.skipped.map((entry) => `- ${entry.what}: ${entry.why}`).join('\n');
   return `## Where we stand: \`npm run bench:all\`
 
 Run of ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, ${machine.os}, Node ${machine.node}, Python ${machine.python}${versions ? `; ${versions}` : ''}. Load average ${machine.loadAverageStart.toFixed(1)} at the start and ${machine.loadAverageEnd.toFixed(1)} at the end: other engineers' tests and benchmarks share these two cores, so every comparison below is between runs made side by side, in alternating order, and CPU seconds are given beside wall-clock rates. Took ${Math.round(results.elapsedSeconds / 60)} of a ${Math.round(results.budgetSeconds / 60)}-minute budget.

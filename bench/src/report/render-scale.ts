@@ -4,7 +4,18 @@ import { formatCount, formatFixed, markdownTable } from './format.js';
 export function renderScale(points: readonly ScalePoint[]): string {
   if (points.length === 0) return 'No point of the scale curve fitted in this run.';
   return markdownTable(
-    ['link base', 'known URLs', 'new pages', 'pages/s', 'CPU ms / page (crawler)', 'CPU ms / page (stack services)', 'peak RSS MB', 'pre-fill s', 'open s', 'load'],
+    [
+      'link base',
+      'known URLs',
+      'new pages',
+      'pages/s',
+      'CPU ms / page (crawler)',
+      'CPU ms / page (stack services)',
+      'peak RSS MB',
+      'pre-fill s',
+      'open s',
+      'load',
+    ],
     points.map((point) => [
       point.mode === 'embedded' ? 'embedded (file)' : 'Elasticsearch (stack)',
       formatCount(point.knownUrls),

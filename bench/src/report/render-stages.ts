@@ -6,9 +6,24 @@ export function renderStages(stages: readonly StageComparison[]): string {
   return markdownTable(
     ['stage', 'ours', 'physical limit', 'ratio', 'notes'],
     stages.map((stage) => {
-      if (stage.status !== 'measured') return [stage.stage, `**${stage.status === 'gap' ? 'GAP' : 'FAILED'}**`, '', '', (stage.note ?? '').split('\n')[0]!];
-      const notes = [stage.note, stage.loadAverage === undefined ? undefined : `load ${stage.loadAverage.toFixed(1)}`].filter(Boolean).join('; ');
-      return [stage.stage, `${formatCount(stage.ours!.perSecond)} ${stage.ours!.what}`, `${formatCount(stage.limit!.perSecond)} ${stage.limit!.what}`, formatRatio(stage.ratio!), notes];
+      if (stage.status !== 'measured')
+        return [
+          stage.stage,
+          `**${stage.status === 'gap' ? 'GAP' : 'FAILED'}**`,
+          '',
+          '',
+          (stage.note ?? '').split('\n')[0]!,
+        ];
+      const notes = [stage.note, stage.loadAverage === undefined ? undefined : `load ${stage.loadAverage.toFixed(1)}`]
+        .filter(Boolean)
+        .join('; ');
+      return [
+        stage.stage,
+        `${formatCount(stage.ours!.perSecond)} ${stage.ours!.what}`,
+        `${formatCount(stage.limit!.perSecond)} ${stage.limit!.what}`,
+        formatRatio(stage.ratio!),
+        notes,
+      ];
     }),
   );
 }

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { escapeXml, formatCompact, formatValue, horizontalBarChart, lineChart } from './svg-chart.js';
 
-const barWidths = (svg: string) => [...svg.matchAll(/class="bar" x="[\d.]+" y="[\d.]+" width="([\d.]+)"/g)].map((match) => Number(match[1]));
+const barWidths = (svg: string) =>
+  [...svg.matchAll(/class="bar" x="[\d.]+" y="[\d.]+" width="([\d.]+)"/g)].map((match) => Number(match[1]));
 
 describe('horizontalBarChart', () => {
   it('draws one bar per value, longer for larger values, on a log scale too', () => {
-    const svg = horizontalBarChart({ title: 'pages/s', unit: 'pages per second', log: true, bars: [{ label: 'raw', value: 10_000 }, { label: 'ours', value: 1_000, accent: true }, { label: 'peer', value: 100 }] });
+    const svg = horizontalBarChart({
+      title: 'pages/s',
+      unit: 'pages per second',
+      log: true,
+      bars: [
+        { label: 'raw', value: 10_000 },
+        { label: 'ours', value: 1_000, accent: true },
+        { label: 'peer', value: 100 },
+      ],
+    });
     const widths = barWidths(svg);
     expect(widths).toHaveLength(3);
     expect(widths[0]!).toBeGreaterThan(widths[1]!);
@@ -15,7 +25,11 @@ describe('horizontalBarChart', () => {
   });
 
   it('draws a whisker for a range and escapes labels', () => {
-    const svg = horizontalBarChart({ title: 'a <b> & "c"', unit: 'x', bars: [{ label: 'ours', value: 5, low: 4, high: 6 }] });
+    const svg = horizontalBarChart({
+      title: 'a <b> & "c"',
+      unit: 'x',
+      bars: [{ label: 'ours', value: 5, low: 4, high: 6 }],
+    });
     expect(svg).toContain('<path d="M');
     expect(svg).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
   });
@@ -29,7 +43,13 @@ describe('lineChart', () => {
       yLabel: 'ms',
       logX: true,
       series: [
-        { name: 'embedded', points: [{ x: 1_000, y: 1 }, { x: 1_000_000, y: 1.2 }] },
+        {
+          name: 'embedded',
+          points: [
+            { x: 1_000, y: 1 },
+            { x: 1_000_000, y: 1.2 },
+          ],
+        },
         { name: 'stack', points: [{ x: 1_000, y: 3 }] },
       ],
     });

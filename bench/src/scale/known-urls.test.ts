@@ -5,7 +5,12 @@ describe('knownUrlRecord', () => {
   it('is fetched and not due for weeks, on hosts outside the test web', () => {
     const now = 1_790_000_000_000;
     const record = knownUrlRecord(1234, now);
-    expect(record).toMatchObject({ status: 'fetched', fetchCount: 1, host: 'known-234.bench.test', url: 'http://known-234.bench.test/page/1234' });
+    expect(record).toMatchObject({
+      status: 'fetched',
+      fetchCount: 1,
+      host: 'known-234.bench.test',
+      url: 'http://known-234.bench.test/page/1234',
+    });
     expect(record.nextFetchAt - now).toBeGreaterThan(7 * 86_400_000);
   });
 

@@ -12,7 +12,9 @@ export async function prefillFileLinkBase(outDir: string, count: number, now = D
   const started = performance.now();
   const linkbase = await FileLinkBase.open(join(outDir, 'linkbase'));
   for (let from = 0; from < count; from += CHUNK) {
-    await linkbase.insertNew(Array.from({ length: Math.min(CHUNK, count - from) }, (_, i) => knownUrlRecord(from + i, now)));
+    await linkbase.insertNew(
+      Array.from({ length: Math.min(CHUNK, count - from) }, (_, i) => knownUrlRecord(from + i, now)),
+    );
     // As its timer would: one flush of a million changed records exceeds V8's longest string.
     await linkbase.flush();
   }
@@ -25,7 +27,11 @@ export async function prefillFileLinkBase(outDir: string, count: number, now = D
  * index, then bare bulk requests (1,000 creates each, two at a time) load the records, because
  * a million inserts through the adapter would take much of the time budget.
  */
-export async function prefillElasticsearch(env: Record<string, string>, count: number, now = Date.now()): Promise<number> {
+export async function prefillElasticsearch(
+  env: Record<string, string>,
+  count: number,
+  now = Date.now(),
+): Promise<number> {
   const started = performance.now();
   const config = loadElasticsearchConfig({ env });
   await (await createElasticsearchLinkBase(config, silentLogger())).close();
@@ -38,8 +44,14 @@ export async function prefillElasticsearch(env: Record<string, string>, count: n
           const from = next;
           next += 1000;
           const records = Array.from({ length: Math.min(1000, count - from) }, (_, i) => knownUrlRecord(from + i, now));
-          const response = await client.bulk({ index: config.index, operations: records.flatMap((record) => [{ create: { _id: record.id } }, record]) });
-          if (response.errors) throw new Error(`pre-fill bulk had item errors, first: ${JSON.stringify(response.items.find((item) => item.create?.error)?.create?.error)}`);
+          const response = await client.bulk({
+            index: config.index,
+            operations: records.flatMap((record) => [{ create: { _id: record.id } }, record]),
+          });
+          if (response.errors)
+            throw new Error(
+              `pre-fill bulk had item errors, first: ${JSON.stringify(response.items.find((item) => item.create?.error)?.create?.error)}`,
+            );
         }
       }),
     );

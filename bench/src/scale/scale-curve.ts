@@ -37,12 +37,25 @@ const runner = fileURLToPath(new URL('../peers/crawler-runner.js', import.meta.u
  */
 export async function runScaleCurve(options: ScaleOptions): Promise<ScalePoint[]> {
   const { budget, log } = options;
-  const web = await startTestWebProcess(['--profile', 'bench', '--hosts', String(options.hosts), '--pages-per-host', String(options.pagesPerHost)]);
+  const web = await startTestWebProcess([
+    '--profile',
+    'bench',
+    '--hosts',
+    String(options.hosts),
+    '--pages-per-host',
+    String(options.pagesPerHost),
+  ]);
   const points: ScalePoint[] = [];
   try {
     await rawGets(web.pages, options.concurrency, options.concurrency);
     // No page cap: the scheduler counts every URL of the link base ever fetched against it, pre-filled ones too.
-    const settings: PeerSettings = { seeds: web.seeds, pages: web.pages, concurrency: options.concurrency, maxPages: 0, timeLimitMs: 300_000 };
+    const settings: PeerSettings = {
+      seeds: web.seeds,
+      pages: web.pages,
+      concurrency: options.concurrency,
+      maxPages: 0,
+      timeLimitMs: 300_000,
+    };
     for (const mode of options.modes) {
       if (mode === 'stack' && !options.stack) {
         budget.skip('scale curve on the stack', 'the local stack is not reachable');
@@ -65,14 +78,22 @@ export async function runScaleCurve(options: ScaleOptions): Promise<ScalePoint[]
             try {
               prefillSeconds = await prefillFileLinkBase(outDir, size);
               // A million records need more than Node's default heap in the crawling process.
-              run = await runPeerProcess(process.execPath, ['--max-old-space-size=8192', runner], { ...settings, extra: { outDir, countOnly: 'true' } });
+              run = await runPeerProcess(process.execPath, ['--max-old-space-size=8192', runner], {
+                ...settings,
+                extra: { outDir, countOnly: 'true' },
+              });
             } finally {
               rmSync(outDir, { recursive: true, force: true });
             }
           } else {
             run = await withFreshStack(options.stack!, 'bench-scale', async (env) => {
               prefillSeconds = await prefillElasticsearch(env, size);
-              return runPeerProcess(process.execPath, [runner], { ...settings, extra: { ...env, stack: 'true', countOnly: 'true' } }, { stackPids: stackPids() });
+              return runPeerProcess(
+                process.execPath,
+                [runner],
+                { ...settings, extra: { ...env, stack: 'true', countOnly: 'true' } },
+                { stackPids: stackPids() },
+              );
             });
           }
         } catch (error) {
@@ -88,7 +109,9 @@ export async function runScaleCurve(options: ScaleOptions): Promise<ScalePoint[]
           pages,
           pagesPerSecond: pages / crawlSeconds,
           cpuMsPerPage: ((run.cpuSeconds - notes.setupCpuSeconds) / Math.max(pages, 1)) * 1000,
-          ...(run.stackCpuSeconds === undefined ? {} : { stackCpuMsPerPage: (run.stackCpuSeconds / Math.max(pages, 1)) * 1000 }),
+          ...(run.stackCpuSeconds === undefined
+            ? {}
+            : { stackCpuMsPerPage: (run.stackCpuSeconds / Math.max(pages, 1)) * 1000 }),
           peakRssMb: run.peakRssMb,
           prefillSeconds,
           openSeconds: notes.setupSeconds,

@@ -20,7 +20,11 @@ export async function dropStackNames(env: Record<string, string>): Promise<strin
     }
   };
   await attempt('kafka topics', async () => {
-    const admin = new Kafka({ clientId: 'bench-cleanup', brokers: env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'bench-cleanup',
+      brokers: env.KAFKA_BROKERS!.split(','),
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(env.CRAWLER_TOPIC_PREFIX!));
@@ -42,18 +46,27 @@ export async function dropStackNames(env: Record<string, string>): Promise<strin
     const client = createHbaseRestClient({ url: env.HBASE_REST_URL!, requestTimeoutMs: 120_000 });
     if (await client.getSchema(env.HBASE_TABLE!)) await client.dropTable(env.HBASE_TABLE!);
   });
-  await attempt('redis keys', () => deleteKeysWithPrefix(loadRedisConfig({ env: { REDIS_URL: env.REDIS_URL!, REDIS_KEY_PREFIX: env.REDIS_KEY_PREFIX! } })));
+  await attempt('redis keys', () =>
+    deleteKeysWithPrefix(
+      loadRedisConfig({ env: { REDIS_URL: env.REDIS_URL!, REDIS_KEY_PREFIX: env.REDIS_KEY_PREFIX! } }),
+    ),
+  );
   return problems;
 }
 
 /** Runs `work` on topics, an index, a table and keys of its own, dropped afterwards whatever happens. */
-export async function withFreshStack<T>(stack: Record<string, string>, label: string, work: (env: Record<string, string>) => Promise<T>): Promise<T> {
+export async function withFreshStack<T>(
+  stack: Record<string, string>,
+  label: string,
+  work: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const env = { ...stack, ...freshStackNames(label) };
   const unregister = registerCleanup(() => dropStackNames(env));
   try {
     return await work(env);
   } finally {
     unregister();
-    for (const problem of await dropStackNames(env)) process.stderr.write(`cleanup of ${env.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
+    for (const problem of await dropStackNames(env))
+      process.stderr.write(`cleanup of ${env.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
   }
 }

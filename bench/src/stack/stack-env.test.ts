@@ -3,11 +3,14 @@ import { freshStackNames, parseExportLines, parseStackPids } from './stack-env.j
 
 describe('stack environment', () => {
   it('reads the export lines deploy/local/stack-env.sh prints', () => {
-    expect(parseExportLines('export KAFKA_BROKERS=127.0.0.1:19092\nexport REDIS_URL=redis://127.0.0.1:16379\n# not this\n')).toEqual({ KAFKA_BROKERS: '127.0.0.1:19092', REDIS_URL: 'redis://127.0.0.1:16379' });
+    expect(
+      parseExportLines('export KAFKA_BROKERS=127.0.0.1:19092\nexport REDIS_URL=redis://127.0.0.1:16379\n# not this\n'),
+    ).toEqual({ KAFKA_BROKERS: '127.0.0.1:19092', REDIS_URL: 'redis://127.0.0.1:16379' });
   });
 
   it('reads the pids of running services from stack.sh status', () => {
-    const status = 'kafka                127.0.0.1:19092        up    pid 7125\nredis                127.0.0.1:16379        down\nelasticsearch        127.0.0.1:19200        up    pid 7707\n';
+    const status =
+      'kafka                127.0.0.1:19092        up    pid 7125\nredis                127.0.0.1:16379        down\nelasticsearch        127.0.0.1:19200        up    pid 7707\n';
     expect(parseStackPids(status)).toEqual([7125, 7707]);
   });
 

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BatchingProducer, Codec, Schemas, schemasDir, silentLogger, urlId, type FetchResult, type StatusUpdate } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  Schemas,
+  schemasDir,
+  silentLogger,
+  urlId,
+  type FetchResult,
+  type StatusUpdate,
+} from '@crawler/core';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import type { StageComparison } from '../bench-results.js';
@@ -25,18 +34,32 @@ interface Kind {
 
 /** Varied copies of the saved schema samples: a status update, and a fetched 4 KB page gzipped as the fetcher sends it. */
 function messageKinds(codec: Codec, page: Buffer): Kind[] {
-  const sample = <T>(schema: string) => codec.decode<T>(readFileSync(join(schemasDir(), 'samples', `${schema}.v1.bin`)));
+  const sample = <T>(schema: string) =>
+    codec.decode<T>(readFileSync(join(schemasDir(), 'samples', `${schema}.v1.bin`)));
   const status = sample<StatusUpdate>(Schemas.StatusUpdate);
   const fetched = sample<FetchResult>(Schemas.FetchResult);
   const body = gzipSync(page, { level: 1 });
   const url = (i: number) => `http://127.0.0.1:4000/p/${i}`;
   return [
-    { name: 'crawl.status (StatusUpdate)', short: 'crawl.status', schema: Schemas.StatusUpdate, values: Array.from({ length: MESSAGES }, (_, i) => ({ ...status, url: url(i), urlId: urlId(url(i)) })) },
+    {
+      name: 'crawl.status (StatusUpdate)',
+      short: 'crawl.status',
+      schema: Schemas.StatusUpdate,
+      values: Array.from({ length: MESSAGES }, (_, i) => ({ ...status, url: url(i), urlId: urlId(url(i)) })),
+    },
     {
       name: 'crawl.fetched (FetchResult, 4 KB page gzipped)',
       short: 'crawl.fetched',
       schema: Schemas.FetchResult,
-      values: Array.from({ length: MESSAGES }, (_, i) => ({ ...fetched, url: url(i), urlId: urlId(url(i)), finalUrl: url(i), body, bodyEncoding: 'gzip', bodyLength: page.length })),
+      values: Array.from({ length: MESSAGES }, (_, i) => ({
+        ...fetched,
+        url: url(i),
+        urlId: urlId(url(i)),
+        finalUrl: url(i),
+        body,
+        bodyEncoding: 'gzip',
+        bodyLength: page.length,
+      })),
     },
   ];
 }
@@ -53,13 +76,24 @@ async function timed(work: () => Promise<void>): Promise<number> {
  * kafkajs moving the same bytes (pre-encoded, batches of 500; eachBatch without per-message work)
  * on the same broker, in alternating rounds.
  */
-export async function measureKafkaStage(env: Record<string, string>, page: Buffer, rounds = 3): Promise<StageComparison[]> {
+export async function measureKafkaStage(
+  env: Record<string, string>,
+  page: Buffer,
+  rounds = 3,
+): Promise<StageComparison[]> {
   const config = loadKafkaConfig({ env: { KAFKA_BROKERS: env.KAFKA_BROKERS! } });
   const bus = createKafkaBus(config, silentLogger());
-  const kafka = new Kafka({ clientId: 'bench-kafka-stage', brokers: env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'bench-kafka-stage',
+    brokers: env.KAFKA_BROKERS!.split(','),
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
-  const plainProducer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+  const plainProducer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+  });
   await plainProducer.connect();
   const compression = config.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
   const created: string[] = [];
@@ -83,7 +117,12 @@ export async function measureKafkaStage(env: Record<string, string>, page: Buffe
     for (const kind of messageKinds(codec, page)) {
       const encoded = kind.values.map((value) => codec.encode(kind.schema, value));
       const key = (i: number) => `127.0.0.1:${4000 + (i % 10)}`;
-      const runs = { oursProduce: [] as number[], plainProduce: [] as number[], oursConsume: [] as number[], plainConsume: [] as number[] };
+      const runs = {
+        oursProduce: [] as number[],
+        plainProduce: [] as number[],
+        oursConsume: [] as number[],
+        plainConsume: [] as number[],
+      };
       const filled = await topic();
       await plainSend(plainProducer, filled, encoded, key, compression);
       for (let round = 0; round < rounds; round++) {
@@ -98,7 +137,13 @@ export async function measureKafkaStage(env: Record<string, string>, page: Buffe
         runs.plainConsume.push(await plainConsume(kafka, filled));
       }
       const loadAverage = loadavg()[0]!;
-      const row = (what: string, oursRuns: number[], oursWhat: string, plainRuns: number[], plainWhat: string): StageComparison => ({
+      const row = (
+        what: string,
+        oursRuns: number[],
+        oursWhat: string,
+        plainRuns: number[],
+        plainWhat: string,
+      ): StageComparison => ({
         stage: `Kafka ${what}: ${kind.name}`,
         short: `Kafka ${what}, ${kind.short}`,
         status: 'measured',
@@ -109,8 +154,20 @@ export async function measureKafkaStage(env: Record<string, string>, page: Buffe
         loadAverage,
       });
       out.push(
-        row('produce', runs.oursProduce, `Avro encode + adapter via BatchingProducer, 1 message per send, ${OURS_IN_FLIGHT} in flight, msgs/s`, runs.plainProduce, `plain kafkajs send of the same bytes, ${PLAIN_BATCH} per send, ${PLAIN_IN_FLIGHT} in flight, msgs/s`),
-        row('consume', runs.oursConsume, 'adapter consumer + Avro decode of every message, msgs/s', runs.plainConsume, 'plain kafkajs eachBatch, no per-message work, msgs/s'),
+        row(
+          'produce',
+          runs.oursProduce,
+          `Avro encode + adapter via BatchingProducer, 1 message per send, ${OURS_IN_FLIGHT} in flight, msgs/s`,
+          runs.plainProduce,
+          `plain kafkajs send of the same bytes, ${PLAIN_BATCH} per send, ${PLAIN_IN_FLIGHT} in flight, msgs/s`,
+        ),
+        row(
+          'consume',
+          runs.oursConsume,
+          'adapter consumer + Avro decode of every message, msgs/s',
+          runs.plainConsume,
+          'plain kafkajs eachBatch, no per-message work, msgs/s',
+        ),
       );
     }
     return out;
@@ -122,7 +179,13 @@ export async function measureKafkaStage(env: Record<string, string>, page: Buffe
   }
 }
 
-async function plainSend(producer: Producer, topic: string, encoded: Buffer[], key: (i: number) => string, compression: CompressionTypes): Promise<void> {
+async function plainSend(
+  producer: Producer,
+  topic: string,
+  encoded: Buffer[],
+  key: (i: number) => string,
+  compression: CompressionTypes,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: PLAIN_IN_FLIGHT }, async () => {
@@ -136,7 +199,13 @@ async function plainSend(producer: Producer, topic: string, encoded: Buffer[], k
   );
 }
 
-async function oursProduce(bus: ReturnType<typeof createKafkaBus>, topic: string, codec: Codec, kind: Kind, key: (i: number) => string): Promise<number> {
+async function oursProduce(
+  bus: ReturnType<typeof createKafkaBus>,
+  topic: string,
+  codec: Codec,
+  kind: Kind,
+  key: (i: number) => string,
+): Promise<number> {
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 5, maxBatchBytes: 1_000_000 });
   await producer.send(topic, [{ key: key(0), value: codec.encode(kind.schema, kind.values[0]) }]);
   let next = 0;
@@ -158,7 +227,10 @@ async function oursProduce(bus: ReturnType<typeof createKafkaBus>, topic: string
  * Resolves with msgs/s from the moment the consumer got its partitions to the last message: the
  * group join (seconds, the same for both) is left out, the first fetch is not.
  */
-async function countFromAssignment(start: (handlers: { assigned: () => void; received: (count: number) => void }) => Promise<void>, stop: () => Promise<void>): Promise<number> {
+async function countFromAssignment(
+  start: (handlers: { assigned: () => void; received: (count: number) => void }) => Promise<void>,
+  stop: () => Promise<void>,
+): Promise<number> {
   let seen = 0;
   let assignedAt = 0;
   let finish!: () => void;
@@ -198,7 +270,11 @@ async function plainConsume(kafka: Kafka, topic: string): Promise<number> {
   return countFromAssignment(
     ({ assigned, received }) => {
       consumer.on(consumer.events.GROUP_JOIN, assigned);
-      return consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachBatch: async ({ batch }) => received(batch.messages.length) });
+      return consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: 4,
+        eachBatch: async ({ batch }) => received(batch.messages.length),
+      });
     },
     () => consumer.disconnect(),
   );

@@ -26,8 +26,20 @@ findDue(limit 1000, perQueue 20) + lease: 10000 records on 100 hosts, refresh pa
 describe('parseRedisBench', () => {
   it('reads each mode, the last in-flight level and the redis-benchmark rates', () => {
     expect(parseRedisBench(redis)).toEqual([
-      { mode: 'standalone', newKeysPerSecond: 115_757, hitsPerSecond: 204_752, setPerSecond: 711_744, getPerSecond: 813_008 },
-      { mode: 'cluster', newKeysPerSecond: 42_815, hitsPerSecond: 32_671, setPerSecond: 259_403, getPerSecond: 376_648 },
+      {
+        mode: 'standalone',
+        newKeysPerSecond: 115_757,
+        hitsPerSecond: 204_752,
+        setPerSecond: 711_744,
+        getPerSecond: 813_008,
+      },
+      {
+        mode: 'cluster',
+        newKeysPerSecond: 42_815,
+        hitsPerSecond: 32_671,
+        setPerSecond: 259_403,
+        getPerSecond: 376_648,
+      },
     ]);
   });
 
@@ -39,7 +51,13 @@ describe('parseRedisBench', () => {
 
 describe('parseElasticsearchBench', () => {
   it('reads the insert comparison', () => {
-    expect(parseElasticsearchBench(elasticsearch)).toEqual({ records: 20_000, bareOneAtATime: 18_746, bareTwoAtATime: 34_328, insertNew: 23_639, insertKnown: 52_987 });
+    expect(parseElasticsearchBench(elasticsearch)).toEqual({
+      records: 20_000,
+      bareOneAtATime: 18_746,
+      bareTwoAtATime: 34_328,
+      insertNew: 23_639,
+      insertKnown: 52_987,
+    });
   });
 
   it('gives null when a line is missing', () => {

@@ -23,7 +23,13 @@ export function parseRedisBench(text: string): RedisBenchFigures[] | null {
     const lookups = [...block.matchAll(/new keys\s+([\d,]+)\/s, hits\s+([\d,]+)\/s/g)].at(-1);
     const server = /SET\s+([\d,.]+)\/s, GET\s+([\d,.]+)\/s/.exec(block);
     if (!mode || !lookups || !server) return null;
-    return { mode, newKeysPerSecond: number(lookups[1]!), hitsPerSecond: number(lookups[2]!), setPerSecond: number(server[1]!), getPerSecond: number(server[2]!) };
+    return {
+      mode,
+      newKeysPerSecond: number(lookups[1]!),
+      hitsPerSecond: number(lookups[2]!),
+      setPerSecond: number(server[1]!),
+      getPerSecond: number(server[2]!),
+    };
   });
   return figures.length > 0 && figures.every((figure) => figure !== null) ? (figures as RedisBenchFigures[]) : null;
 }

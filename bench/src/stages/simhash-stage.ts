@@ -1,6 +1,14 @@
 import { loadavg } from 'node:os';
 import { silentLogger, urlId } from '@crawler/core';
-import { bandKeys, bandScheme, fingerprintText, loadDedupConfig, NearDuplicateIndex, SIMHASH_NAMESPACE, type TextFingerprint } from '@crawler/dedup';
+import {
+  bandKeys,
+  bandScheme,
+  fingerprintText,
+  loadDedupConfig,
+  NearDuplicateIndex,
+  SIMHASH_NAMESPACE,
+  type TextFingerprint,
+} from '@crawler/dedup';
 import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { createRedisFingerprintStore, fingerprintKey, loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix, randomKeyPrefix } from '@crawler/redis/testing';
@@ -40,9 +48,11 @@ function bestCpuRates(count: number, sides: (() => void)[]): number[] {
 async function pagesPerSecond(count: number, perPage: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < count) await perPage(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < count) await perPage(next++);
+    }),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 
@@ -52,7 +62,10 @@ async function pagesPerSecond(count: number, perPage: (i: number) => Promise<unk
  * the band-bucket lookup plus insert on Redis (NearDuplicateIndex) against the same SMEMBERS, SADD
  * and PEXPIRE commands sent as one plain ioredis pipeline per page.
  */
-export async function measureSimhashStage(env: Record<string, string>, html: readonly { url: string; body: Buffer }[]): Promise<StageComparison[]> {
+export async function measureSimhashStage(
+  env: Record<string, string>,
+  html: readonly { url: string; body: Buffer }[],
+): Promise<StageComparison[]> {
   const settings = loadDedupConfig({ env: {} });
   const limits = extractLimitsOf(loadLinkextractConfig({ env: {} }));
   const pages = html.map(({ url, body }) => {
@@ -77,13 +90,21 @@ export async function measureSimhashStage(env: Record<string, string>, html: rea
     },
   ];
 
-  const config = loadRedisConfig({ env: { REDIS_URL: env.REDIS_URL!, REDIS_KEY_PREFIX: randomKeyPrefix('bench-simhash') } });
+  const config = loadRedisConfig({
+    env: { REDIS_URL: env.REDIS_URL!, REDIS_KEY_PREFIX: randomKeyPrefix('bench-simhash') },
+  });
   const store = createRedisFingerprintStore(config, silentLogger());
   const redis = new Redis(env.REDIS_URL!);
   const scheme = bandScheme(settings.nearDistance);
   try {
     const fingerprints: TextFingerprint[] = pages.map((page) => fingerprintText(page.title, page.text, 'en'));
-    const entry = (i: number) => ({ body: fingerprints[i]!.body, pairs: fingerprints[i]!.pairs, title: fingerprints[i]!.title, urlTag: urlId(pages[i]!.url).slice(0, 8), digest: i.toString(16).padStart(32, '0') });
+    const entry = (i: number) => ({
+      body: fingerprints[i]!.body,
+      pairs: fingerprints[i]!.pairs,
+      title: fingerprints[i]!.title,
+      urlTag: urlId(pages[i]!.url).slice(0, 8),
+      digest: i.toString(16).padStart(32, '0'),
+    });
     const index = new NearDuplicateIndex(store, { maxDistance: settings.nearDistance, ttlMs: settings.digestTtlMs });
     await store.get('warm-up', ['x']);
     const ours: number[] = [];
@@ -97,9 +118,18 @@ export async function measureSimhashStage(env: Record<string, string>, html: rea
       );
       plain.push(
         await pagesPerSecond(pages.length, async (i) => {
-          const keys = bandKeys(scheme, fingerprints[i]!.body).map((key) => fingerprintKey(config.keyPrefix, `${SIMHASH_NAMESPACE}-plain`, key));
+          const keys = bandKeys(scheme, fingerprints[i]!.body).map((key) =>
+            fingerprintKey(config.keyPrefix, `${SIMHASH_NAMESPACE}-plain`, key),
+          );
           await redis.pipeline(keys.map((key) => ['smembers', key])).exec();
-          await redis.pipeline(keys.flatMap((key) => [['sadd', key, `${i}`], ['pexpire', key, String(settings.digestTtlMs)]])).exec();
+          await redis
+            .pipeline(
+              keys.flatMap((key) => [
+                ['sadd', key, `${i}`],
+                ['pexpire', key, String(settings.digestTtlMs)],
+              ]),
+            )
+            .exec();
         }),
       );
     }
@@ -107,8 +137,14 @@ export async function measureSimhashStage(env: Record<string, string>, html: rea
       stage: `Near-duplicate lookup + insert per page (Redis standalone, k = ${settings.nearDistance}, ${scheme.tables.length} band tables)`,
       short: 'near-duplicate lookup + insert, Redis',
       status: 'measured',
-      ours: { what: `NearDuplicateIndex.candidates + add, ${IN_FLIGHT} pages in flight, pages/s`, perSecond: median(ours) },
-      limit: { what: 'plain ioredis: the same SMEMBERS, then SADD + PEXPIRE, one pipeline each, pages/s', perSecond: median(plain) },
+      ours: {
+        what: `NearDuplicateIndex.candidates + add, ${IN_FLIGHT} pages in flight, pages/s`,
+        perSecond: median(ours),
+      },
+      limit: {
+        what: 'plain ioredis: the same SMEMBERS, then SADD + PEXPIRE, one pipeline each, pages/s',
+        perSecond: median(plain),
+      },
       ratio: median(ours.map((rate, i) => rate / plain[i]!)),
       note: `${pages.length} pages, median of 3 alternating rounds`,
       loadAverage: loadavg()[0]!,

@@ -20,22 +20,39 @@ export interface PortOptions {
 
 /** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
-  const bus = runtime.bus === 'kafka' ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger) : (options.embeddedBus ?? new InProcessBus());
+  const bus =
+    runtime.bus === 'kafka'
+      ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger)
+      : (options.embeddedBus ?? new InProcessBus());
   await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name })));
   return bus;
 }
 
-export async function createLinkBase(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<LinkBase> {
-  if (runtime.linkbase === 'elasticsearch') return createElasticsearchLinkBase(loadElasticsearchConfig({ env: options.env }), logger);
+export async function createLinkBase(
+  runtime: RuntimeConfig,
+  logger: Logger,
+  options: PortOptions = {},
+): Promise<LinkBase> {
+  if (runtime.linkbase === 'elasticsearch')
+    return createElasticsearchLinkBase(loadElasticsearchConfig({ env: options.env }), logger);
   return FileLinkBase.open(join(runtime.dataDir, 'linkbase'));
 }
 
-export async function createFingerprintStore(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<FingerprintStore> {
-  if (runtime.fingerprints === 'redis') return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
+export async function createFingerprintStore(
+  runtime: RuntimeConfig,
+  logger: Logger,
+  options: PortOptions = {},
+): Promise<FingerprintStore> {
+  if (runtime.fingerprints === 'redis')
+    return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
   return new MemoryFingerprintStore();
 }
 
-export async function createPageStore(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<PageStore> {
+export async function createPageStore(
+  runtime: RuntimeConfig,
+  logger: Logger,
+  options: PortOptions = {},
+): Promise<PageStore> {
   if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
   return WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
 }

@@ -13,7 +13,9 @@ describe('health port clash', () => {
     ['http://127.0.0.1', { CRAWLER_HEALTH_PORT: '80' }],
   ])('refuses %s when the health server listens there too', (url, env) => {
     expect(() => checkHealthPortClash(runtime(env), 'hbase', 'HBASE_REST_URL', url)).toThrow(ConfigError);
-    expect(() => checkHealthPortClash(runtime(env), 'hbase', 'HBASE_REST_URL', url)).toThrow(/HBASE_REST_URL points at port \d+ .*CRAWLER_HEALTH_PORT/);
+    expect(() => checkHealthPortClash(runtime(env), 'hbase', 'HBASE_REST_URL', url)).toThrow(
+      /HBASE_REST_URL points at port \d+ .*CRAWLER_HEALTH_PORT/,
+    );
   });
 
   it.each([

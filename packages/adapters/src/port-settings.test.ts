@@ -15,10 +15,14 @@ describe('page store settings', () => {
 
   it.each(['0', '10', 'fast'])('refuses WARC_GZIP_LEVEL=%s at start when the WARC store is selected', (bad) => {
     expect(() => check({ CRAWLER_PAGE_STORE: 'warc', WARC_GZIP_LEVEL: bad })).toThrow(ConfigError);
-    expect(() => check({ CRAWLER_PAGE_STORE: 'warc', WARC_GZIP_LEVEL: bad })).toThrow(/invalid setting WARC_GZIP_LEVEL/);
+    expect(() => check({ CRAWLER_PAGE_STORE: 'warc', WARC_GZIP_LEVEL: bad })).toThrow(
+      /invalid setting WARC_GZIP_LEVEL/,
+    );
   });
 
   it('ignores WARC_GZIP_LEVEL when HBase stores the pages', () => {
-    expect(() => check({ CRAWLER_PAGE_STORE: 'hbase', HBASE_REST_URL: 'http://hbase-rest:8080', WARC_GZIP_LEVEL: 'fast' })).not.toThrow();
+    expect(() =>
+      check({ CRAWLER_PAGE_STORE: 'hbase', HBASE_REST_URL: 'http://hbase-rest:8080', WARC_GZIP_LEVEL: 'fast' }),
+    ).not.toThrow();
   });
 });

@@ -61,7 +61,14 @@ describe('crawler command line', () => {
   it('names the bad setting when an environment variable is invalid', async () => {
     const io = capture();
     vi.stubEnv('FETCHER_CONCURRENCY', 'many');
-    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', `/tmp/crawler-cli-test-${process.pid}`]);
+    const code = await runCli([
+      'run',
+      '--seed',
+      'http://127.0.0.1:9/',
+      '--quiet',
+      '--out',
+      `/tmp/crawler-cli-test-${process.pid}`,
+    ]);
     vi.unstubAllEnvs();
     expect(code).toBe(1);
     expect(io.err()).toMatch(/FETCHER_CONCURRENCY \(concurrency\) = "many"/);

@@ -21,15 +21,51 @@ interface Command {
 const commands: Record<string, Command> = {
   run: { summary: 'crawl from seeds in one process, no servers needed', help: runHelp, run: runCommand },
   demo: { summary: 'start the local test web, crawl it and check the result', help: demoHelp, run: demoCommand },
-  check: { summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it', help: checkHelp, run: checkCommand },
-  admin: { summary: "a running scheduler's admin API: jobs, seeds, pause/resume, one URL, queue statistics", help: adminHelp, run: (argv) => adminCommand(argv) },
-  lag: { summary: 'consumer lag of the crawl\'s groups per topic and partition, with owners', help: lagHelp, run: (argv) => lagCommand(argv) },
-  tap: { summary: 'print a topic\'s records as JSON lines, decoded with schemas/', help: tapHelp, run: (argv) => tapCommand(argv) },
-  render: { summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links', help: renderHelp, run: renderCommand },
-  status: { summary: 'the crawl on one screen: URLs, throughput, errors, lag, workers', help: statusHelp, run: (argv) => statusCommand(argv) },
-  errors: { summary: 'failed URLs from the link base with their cause; --requeue makes them due', help: errorsHelp, run: (argv) => errorsCommand(argv) },
-  dlq: { summary: 'dead letters on crawl.dlq with code and reason; replay sends them back to their topic', help: dlqHelp, run: (argv) => dlqCommand(argv) },
-  page: { summary: 'read a stored page back: newest version or all, from WARC files or HBase', help: pageHelp, run: (argv) => pageCommand(argv) },
+  check: {
+    summary: 'check a URL: robots.txt verdict, or a fetch as the fetcher does it',
+    help: checkHelp,
+    run: checkCommand,
+  },
+  admin: {
+    summary: "a running scheduler's admin API: jobs, seeds, pause/resume, one URL, queue statistics",
+    help: adminHelp,
+    run: (argv) => adminCommand(argv),
+  },
+  lag: {
+    summary: "consumer lag of the crawl's groups per topic and partition, with owners",
+    help: lagHelp,
+    run: (argv) => lagCommand(argv),
+  },
+  tap: {
+    summary: "print a topic's records as JSON lines, decoded with schemas/",
+    help: tapHelp,
+    run: (argv) => tapCommand(argv),
+  },
+  render: {
+    summary: 'fetch and render one URL as the fetcher would: route, requests, refusals, links',
+    help: renderHelp,
+    run: renderCommand,
+  },
+  status: {
+    summary: 'the crawl on one screen: URLs, throughput, errors, lag, workers',
+    help: statusHelp,
+    run: (argv) => statusCommand(argv),
+  },
+  errors: {
+    summary: 'failed URLs from the link base with their cause; --requeue makes them due',
+    help: errorsHelp,
+    run: (argv) => errorsCommand(argv),
+  },
+  dlq: {
+    summary: 'dead letters on crawl.dlq with code and reason; replay sends them back to their topic',
+    help: dlqHelp,
+    run: (argv) => dlqCommand(argv),
+  },
+  page: {
+    summary: 'read a stored page back: newest version or all, from WARC files or HBase',
+    help: pageHelp,
+    run: (argv) => pageCommand(argv),
+  },
 };
 
 export const usage = `Usage: crawler <command> [options]

@@ -27,7 +27,11 @@ export function configurationDoc(): string {
   const sections = services.map(([name, spec]) => {
     const rows = Object.entries(spec).map(([key, item]) => {
       const fallback = item.schema.safeParse(undefined);
-      const shown = item.secret ? '(secret)' : fallback.success && fallback.data !== undefined ? `\`${JSON.stringify(fallback.data)}\`` : '(none)';
+      const shown = item.secret
+        ? '(secret)'
+        : fallback.success && fallback.data !== undefined
+          ? `\`${JSON.stringify(fallback.data)}\``
+          : '(none)';
       return `| \`${item.env}\` | \`${key}\` | ${shown} | ${item.doc.replace(/\|/g, '\\|')} |`;
     });
     return [`## ${name}`, '', '| variable | file key | default | meaning |', '|---|---|---|---|', ...rows].join('\n');

@@ -26,8 +26,17 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   const logFile = join(options.outDir, 'crawl.log');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(options.outDir, { recursive: true });
-  const logger = createLogger('crawler', { destination: pino.destination({ dest: logFile, sync: false, mkdir: true }) });
-  const crawl = await startOneProcessCrawl({ outDir: options.outDir, job: options.job, logger, overrides: options.overrides, stack: options.stack, env: options.env });
+  const logger = createLogger('crawler', {
+    destination: pino.destination({ dest: logFile, sync: false, mkdir: true }),
+  });
+  const crawl = await startOneProcessCrawl({
+    outDir: options.outDir,
+    job: options.job,
+    logger,
+    overrides: options.overrides,
+    stack: options.stack,
+    env: options.env,
+  });
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);

@@ -20,7 +20,12 @@ export interface CrawlSummary {
   output: { pages: string; linkbase: string };
 }
 
-export function buildSummary(snapshot: CrawlSnapshot, stopReason: StopReason, elapsedMs: number, output: CrawlSummary['output']): CrawlSummary {
+export function buildSummary(
+  snapshot: CrawlSnapshot,
+  stopReason: StopReason,
+  elapsedMs: number,
+  output: CrawlSummary['output'],
+): CrawlSummary {
   const decisions = Object.fromEntries(snapshot.counters.changes);
   const seconds = elapsedMs / 1000;
   return {

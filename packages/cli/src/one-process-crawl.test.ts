@@ -58,7 +58,12 @@ describe('embedded crawl of the test web', () => {
   it('resumes from its output folder without fetching anything again', async () => {
     const before = web.requests.total();
     const truth = web.groundTruth();
-    const crawl = await startOneProcessCrawl({ outDir, job: parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: testWebOverrides });
+    const crawl = await startOneProcessCrawl({
+      outDir,
+      job: parseCrawlJob({ id: 'e2e', seeds: web.seeds, maxDepth: truth.maxDepth }),
+      logger: silentLogger(),
+      overrides: testWebOverrides,
+    });
     try {
       expect(await crawl.waitUntilDone({ maxTimeMs: 20_000 })).toBe('complete');
       expect(web.requests.total()).toBe(before);

@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBus, createFingerprintStore, createLinkBase, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, catalogGroups, Codec, jobContentTypes, loadRuntimeConfig, type CrawlJob, type Logger, type PartitionLag, type RuntimeConfig } from '@crawler/core';
+import {
+  BatchingProducer,
+  catalogGroups,
+  Codec,
+  jobContentTypes,
+  loadRuntimeConfig,
+  type CrawlJob,
+  type Logger,
+  type PartitionLag,
+  type RuntimeConfig,
+} from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
@@ -13,7 +23,12 @@ export interface OneProcessCrawlOptions {
   job: CrawlJob;
   logger: Logger;
   /** Setting overrides per service (from command-line flags); environment and CRAWLER_CONFIG apply below them. */
-  overrides?: { fetcher?: Record<string, unknown>; linkextract?: Record<string, unknown>; dedup?: Record<string, unknown>; scheduler?: Record<string, unknown> };
+  overrides?: {
+    fetcher?: Record<string, unknown>;
+    linkextract?: Record<string, unknown>;
+    dedup?: Record<string, unknown>;
+    scheduler?: Record<string, unknown>;
+  };
   env?: NodeJS.ProcessEnv;
   /** On the real stack (Kafka, Elasticsearch, Redis, HBase, as configured by their variables) instead of embedded adapters. */
   stack?: boolean;
@@ -23,7 +38,14 @@ export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'in
 
 /** Embedded adapters with their data in outDir: an in-process bus, a link base folder, WARC files. */
 function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
-  return { bus: 'embedded', linkbase: 'file', fingerprints: 'memory', pageStore: 'warc', dataDir: outDir, topicPrefix: '' };
+  return {
+    bus: 'embedded',
+    linkbase: 'file',
+    fingerprints: 'memory',
+    pageStore: 'warc',
+    dataDir: outDir,
+    topicPrefix: '',
+  };
 }
 
 /**
@@ -49,13 +71,24 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const fingerprints = await createFingerprintStore(runtime, logger, portOptions);
   const pages = await createPageStore(runtime, logger, portOptions);
   const codec = new Codec();
-  const producer = new BatchingProducer(bus.producer(), { lingerMs: runtime.bus === 'kafka' ? 5 : 0, maxBatchBytes: 1_000_000 });
+  const producer = new BatchingProducer(bus.producer(), {
+    lingerMs: runtime.bus === 'kafka' ? 5 : 0,
+    maxBatchBytes: 1_000_000,
+  });
   const topicPrefix = runtime.topicPrefix;
 
-  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger, { topicPrefix });
-  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger, { topicPrefix });
-  const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, { topicPrefix });
-  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger, { topicPrefix });
+  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger, {
+    topicPrefix,
+  });
+  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger, {
+    topicPrefix,
+  });
+  const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, {
+    topicPrefix,
+  });
+  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger, {
+    topicPrefix,
+  });
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);
   await scheduler.start();
 
@@ -72,14 +105,25 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
     if (fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
     // Offsets are committed every second: without this, a finished crawl waits up to a second for its lag to reach 0.
-    await Promise.all([fetcher.runner.commit(), linkextract.runner.commit(), dedup.runner.commit(), scheduler.commit()]);
+    await Promise.all([
+      fetcher.runner.commit(),
+      linkextract.runner.commit(),
+      dedup.runner.commit(),
+      scheduler.commit(),
+    ]);
     return (await lags()).every((lag) => lag.lag === 0);
   }
 
   /** Where pages and the link base went, for the summary. */
   function storage(): { pages: string; linkbase: string } {
-    const pagesAt = runtime.pageStore === 'warc' ? `${join(runtime.dataDir, 'warc')} (WARC 1.1)` : `HBase table ${env.HBASE_TABLE ?? 'crawler_pages'}`;
-    const linksAt = runtime.linkbase === 'file' ? join(runtime.dataDir, 'linkbase') : `Elasticsearch index ${env.ELASTICSEARCH_INDEX ?? 'crawler-links'}`;
+    const pagesAt =
+      runtime.pageStore === 'warc'
+        ? `${join(runtime.dataDir, 'warc')} (WARC 1.1)`
+        : `HBase table ${env.HBASE_TABLE ?? 'crawler_pages'}`;
+    const linksAt =
+      runtime.linkbase === 'file'
+        ? join(runtime.dataDir, 'linkbase')
+        : `Elasticsearch index ${env.ELASTICSEARCH_INDEX ?? 'crawler-links'}`;
     return { pages: pagesAt, linkbase: linksAt };
   }
 
@@ -98,7 +142,12 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     lags,
 
     /** Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. */
-    async waitUntilDone(limits: { maxTimeMs?: number; signal?: AbortSignal; onTick?: (snapshot: CrawlSnapshot) => void; tickMs?: number }): Promise<StopReason> {
+    async waitUntilDone(limits: {
+      maxTimeMs?: number;
+      signal?: AbortSignal;
+      onTick?: (snapshot: CrawlSnapshot) => void;
+      tickMs?: number;
+    }): Promise<StopReason> {
       const tickMs = limits.tickMs ?? 250;
       let idleTicks = 0;
       for (;;) {

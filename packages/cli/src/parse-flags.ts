@@ -4,11 +4,30 @@ import { UsageError } from './usage-error.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs in strict mode, with its errors turned into one-line usage errors. */
-export function parseFlags<O extends Options>(command: string, argv: string[], options: O, allowPositionals = false): ReturnType<typeof parseArgs<{ args: string[]; options: O & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: boolean }>> {
+export function parseFlags<O extends Options>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+): ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: O & { help: { type: 'boolean'; short: 'h' } };
+    strict: true;
+    allowPositionals: boolean;
+  }>
+> {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+    return parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals,
+    });
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option');
+    const message = (error as Error).message
+      .replace(/\. To specify a positional argument.*$/s, '')
+      .replace(/^Unknown option/, 'unknown option');
     throw new UsageError(`crawler ${command}: ${message} (see crawler ${command} --help)`);
   }
 }
@@ -16,7 +35,8 @@ export function parseFlags<O extends Options>(command: string, argv: string[], o
 export function intFlag(command: string, name: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min) throw new UsageError(`crawler ${command}: --${name} must be a whole number >= ${min}, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < min)
+    throw new UsageError(`crawler ${command}: --${name} must be a whole number >= ${min}, got "${value}"`);
   return parsed;
 }
 
@@ -24,7 +44,8 @@ export function intFlag(command: string, name: string, value: string | undefined
 export function durationFlag(command: string, name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = value.trim().match(/^(\d+(?:\.\d+)?)(ms|s|m|h)?$/);
-  if (!match) throw new UsageError(`crawler ${command}: --${name} must be a duration like 90s, 5m or 2h, got "${value}"`);
+  if (!match)
+    throw new UsageError(`crawler ${command}: --${name} must be a duration like 90s, 5m or 2h, got "${value}"`);
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   return Math.round(Number(match[1]) * factor);
 }

@@ -11,7 +11,18 @@ function snapshot(ok: number, failed = 0): CrawlSnapshot {
   counters.changes.set('duplicate', 2);
   counters.linksReceived = ok * 5;
   counters.discovered = ok + 10;
-  return { total: ok + 10, byStatus: { fetched: ok - 2, duplicate: 2, queued: 10 }, leased: 3, byJob: {}, due: null, dueDetail: null, pending: 10, inFlight: 3, budgetSpent: false, counters };
+  return {
+    total: ok + 10,
+    byStatus: { fetched: ok - 2, duplicate: 2, queued: 10 },
+    leased: 3,
+    byJob: {},
+    due: null,
+    dueDetail: null,
+    pending: 10,
+    inFlight: 3,
+    budgetSpent: false,
+    counters,
+  };
 }
 
 /** A stream that records what is written, as a terminal or as a pipe. */
@@ -27,7 +38,9 @@ describe('ProgressDisplay', () => {
     display.update(snapshot(1000), 2000);
     display.update(snapshot(10), 2500);
     display.finish();
-    expect(tty.writes[0]).toBe('\r[2.0s] pages 1000 · answered 1000 · known 1010 · pending 10 · in flight 3 · 500.0 pages/s');
+    expect(tty.writes[0]).toBe(
+      '\r[2.0s] pages 1000 · answered 1000 · known 1010 · pending 10 · in flight 3 · 500.0 pages/s',
+    );
     expect(tty.writes[1]!.startsWith('\r[2.5s] pages 10 · answered 10 · known 20')).toBe(true);
     expect(tty.writes[1]!.length).toBe(tty.writes[0]!.length);
     expect(tty.writes[2]).toBe('\n');
@@ -48,7 +61,15 @@ describe('ProgressDisplay', () => {
 describe('the crawl summary', () => {
   it('reports pages, outcomes, decisions, links and the output folders', () => {
     const summary = buildSummary(snapshot(300, 4), 'complete', 12_000, { pages: 'out/warc', linkbase: 'out/linkbase' });
-    expect(summary).toMatchObject({ pagesFetched: 300, pagesStored: 298, duplicatesRemoved: 2, requestsAnswered: 304, linksSeen: 1500, linksDiscovered: 310, pagesPerSecond: 25 });
+    expect(summary).toMatchObject({
+      pagesFetched: 300,
+      pagesStored: 298,
+      duplicatesRemoved: 2,
+      requestsAnswered: 304,
+      linksSeen: 1500,
+      linksDiscovered: 310,
+      pagesPerSecond: 25,
+    });
     const text = formatSummary(summary);
     expect(text).toContain('pages fetched       300 (25 pages/s)');
     expect(text).toContain('fetch outcomes      ok 300 · server_error 4');

@@ -31,7 +31,11 @@ const FETCHED = new Set(['fetched', 'duplicate']);
  * compared in the crawler's canonical form, so tracking-parameter variants (?utm_source=…) count
  * as the one URL the crawler fetches (URL-level deduplication).
  */
-export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, records: Map<string, LinkRecord>): TruthReport {
+export function checkAgainstTruth(
+  truth: GroundTruth,
+  requests: RequestLog,
+  records: Map<string, LinkRecord>,
+): TruthReport {
   const canonical = (url: string) => canonicalUrl(url) ?? url;
   const flakyFailures = new Map(truth.flaky.map((entry) => [canonical(entry.url), entry.failures]));
   const pages = [...new Set(truth.pages.map(canonical))];
@@ -43,12 +47,17 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
     if (requests.count(url, 'GET') > 1 + (flakyFailures.get(url) ?? 0)) moreThanOnce.push(url);
   }
   const disallowedRequested = truth.disallowed.filter((url) => requests.count(url) > 0);
-  const detected = truth.exactDuplicates.filter((group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length === group.length - 1);
-  const loopsDetected = truth.redirectLoops.filter((url) => records.get(canonical(url))?.lastOutcome === 'redirect_loop');
+  const detected = truth.exactDuplicates.filter(
+    (group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length === group.length - 1,
+  );
+  const loopsDetected = truth.redirectLoops.filter(
+    (url) => records.get(canonical(url))?.lastOutcome === 'redirect_loop',
+  );
   const expected = new Set(pages);
   // Sitemaps and feeds are fetched for their links when the job wants them; they are not pages.
   const linkSources = new Set([...truth.sitemapFiles, ...truth.nonHtml.map((file) => file.url)].map(canonical));
-  const isTrap = (url: string) => truth.traps.some((trap) => url.startsWith(trap.prefix) || new URL(url).pathname.startsWith(trap.prefix));
+  const isTrap = (url: string) =>
+    truth.traps.some((trap) => url.startsWith(trap.prefix) || new URL(url).pathname.startsWith(trap.prefix));
   let trapPages = 0;
   const others: string[] = [];
   for (const record of records.values()) {
@@ -85,7 +94,8 @@ export function checkAgainstTruth(truth: GroundTruth, requests: RequestLog, reco
 }
 
 export function formatTruthReport(report: TruthReport): string {
-  const sample = (urls: string[]) => (urls.length > 0 ? ` (${urls.slice(0, 3).join(', ')}${urls.length > 3 ? ', …' : ''})` : '');
+  const sample = (urls: string[]) =>
+    urls.length > 0 ? ` (${urls.slice(0, 3).join(', ')}${urls.length > 3 ? ', …' : ''})` : '';
   return [
     'Ground truth check',
     `  reachable pages     ${report.pagesFetched}/${report.pagesExpected} fetched${sample(report.missing)}; ${report.pagesExpected - report.fetchedMoreThanOnce.length} requested exactly once${sample(report.fetchedMoreThanOnce)}`,

@@ -31,7 +31,11 @@ describe('checkOutcomes', () => {
   });
 
   it('names each URL that ended otherwise, with what it got', () => {
-    const spent = makeLinkRecord('http://a.test/live', { status: 'error', lastOutcome: 'server_error', httpStatus: 503 });
+    const spent = makeLinkRecord('http://a.test/live', {
+      status: 'error',
+      lastOutcome: 'server_error',
+      httpStatus: 503,
+    });
     const result = checkOutcomes(truth, recordsOf([...expected.slice(0, 3), spent]));
     expect(result.wrong).toEqual([
       'http://a.test/live: expected fetched, got error (server_error, HTTP 503)',

@@ -16,11 +16,21 @@ describe('crawl job', () => {
     expect(jobContentTypes(parseCrawlJob({ extraction: { sitemaps: false } }))).toEqual([]);
     expect(jobContentTypes(parseCrawlJob({}))).toContain('application/xml');
     const types = jobContentTypes(parseCrawlJob({ extraction: { feeds: true, sitemaps: true, plainText: true } }));
-    expect(types).toEqual(expect.arrayContaining(['application/rss+xml', 'application/atom+xml', 'application/xml', 'application/gzip', 'text/plain']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'application/rss+xml',
+        'application/atom+xml',
+        'application/xml',
+        'application/gzip',
+        'text/plain',
+      ]),
+    );
   });
 
   it('carries canonicalization options for discovered links', () => {
-    const options = jobCanonicalizeOptions(parseCrawlJob({ maxUrlLength: 100, urls: { sortQuery: true, extraTrackingParams: ['From'] } }));
+    const options = jobCanonicalizeOptions(
+      parseCrawlJob({ maxUrlLength: 100, urls: { sortQuery: true, extraTrackingParams: ['From'] } }),
+    );
     expect(canonicalUrl('http://a.test/?z=1&from=x&a=2', undefined, options)).toBe('http://a.test/?a=2&z=1');
     expect(options.maxLength).toBe(100);
   });
@@ -28,7 +38,10 @@ describe('crawl job', () => {
 
 describe('crawl job scheduling fields', () => {
   it('reads schedule periods as milliseconds or as durations like 90s, 15m, 1h, 7d', () => {
-    const job = parseCrawlJob({ seeds: ['http://a.test/'], schedules: [{ every: '1h' }, { every: 90_000, urls: ['http://a.test/live'] }, { every: '1.5d' }] });
+    const job = parseCrawlJob({
+      seeds: ['http://a.test/'],
+      schedules: [{ every: '1h' }, { every: 90_000, urls: ['http://a.test/live'] }, { every: '1.5d' }],
+    });
     expect(job.schedules.map((schedule) => schedule.every)).toEqual([3_600_000, 90_000, 129_600_000]);
     expect(job.schedules[0]!.urls).toEqual([]);
     expect(() => parseCrawlJob({ schedules: [{ every: 'hourly' }] })).toThrow(/schedules\.0\.every/);
@@ -36,7 +49,10 @@ describe('crawl job scheduling fields', () => {
   });
 
   it('takes politeness overrides per host pattern and sitemaps, empty by default', () => {
-    const job = parseCrawlJob({ politeness: [{ hosts: ['*.example.org'], minDelayMs: 5000, maxInFlight: 2 }], sitemaps: ['http://a.test/sitemap.xml'] });
+    const job = parseCrawlJob({
+      politeness: [{ hosts: ['*.example.org'], minDelayMs: 5000, maxInFlight: 2 }],
+      sitemaps: ['http://a.test/sitemap.xml'],
+    });
     expect(job.politeness).toEqual([{ hosts: ['*.example.org'], minDelayMs: 5000, maxInFlight: 2 }]);
     expect(job.sitemaps).toEqual(['http://a.test/sitemap.xml']);
     expect(parseCrawlJob({})).toMatchObject({ schedules: [], politeness: [], sitemaps: [] });

@@ -60,7 +60,11 @@ export const crawlJobSchema = z.object({
   /** Stop scheduling new URLs once this many were handed out (0 = no cap). */
   maxPages: z.number().int().min(0).default(0),
   /** Re-crawl interval of a fetched page before anything is known about how often it changes (then it adapts). */
-  recrawlIntervalMs: z.number().int().min(1000).default(24 * 3600 * 1000),
+  recrawlIntervalMs: z
+    .number()
+    .int()
+    .min(1000)
+    .default(24 * 3600 * 1000),
   /** Monitoring: these URLs (default: the seeds) are fetched at least once in every period, e.g. every "1h". */
   schedules: z.array(z.object({ every: duration, urls: z.array(z.url()).default([]) })).default([]),
   /**
@@ -127,11 +131,15 @@ export function loadCrawlJob(path: string | undefined): CrawlJob {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (cause) {
-    throw new ConfigError(`crawl job file ${path} (CRAWL_JOB_FILE) cannot be read: ${(cause as Error).message}`, { cause });
+    throw new ConfigError(`crawl job file ${path} (CRAWL_JOB_FILE) cannot be read: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   const job = parseCrawlJob(raw, path);
   const rulesFile = job.extraction.rulesFile;
-  return rulesFile ? Object.freeze({ ...job, extraction: { ...job.extraction, rulesFile: resolve(dirname(path), rulesFile) } }) : job;
+  return rulesFile
+    ? Object.freeze({ ...job, extraction: { ...job.extraction, rulesFile: resolve(dirname(path), rulesFile) } })
+    : job;
 }
 
 const FEED_TYPES = ['application/rss+xml', 'application/atom+xml', 'application/xml', 'text/xml'];

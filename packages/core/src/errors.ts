@@ -23,7 +23,11 @@ export class ConfigError extends CrawlerError {
 
 /** Bytes on a topic are not a message of a known schema (bad magic, unknown fingerprint, corrupt body). */
 export class CodecError extends CrawlerError {
-  constructor(code: 'CODEC_BAD_HEADER' | 'CODEC_UNKNOWN_SCHEMA' | 'CODEC_CORRUPT' | 'CODEC_WRONG_SCHEMA' | 'CODEC_INVALID_VALUE', message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    code: 'CODEC_BAD_HEADER' | 'CODEC_UNKNOWN_SCHEMA' | 'CODEC_CORRUPT' | 'CODEC_WRONG_SCHEMA' | 'CODEC_INVALID_VALUE',
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
     super(code, message, options);
   }
 }

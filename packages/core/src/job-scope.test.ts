@@ -22,7 +22,9 @@ describe('createScope', () => {
   });
 
   it('keeps to the registrable domains of the seeds in domain mode', () => {
-    const scope = createScope(parseCrawlJob({ seeds: ['https://www.example.co.uk/'], scope: { mode: 'domain', hosts: ['partner.org'] } }));
+    const scope = createScope(
+      parseCrawlJob({ seeds: ['https://www.example.co.uk/'], scope: { mode: 'domain', hosts: ['partner.org'] } }),
+    );
     expect(scope.check(new URL('https://shop.example.co.uk/a'), page)).toBeNull();
     expect(scope.check(new URL('https://www.partner.org/'), page)).toBeNull();
     expect(scope.check(new URL('https://other.co.uk/'), page)).toBe('out-of-scope');
@@ -32,7 +34,9 @@ describe('createScope', () => {
   });
 
   it('drops over-long URLs, repeated path segments and too many query parameters', () => {
-    const scope = createScope(parseCrawlJob({ maxUrlLength: 40, scope: { mode: 'any', maxRepeatedSegments: 2, maxQueryParams: 2 } }));
+    const scope = createScope(
+      parseCrawlJob({ maxUrlLength: 40, scope: { mode: 'any', maxRepeatedSegments: 2, maxQueryParams: 2 } }),
+    );
     expect(scope.check(new URL(`http://a.test/${'x'.repeat(40)}`), page)).toBe('too-long');
     expect(scope.check(new URL('http://a.test/a/b/a/b/a'), page)).toBe('repeated-segments');
     expect(scope.check(new URL('http://a.test/a/b/a/b'), page)).toBeNull();
@@ -41,7 +45,16 @@ describe('createScope', () => {
   });
 
   it('lets entry pages yield only the links their rule names', () => {
-    const scope = createScope(parseCrawlJob({ scope: { entryRules: [{ page: '/channel/', links: ['/article/\\d+$'] }, { page: '/channel/sport', links: ['/live/'] }] } }));
+    const scope = createScope(
+      parseCrawlJob({
+        scope: {
+          entryRules: [
+            { page: '/channel/', links: ['/article/\\d+$'] },
+            { page: '/channel/sport', links: ['/live/'] },
+          ],
+        },
+      }),
+    );
     const channel = new URL('http://a.test/channel/politics');
     expect(scope.entryRule(new URL('http://a.test/article/12'), channel)).toBeNull();
     expect(scope.entryRule(new URL('http://a.test/about'), channel)).toBe('entry-rule');
@@ -64,6 +77,8 @@ describe('createScope', () => {
   it('rejects a job with an invalid field, naming it', () => {
     expect(() => parseCrawlJob({ maxDepth: -1 })).toThrow(/maxDepth/);
     expect(() => parseCrawlJob({ seeds: ['not a url'] })).toThrow(/seeds/);
-    expect(() => parseCrawlJob({ scope: { deny: ['(unclosed'] } })).toThrow(/scope\.deny\.0: not a valid regular expression/);
+    expect(() => parseCrawlJob({ scope: { deny: ['(unclosed'] } })).toThrow(
+      /scope\.deny\.0: not a valid regular expression/,
+    );
   });
 });

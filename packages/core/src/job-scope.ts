@@ -32,10 +32,16 @@ export interface Scope {
 export function createScope(job: CrawlJob): Scope {
   const { scope } = job;
   const seedHosts = new Set([...job.seeds.map((seed) => new URL(seed).host), ...scope.hosts]);
-  const seedDomains = new Set([...job.seeds.map((seed) => registrableDomain(new URL(seed))), ...scope.hosts.map((host) => registrableDomain(host.replace(/:\d+$/, '')))]);
+  const seedDomains = new Set([
+    ...job.seeds.map((seed) => registrableDomain(new URL(seed))),
+    ...scope.hosts.map((host) => registrableDomain(host.replace(/:\d+$/, ''))),
+  ]);
   const deny = scope.deny.map((pattern) => new RegExp(pattern));
   const allow = scope.allow.map((pattern) => new RegExp(pattern));
-  const entryRules = scope.entryRules.map((rule) => ({ page: new RegExp(rule.page), links: rule.links.map((pattern) => new RegExp(pattern)) }));
+  const entryRules = scope.entryRules.map((rule) => ({
+    page: new RegExp(rule.page),
+    links: rule.links.map((pattern) => new RegExp(pattern)),
+  }));
 
   const hostRule = (link: URL, page: URL): boolean => {
     switch (scope.mode) {
@@ -45,7 +51,9 @@ export function createScope(job: CrawlJob): Scope {
       case 'host':
         return link.host === page.host;
       case 'domain':
-        return seedDomains.size === 0 ? registrableDomain(link) === registrableDomain(page) : seedDomains.has(registrableDomain(link));
+        return seedDomains.size === 0
+          ? registrableDomain(link) === registrableDomain(page)
+          : seedDomains.has(registrableDomain(link));
       case 'any':
         return true;
     }
@@ -58,7 +66,11 @@ export function createScope(job: CrawlJob): Scope {
       if (deny.some((pattern) => pattern.test(href))) return 'denied';
       if (allow.length > 0 && !allow.some((pattern) => pattern.test(href))) return 'not-allowed';
       if (href.length > job.maxUrlLength) return 'too-long';
-      if (segmentCount(link.pathname) > scope.maxRepeatedSegments && maxSegmentRepeats(link.pathname) > scope.maxRepeatedSegments) return 'repeated-segments';
+      if (
+        segmentCount(link.pathname) > scope.maxRepeatedSegments &&
+        maxSegmentRepeats(link.pathname) > scope.maxRepeatedSegments
+      )
+        return 'repeated-segments';
       if (countQueryParams(link.search) > scope.maxQueryParams) return 'query-params';
       return null;
     },

@@ -8,7 +8,11 @@ import { urlId } from './url/url-id.js';
  * A fresh, queued link base record for a canonical URL. Value, priority, level and rank are the
  * scheduler's to set (services/scheduler: link-priority.ts); the defaults here rank it first.
  */
-export function createLinkRecord(canonical: string, fields: Partial<LinkRecord> = {}, parsed: URL = new URL(canonical)): LinkRecord {
+export function createLinkRecord(
+  canonical: string,
+  fields: Partial<LinkRecord> = {},
+  parsed: URL = new URL(canonical),
+): LinkRecord {
   return {
     id: urlId(canonical),
     url: canonical,

@@ -6,6 +6,14 @@ import { urlIdentityOf } from './url-identity.js';
 describe('urlIdentityOf', () => {
   it('copies the seven fields that name a URL and its crawl, and nothing else of the message', () => {
     const fetched = sampleMessages[Schemas.FetchResult];
-    expect(urlIdentityOf(fetched)).toEqual({ url: fetched.url, urlId: fetched.urlId, host: fetched.host, queueKey: fetched.queueKey, depth: fetched.depth, jobId: fetched.jobId, traceId: fetched.traceId });
+    expect(urlIdentityOf(fetched)).toEqual({
+      url: fetched.url,
+      urlId: fetched.urlId,
+      host: fetched.host,
+      queueKey: fetched.queueKey,
+      depth: fetched.depth,
+      jobId: fetched.jobId,
+      traceId: fetched.traceId,
+    });
   });
 });

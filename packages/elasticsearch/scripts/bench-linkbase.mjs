@@ -24,11 +24,19 @@ function config(overrides = {}) {
 }
 
 function records(count, hosts, now) {
-  return Array.from({ length: count }, (_, i) => createLinkRecord(`http://h${i % hosts}.bench.test/p/${i}`, { depth: i % 6, nextFetchAt: now - 1000, discoveredAt: now - 1000, anchors: [`anchor ${i}`] }));
+  return Array.from({ length: count }, (_, i) =>
+    createLinkRecord(`http://h${i % hosts}.bench.test/p/${i}`, {
+      depth: i % 6,
+      nextFetchAt: now - 1000,
+      discoveredAt: now - 1000,
+      anchors: [`anchor ${i}`],
+    }),
+  );
 }
 
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
-const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+const pct = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 const fmt = (value) => value.toFixed(1);
 
 /** A fresh index from the link base template, for the bare client to write into. */
@@ -47,7 +55,10 @@ async function bareBulk(docs, concurrency) {
     Array.from({ length: concurrency }, async () => {
       while (next < docs.length) {
         const part = docs.slice(next, (next += 1000));
-        const response = await client.bulk({ index, operations: part.flatMap((doc) => [{ create: { _id: doc.id } }, doc]) });
+        const response = await client.bulk({
+          index,
+          operations: part.flatMap((doc) => [{ create: { _id: doc.id } }, doc]),
+        });
         if (response.errors) throw new Error('bare bulk had item errors');
       }
     }),
@@ -59,7 +70,8 @@ async function adapterInsert(docs) {
   const linkbase = await createElasticsearchLinkBase(config(), silentLogger());
   let start = process.hrtime.bigint();
   let inserted = 0;
-  for (let i = 0; i < docs.length; i += 10_000) inserted += (await linkbase.insertNew(docs.slice(i, i + 10_000))).length;
+  for (let i = 0; i < docs.length; i += 10_000)
+    inserted += (await linkbase.insertNew(docs.slice(i, i + 10_000))).length;
   const fresh = docs.length / (ms(start) / 1000);
   if (inserted !== docs.length) throw new Error(`inserted ${inserted} of ${docs.length}`);
   // Every record known already: the price of a flood of re-discovered links.
@@ -114,7 +126,11 @@ async function leaseRounds(size, refreshMinIntervalMs) {
     const due = await linkbase.findDue({ now, limit: 1000, perQueueLimit: 20 });
     times.findDue.push(ms(findStart));
     const leaseStart = process.hrtime.bigint();
-    const leased = await linkbase.lease(due.map((record) => record.id), now + 600_000, now);
+    const leased = await linkbase.lease(
+      due.map((record) => record.id),
+      now + 600_000,
+      now,
+    );
     times.lease.push(ms(leaseStart));
     times.round.push(ms(start));
     leasedTotal += leased.length;
@@ -123,8 +139,12 @@ async function leaseRounds(size, refreshMinIntervalMs) {
   const shown = Object.entries(times)
     .filter(([, values]) => values.length > 0)
     .map(([name, values]) => `${name} ${fmt(pct(values, 50))} / ${fmt(pct(values, 95))}`);
-  console.log(`findDue(limit 1000, perQueue 20) + lease: ${size} records on ${hosts} hosts, refresh pacing ${refreshMinIntervalMs} ms, ${count} rounds, ${leasedTotal} leased`);
-  console.log(`  median / p95 ms: ${shown.join('; ')}${refreshMinIntervalMs === 0 ? '' : ' (findDue includes the refresh and the wait for it)'}`);
+  console.log(
+    `findDue(limit 1000, perQueue 20) + lease: ${size} records on ${hosts} hosts, refresh pacing ${refreshMinIntervalMs} ms, ${count} rounds, ${leasedTotal} leased`,
+  );
+  console.log(
+    `  median / p95 ms: ${shown.join('; ')}${refreshMinIntervalMs === 0 ? '' : ' (findDue includes the refresh and the wait for it)'}`,
+  );
 }
 
 function chunks(items, size) {

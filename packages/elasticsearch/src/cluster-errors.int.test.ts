@@ -7,7 +7,12 @@ import { quiet, testConfig } from './testing/test-index.js';
 describe('an unreachable cluster', () => {
   it('fails opening with a retriable BackendError naming the node, never its credentials', async () => {
     const port = await freePort();
-    const config = testConfig({ url: `http://crawler:url-secret@127.0.0.1:${port}`, username: 'crawler', password: 'basic-secret', requestTimeoutMs: 2000 });
+    const config = testConfig({
+      url: `http://crawler:url-secret@127.0.0.1:${port}`,
+      username: 'crawler',
+      password: 'basic-secret',
+      requestTimeoutMs: 2000,
+    });
     const failed = await createElasticsearchLinkBase(config, quiet).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(BackendError);
     const error = failed as BackendError;
@@ -22,7 +27,10 @@ describe('an unreachable cluster', () => {
     const port = await freePort();
     const config = testConfig({ url: `http://127.0.0.1:${port}`, apiKey: 'api-secret', requestTimeoutMs: 2000 });
     const failed = await createElasticsearchLinkBase(config, quiet).catch((error: unknown) => error);
-    expect(failed).toMatchObject({ retriable: true, message: expect.stringContaining(`at http://127.0.0.1:${port} failed: cluster unreachable`) });
+    expect(failed).toMatchObject({
+      retriable: true,
+      message: expect.stringContaining(`at http://127.0.0.1:${port} failed: cluster unreachable`),
+    });
     expect(String(failed)).not.toContain('api-secret');
   });
 });

@@ -21,10 +21,15 @@ export class BulkItemsError extends BackendError {
     readonly index: string,
     readonly failures: BulkFailure[],
   ) {
-    const shown = failures.slice(0, 3).map((failure) => `${failure.id}: ${failure.status} ${failure.type} (${failure.reason})`);
-    super(`elasticsearch ${operation} on index ${index}: ${failures.length} bulk item(s) failed: ${shown.join('; ')}${failures.length > 3 ? '; ...' : ''}`, {
-      retriable: failures.every((failure) => isRetriableStatus(failure.status)),
-    });
+    const shown = failures
+      .slice(0, 3)
+      .map((failure) => `${failure.id}: ${failure.status} ${failure.type} (${failure.reason})`);
+    super(
+      `elasticsearch ${operation} on index ${index}: ${failures.length} bulk item(s) failed: ${shown.join('; ')}${failures.length > 3 ? '; ...' : ''}`,
+      {
+        retriable: failures.every((failure) => isRetriableStatus(failure.status)),
+      },
+    );
   }
 }
 
@@ -35,21 +40,28 @@ export function toBackendError(error: unknown, operation: string, index: string,
   if (error instanceof errors.ResponseError) {
     const status = error.statusCode ?? 0;
     const { type, reason } = responseCause(error);
-    return new BackendError(`${where} failed: HTTP ${status} ${[type, reason].filter(Boolean).join(': ') || error.message}`, { retriable: isRetriableStatus(status), cause: error });
+    return new BackendError(
+      `${where} failed: HTTP ${status} ${[type, reason].filter(Boolean).join(': ') || error.message}`,
+      { retriable: isRetriableStatus(status), cause: error },
+    );
   }
   if (error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError) {
     return new BackendError(`${where} failed: cluster unreachable (${error.message})`, { cause: error });
   }
   if (error instanceof errors.TimeoutError) return new BackendError(`${where} timed out`, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
-  return new BackendError(`${where} failed: ${message}`, { retriable: !(error instanceof errors.ConfigurationError), cause: error });
+  return new BackendError(`${where} failed: ${message}`, {
+    retriable: !(error instanceof errors.ConfigurationError),
+    cause: error,
+  });
 }
 
 /** The `error` object of a refused request's body: its type and reason. */
 export function responseCause(error: unknown): { type?: string; reason?: string } {
   if (!(error instanceof errors.ResponseError)) return {};
   const body: unknown = error.body;
-  const cause = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : undefined;
+  const cause =
+    typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : undefined;
   if (typeof cause === 'object' && cause !== null) return cause as { type?: string; reason?: string };
   return typeof cause === 'string' ? { reason: cause } : {};
 }

@@ -1,6 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { BackendError, redactUrl, type DueQuery, type LinkBase, type LinkBaseControl, type LinkBaseStats, type LinkMutation, type LinkRecord, type Logger } from '@crawler/core';
+import {
+  BackendError,
+  redactUrl,
+  type DueQuery,
+  type LinkBase,
+  type LinkBaseControl,
+  type LinkBaseStats,
+  type LinkMutation,
+  type LinkRecord,
+  type Logger,
+} from '@crawler/core';
 import { createElasticsearchClient } from './elasticsearch-client.js';
 import { BulkItemsError, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
 import type { ElasticsearchConfig } from './elasticsearch-settings.js';
@@ -46,7 +56,13 @@ interface LevelBuckets {
 }
 
 interface DueAggregations {
-  queues: { buckets: { key: { queueKey: string }; discovery: LevelBuckets; recrawl: { classes: { buckets: LevelBuckets[] } } }[] };
+  queues: {
+    buckets: {
+      key: { queueKey: string };
+      discovery: LevelBuckets;
+      recrawl: { classes: { buckets: LevelBuckets[] } };
+    }[];
+  };
 }
 
 /** Groups a queue usually has due at once (discovery and one re-crawl class): the first guess of a queue's yield. */
@@ -73,7 +89,10 @@ class ElasticsearchLinkBase implements LinkBase {
     private readonly log: Logger,
   ) {
     this.control = new LinkControlStore(client, controlIndexName(index));
-    this.gate = new RefreshGate(() => this.call('refresh', () => this.client.indices.refresh({ index: this.index })).then(() => undefined), refreshMinIntervalMs);
+    this.gate = new RefreshGate(
+      () => this.call('refresh', () => this.client.indices.refresh({ index: this.index })).then(() => undefined),
+      refreshMinIntervalMs,
+    );
   }
 
   async insertNew(records: LinkRecord[]): Promise<string[]> {
@@ -107,7 +126,11 @@ class ElasticsearchLinkBase implements LinkBase {
     const perGroup = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
     const seen = new Map<string, Versioned>();
     const fetchPage = async (page: QueuePageRequest): Promise<QueueBatch[]> => {
-      const response = await this.call('findDue', () => this.client.search<LinkRecord, DueAggregations>(dueQueuesRequest(this.index, query.now, page, perGroup, query.exclude)));
+      const response = await this.call('findDue', () =>
+        this.client.search<LinkRecord, DueAggregations>(
+          dueQueuesRequest(this.index, query.now, page, perGroup, query.exclude),
+        ),
+      );
       return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({
         queueKey: bucket.key.queueKey,
         records: [bucket.discovery, ...bucket.recrawl.classes.buckets].flatMap((byClass) =>
@@ -128,14 +151,18 @@ class ElasticsearchLinkBase implements LinkBase {
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
     const mutate: LinkMutation = (current) =>
       // A lease at or before now ran out without an answer: counted, so a poison URL stops eventually.
-      isDue(current, now) ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) } : null;
+      isDue(current, now)
+        ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) }
+        : null;
     return this.compareAndSet('lease', ids, mutate, this.lastDue);
   }
 
   async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
     this.assertOpen();
     await this.gate.awaitVisible();
-    const response = await this.call('stats', () => this.client.search<LinkRecord, StatsAggregations>(statsRequest(this.index, now, options.due === true)));
+    const response = await this.call('stats', () =>
+      this.client.search<LinkRecord, StatsAggregations>(statsRequest(this.index, now, options.due === true)),
+    );
     return readStats(response, options.due === true);
   }
 
@@ -153,11 +180,19 @@ class ElasticsearchLinkBase implements LinkBase {
   async *scan(): AsyncIterable<LinkRecord> {
     this.assertOpen();
     await this.gate.awaitVisible();
-    let pit = (await this.call('scan', () => this.client.openPointInTime({ index: this.index, keep_alive: SCAN_KEEP_ALIVE }))).id;
+    let pit = (
+      await this.call('scan', () => this.client.openPointInTime({ index: this.index, keep_alive: SCAN_KEEP_ALIVE }))
+    ).id;
     try {
       let after: estypes.SortResults | undefined;
       for (;;) {
-        const request: estypes.SearchRequest = { pit: { id: pit, keep_alive: SCAN_KEEP_ALIVE }, size: SCAN_PAGE, sort: [{ _shard_doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) };
+        const request: estypes.SearchRequest = {
+          pit: { id: pit, keep_alive: SCAN_KEEP_ALIVE },
+          size: SCAN_PAGE,
+          sort: [{ _shard_doc: 'asc' }],
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        };
         const page = await this.call('scan', () => this.client.search<LinkRecord>(request));
         pit = page.pit_id ?? pit;
         for (const hit of page.hits.hits) yield hit._source!;
@@ -166,7 +201,14 @@ class ElasticsearchLinkBase implements LinkBase {
       }
     } finally {
       // The point in time expires by itself; a failed close only keeps it a little longer.
-      await this.client.closePointInTime({ id: pit }).catch((error: unknown) => this.log.warn({ err: toBackendError(error, 'scan', this.index, this.node).message }, 'could not close the point in time of a scan'));
+      await this.client
+        .closePointInTime({ id: pit })
+        .catch((error: unknown) =>
+          this.log.warn(
+            { err: toBackendError(error, 'scan', this.index, this.node).message },
+            'could not close the point in time of a scan',
+          ),
+        );
     }
   }
 
@@ -188,7 +230,12 @@ class ElasticsearchLinkBase implements LinkBase {
    * once for a record; only its last result is stored. Versions in `known` stand in for the first
    * read and are used up: one that is out of date costs a 409 and a read, never a wrong write.
    */
-  private async compareAndSet(operation: string, ids: string[], mutate: LinkMutation, known?: Map<string, Versioned>): Promise<LinkRecord[]> {
+  private async compareAndSet(
+    operation: string,
+    ids: string[],
+    mutate: LinkMutation,
+    known?: Map<string, Versioned>,
+  ): Promise<LinkRecord[]> {
     this.assertOpen();
     const unique = [...new Set(ids)];
     const written = new Map<string, LinkRecord>();
@@ -196,18 +243,27 @@ class ElasticsearchLinkBase implements LinkBase {
       let pending = part;
       for (let attempt = 1; pending.length > 0; attempt++) {
         if (attempt > MAX_CAS_ATTEMPTS) {
-          throw new BackendError(`elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`);
+          throw new BackendError(
+            `elasticsearch ${operation} on index ${this.index}: ${pending.length} record(s) changed by other writers ${MAX_CAS_ATTEMPTS} times in a row; try again`,
+          );
         }
         // Full jitter: writers that collided do not collide again in step.
         if (attempt > 1) await sleep(Math.random() * Math.min(100, 2 ** attempt));
-        const current = attempt === 1 && known ? await this.readKnown(operation, pending, known) : await this.read(operation, pending);
+        const current =
+          attempt === 1 && known
+            ? await this.readKnown(operation, pending, known)
+            : await this.read(operation, pending);
         const ops: BulkOp[] = [];
         for (const id of pending) {
           const stored = current.get(id);
           if (!stored) continue;
           const next = mutate(stored.record);
           if (!next || next === stored.record) continue;
-          ops.push({ id, action: { index: { _id: id, if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } }, doc: next });
+          ops.push({
+            id,
+            action: { index: { _id: id, if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } },
+            doc: next,
+          });
         }
         const statuses = ops.length > 0 ? await this.bulk(operation, ops) : [];
         pending = [];
@@ -220,8 +276,15 @@ class ElasticsearchLinkBase implements LinkBase {
     return unique.filter((id) => written.has(id)).map((id) => written.get(id)!);
   }
 
-  private async readKnown(operation: string, ids: string[], known: Map<string, Versioned>): Promise<Map<string, Versioned>> {
-    const out = await this.read(operation, ids.filter((id) => !known.has(id)));
+  private async readKnown(
+    operation: string,
+    ids: string[],
+    known: Map<string, Versioned>,
+  ): Promise<Map<string, Versioned>> {
+    const out = await this.read(
+      operation,
+      ids.filter((id) => !known.has(id)),
+    );
     for (const id of ids) {
       const versioned = known.get(id);
       if (!versioned) continue;
@@ -237,8 +300,12 @@ class ElasticsearchLinkBase implements LinkBase {
     if (ids.length === 0) return out;
     const response = await this.call(operation, () => this.client.mget<LinkRecord>({ index: this.index, ids }));
     for (const doc of response.docs) {
-      if ('error' in doc) throw new BackendError(`elasticsearch ${operation} on index ${this.index}: reading ${doc._id} failed: ${doc.error.type}: ${doc.error.reason ?? ''}`);
-      if (doc.found && doc._source) out.set(doc._id, { record: doc._source, seqNo: doc._seq_no!, primaryTerm: doc._primary_term! });
+      if ('error' in doc)
+        throw new BackendError(
+          `elasticsearch ${operation} on index ${this.index}: reading ${doc._id} failed: ${doc.error.type}: ${doc.error.reason ?? ''}`,
+        );
+      if (doc.found && doc._source)
+        out.set(doc._id, { record: doc._source, seqNo: doc._seq_no!, primaryTerm: doc._primary_term! });
     }
     return out;
   }
@@ -258,7 +325,9 @@ class ElasticsearchLinkBase implements LinkBase {
       const operations = todo.flatMap((i) => [ops[i]!.action, ops[i]!.doc]);
       let response: estypes.BulkResponse;
       try {
-        response = await this.call(operation, () => this.client.bulk({ index: this.index, operations }, { maxRetries: conditional ? 0 : undefined }));
+        response = await this.call(operation, () =>
+          this.client.bulk({ index: this.index, operations }, { maxRetries: conditional ? 0 : undefined }),
+        );
       } finally {
         this.gate.wrote();
       }
@@ -270,7 +339,13 @@ class ElasticsearchLinkBase implements LinkBase {
         statuses[i] = item.status;
         if (item.status < 300 || item.status === 409) return;
         if (item.status === 429 && round < MAX_BULK_RETRIES) overloaded.push(i);
-        else failures.push({ id: ops[i]!.id, status: item.status, type: item.error?.type ?? 'unknown', reason: item.error?.reason ?? '' });
+        else
+          failures.push({
+            id: ops[i]!.id,
+            status: item.status,
+            type: item.error?.type ?? 'unknown',
+            reason: item.error?.reason ?? '',
+          });
       });
       if (failures.length > 0) throw new BulkItemsError(operation, this.index, failures);
       if (overloaded.length === 0) return statuses;
@@ -304,7 +379,10 @@ export async function createElasticsearchLinkBase(config: ElasticsearchConfig, l
   const client = createElasticsearchClient(config);
   try {
     const created = await installLinkIndex(client, config);
-    log.info({ node, created, refreshMinIntervalMs: config.refreshMinIntervalMs }, created ? 'link base index created' : 'link base index found');
+    log.info(
+      { node, created, refreshMinIntervalMs: config.refreshMinIntervalMs },
+      created ? 'link base index created' : 'link base index found',
+    );
   } catch (error) {
     await client.close();
     throw toBackendError(error, 'install', config.index, node);

@@ -31,26 +31,46 @@ describe('elasticsearch settings', () => {
         ELASTICSEARCH_REFRESH_MIN_INTERVAL_MS: '0',
       },
     });
-    expect(config).toMatchObject({ url: 'https://es.internal:9243', username: 'crawler', password: 'pw', apiKey: 'a2V5', index: 'links-2026', shards: 6, replicas: 1, requestTimeoutMs: 5000, refreshMinIntervalMs: 0 });
+    expect(config).toMatchObject({
+      url: 'https://es.internal:9243',
+      username: 'crawler',
+      password: 'pw',
+      apiKey: 'a2V5',
+      index: 'links-2026',
+      shards: 6,
+      replicas: 1,
+      requestTimeoutMs: 5000,
+      refreshMinIntervalMs: 0,
+    });
   });
 
   it('rejects index names Elasticsearch refuses, saying what a valid one looks like', () => {
     for (const index of ['Links', 'links*', '_links', '-links', 'a b', 'links/x', '.', '..']) {
-      expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_INDEX: index } }), index).toThrow(/ELASTICSEARCH_INDEX \(index\).*lowercase letters/);
+      expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_INDEX: index } }), index).toThrow(
+        /ELASTICSEARCH_INDEX \(index\).*lowercase letters/,
+      );
     }
-    expect(loadElasticsearchConfig({ env: { ELASTICSEARCH_INDEX: 'crawl.links_v2+x-1' } }).index).toBe('crawl.links_v2+x-1');
+    expect(loadElasticsearchConfig({ env: { ELASTICSEARCH_INDEX: 'crawl.links_v2+x-1' } }).index).toBe(
+      'crawl.links_v2+x-1',
+    );
   });
 
   it('rejects a URL that is not http(s) and counts that are out of range', () => {
-    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_URL: '127.0.0.1:9200' } })).toThrow(/ELASTICSEARCH_URL/);
+    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_URL: '127.0.0.1:9200' } })).toThrow(
+      /ELASTICSEARCH_URL/,
+    );
     expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_URL: 'ftp://es:21' } })).toThrow(/ELASTICSEARCH_URL/);
     expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_SHARDS: '0' } })).toThrow(/ELASTICSEARCH_SHARDS/);
-    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_REFRESH_MIN_INTERVAL_MS: '-1' } })).toThrow(/ELASTICSEARCH_REFRESH_MIN_INTERVAL_MS/);
+    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_REFRESH_MIN_INTERVAL_MS: '-1' } })).toThrow(
+      /ELASTICSEARCH_REFRESH_MIN_INTERVAL_MS/,
+    );
   });
 
   it('needs user and password together, and never prints a secret', () => {
     expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_PASSWORD: 'hunter2' } })).toThrow(ConfigError);
-    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_USERNAME: 'crawler' } })).toThrow(/ELASTICSEARCH_PASSWORD/);
+    expect(() => loadElasticsearchConfig({ env: { ELASTICSEARCH_USERNAME: 'crawler' } })).toThrow(
+      /ELASTICSEARCH_PASSWORD/,
+    );
     try {
       loadElasticsearchConfig({ env: { ELASTICSEARCH_PASSWORD: 'hunter2' } });
     } catch (error) {

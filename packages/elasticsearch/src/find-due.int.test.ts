@@ -24,7 +24,15 @@ describe('findDue across many hosts', () => {
     for (let h = 0; h < HOSTS; h++) {
       // Host 0 has the oldest URLs and the highest priority: it must not take every round.
       for (let i = 0; i < PER_HOST; i++) {
-        records.push(makeLinkRecord(`http://host${h}.fair.test/${i}`, { depth: i % 5, rank: ((i * 37) % 200) / 200, nextFetchAt: h === 0 ? 1 : NOW - 1000 + i, priority: h === 0 ? 9 : 0, level: h === 0 ? 0 : 1 }));
+        records.push(
+          makeLinkRecord(`http://host${h}.fair.test/${i}`, {
+            depth: i % 5,
+            rank: ((i * 37) % 200) / 200,
+            nextFetchAt: h === 0 ? 1 : NOW - 1000 + i,
+            priority: h === 0 ? 9 : 0,
+            level: h === 0 ? 0 : 1,
+          }),
+        );
       }
     }
     expect(await linkbase.insertNew(records)).toHaveLength(HOSTS * PER_HOST);
@@ -66,7 +74,11 @@ describe('findDue across many hosts', () => {
     const firstRoundOf = new Map<string, number>();
     for (let round = 0; round < 200 && leasedIds.size < HOSTS * PER_HOST; round++) {
       const due = await linkbase.findDue({ now: NOW, limit: 500, perQueueLimit: 20 });
-      const leased = await linkbase.lease(due.map((record) => record.id), NOW + 60_000, NOW);
+      const leased = await linkbase.lease(
+        due.map((record) => record.id),
+        NOW + 60_000,
+        NOW,
+      );
       expect(leased).toHaveLength(due.length);
       for (const record of leased) {
         expect(leasedIds.has(record.id)).toBe(false);

@@ -9,7 +9,9 @@ const COUNT = 20_000;
 describe('many records', () => {
   const config = testConfig();
   let linkbase: LinkBase;
-  const records: LinkRecord[] = Array.from({ length: COUNT }, (_, i) => makeLinkRecord(`http://bulk${i % 97}.many.test/page/${i}`, { depth: i % 4, anchors: [`link ${i}`] }));
+  const records: LinkRecord[] = Array.from({ length: COUNT }, (_, i) =>
+    makeLinkRecord(`http://bulk${i % 97}.many.test/page/${i}`, { depth: i % 4, anchors: [`link ${i}`] }),
+  );
 
   beforeAll(async () => {
     linkbase = await createElasticsearchLinkBase(config, quiet);
@@ -26,7 +28,9 @@ describe('many records', () => {
     expect(new Set(created).size).toBe(COUNT);
     // Half known, half new: only the new half is reported.
     const extra = Array.from({ length: 500 }, (_, i) => makeLinkRecord(`http://extra.many.test/${i}`));
-    expect((await linkbase.insertNew([...records.slice(0, 500), ...extra])).sort()).toEqual(extra.map((record) => record.id).sort());
+    expect((await linkbase.insertNew([...records.slice(0, 500), ...extra])).sort()).toEqual(
+      extra.map((record) => record.id).sort(),
+    );
     expect((await linkbase.stats(0)).total).toBe(COUNT + 500);
   });
 

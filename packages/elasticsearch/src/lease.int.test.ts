@@ -22,10 +22,16 @@ describe('leases', () => {
 
   it('are exclusive: two callers leasing the same 100 ids at once get each id exactly once', async () => {
     const now = 5_000_000;
-    const records = Array.from({ length: 100 }, (_, i) => makeLinkRecord(`http://race${i % 7}.lease.test/${i}`, { nextFetchAt: now - 1 }));
+    const records = Array.from({ length: 100 }, (_, i) =>
+      makeLinkRecord(`http://race${i % 7}.lease.test/${i}`, { nextFetchAt: now - 1 }),
+    );
     await first.insertNew(records);
     const ids = records.map((record) => record.id);
-    const [a, b, c] = await Promise.all([first.lease(ids, now + 1000, now), second.lease(ids, now + 2000, now), first.lease([...ids].reverse(), now + 3000, now)]);
+    const [a, b, c] = await Promise.all([
+      first.lease(ids, now + 1000, now),
+      second.lease(ids, now + 2000, now),
+      first.lease([...ids].reverse(), now + 3000, now),
+    ]);
     const all = [...a!, ...b!, ...c!].map((record) => record.id);
     expect(all.sort()).toEqual([...ids].sort());
     const stored = await second.getMany(ids);
@@ -38,9 +44,17 @@ describe('leases', () => {
     await first.insertNew([record]);
     expect((await first.lease([record.id], now + 100, now))[0]!.leaseExpiries).toBe(0);
     expect(await second.lease([record.id], now + 200, now + 50)).toEqual([]);
-    expect((await second.lease([record.id], now + 300, now + 100))[0]).toMatchObject({ leaseUntil: now + 300, leaseExpiries: 1 });
+    expect((await second.lease([record.id], now + 300, now + 100))[0]).toMatchObject({
+      leaseUntil: now + 300,
+      leaseExpiries: 1,
+    });
     // An answered URL (lease cleared to 0) is not an expiry.
-    await first.update([record.id], (current) => ({ ...current, leaseUntil: 0, status: 'fetched', nextFetchAt: now + 500 }));
+    await first.update([record.id], (current) => ({
+      ...current,
+      leaseUntil: 0,
+      status: 'fetched',
+      nextFetchAt: now + 500,
+    }));
     expect(await first.lease([record.id], now + 900, now + 400)).toEqual([]);
     expect((await first.lease([record.id], now + 900, now + 500))[0]!.leaseExpiries).toBe(1);
   });
@@ -55,7 +69,11 @@ describe('leases', () => {
     expect(due).toHaveLength(2);
     await second.update([finished.id], (current) => ({ ...current, status: 'gone' }));
     await second.update([linked.id], (current) => ({ ...current, inlinks: current.inlinks + 1 }));
-    const leased = await first.lease(due.map((record) => record.id), now + 1000, now);
+    const leased = await first.lease(
+      due.map((record) => record.id),
+      now + 1000,
+      now,
+    );
     expect(leased.map((record) => [record.id, record.inlinks])).toEqual([[linked.id, 1]]);
     expect((await first.getMany([finished.id])).get(finished.id)).toMatchObject({ status: 'gone', leaseUntil: 0 });
   });

@@ -25,7 +25,11 @@ export class LinkControlStore {
       const doc = await this.client.get<{ control: LinkBaseControl }>({ index: this.index, id: CONTROL_ID });
       return { ...EMPTY_CONTROL, ...doc._source?.control };
     } catch (error) {
-      if (responseCause(error).type === 'index_not_found_exception' || (error as { meta?: { statusCode?: number } }).meta?.statusCode === 404) return EMPTY_CONTROL;
+      if (
+        responseCause(error).type === 'index_not_found_exception' ||
+        (error as { meta?: { statusCode?: number } }).meta?.statusCode === 404
+      )
+        return EMPTY_CONTROL;
       throw error;
     }
   }
@@ -39,7 +43,11 @@ export class LinkControlStore {
   /** Created explicitly, not by the write: auto-creation would map the jobs' JSON field by field. */
   private async create(): Promise<void> {
     try {
-      await this.client.indices.create({ index: this.index, settings: { number_of_shards: 1 }, mappings: { dynamic: 'strict', properties: { control: { type: 'object', enabled: false } } } });
+      await this.client.indices.create({
+        index: this.index,
+        settings: { number_of_shards: 1 },
+        mappings: { dynamic: 'strict', properties: { control: { type: 'object', enabled: false } } },
+      });
     } catch (error) {
       if (responseCause(error).type !== 'resource_already_exists_exception') throw error;
     }

@@ -67,7 +67,9 @@ export function dynamicIndexSettings(config: Pick<ElasticsearchConfig, 'replicas
 }
 
 /** The composable template for exactly the configured index (no wildcard, so it never captures other indices). */
-export function linkIndexTemplate(config: Pick<ElasticsearchConfig, 'index' | 'shards' | 'replicas'>): estypes.IndicesPutIndexTemplateRequest {
+export function linkIndexTemplate(
+  config: Pick<ElasticsearchConfig, 'index' | 'shards' | 'replicas'>,
+): estypes.IndicesPutIndexTemplateRequest {
   return {
     name: config.index,
     index_patterns: [config.index],

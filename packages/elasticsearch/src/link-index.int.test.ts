@@ -28,22 +28,36 @@ describe('link base index', () => {
     expect(mapping.dynamic).toBe('strict');
     expect(mapping.properties).toEqual(LINK_PROPERTIES);
     const settings = (await client.indices.getSettings({ index: config.index }))[config.index]!.settings!.index!;
-    expect(settings).toMatchObject({ number_of_shards: '2', number_of_replicas: '0', max_inner_result_window: String(MAX_PER_QUEUE) });
+    expect(settings).toMatchObject({
+      number_of_shards: '2',
+      number_of_replicas: '0',
+      max_inner_result_window: String(MAX_PER_QUEUE),
+    });
   });
 
   it('rejects a document with a field the mapping does not know', async () => {
     const record = makeLinkRecord('http://strict.test/');
     const refused = client.index({ index: config.index, id: 'stray', document: { ...record, stray: 1 } });
     await expect(refused).rejects.toBeInstanceOf(errors.ResponseError);
-    await expect(refused).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('strict_dynamic_mapping_exception') });
+    await expect(refused).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringContaining('strict_dynamic_mapping_exception'),
+    });
     const failed = await linkbase.insertNew([{ ...record, stray: 1 } as LinkRecord]).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(BulkItemsError);
-    expect(failed).toMatchObject({ retriable: false, failures: [{ id: record.id, status: 400, type: 'strict_dynamic_mapping_exception' }] });
+    expect(failed).toMatchObject({
+      retriable: false,
+      failures: [{ id: record.id, status: 400, type: 'strict_dynamic_mapping_exception' }],
+    });
   });
 
   it('stores every field of a record as it was given, including NEVER and nulls', async () => {
     const full: LinkRecord = {
-      ...makeLinkRecord('http://full.test/a?b=c', { anchors: ['Home', 'Start here'], depth: 4, discoveredAt: 1_700_000_000_123 }),
+      ...makeLinkRecord('http://full.test/a?b=c', {
+        anchors: ['Home', 'Start here'],
+        depth: 4,
+        discoveredAt: 1_700_000_000_123,
+      }),
       status: 'fetched',
       fetchCount: 3,
       inlinks: 12,
@@ -86,7 +100,12 @@ describe('link base index', () => {
     try {
       const failed = await createElasticsearchLinkBase(other, quiet).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(BackendError);
-      expect(failed).toMatchObject({ retriable: false, message: expect.stringMatching(new RegExp(`install on index ${other.index} .*HTTP 400 illegal_argument_exception.*depth`)) });
+      expect(failed).toMatchObject({
+        retriable: false,
+        message: expect.stringMatching(
+          new RegExp(`install on index ${other.index} .*HTTP 400 illegal_argument_exception.*depth`),
+        ),
+      });
     } finally {
       await dropTestIndex(other.index);
     }

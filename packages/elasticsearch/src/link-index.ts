@@ -9,7 +9,10 @@ import { LINK_MAPPINGS, dynamicIndexSettings, linkIndexTemplate } from './link-i
  * dynamic settings, so running this again, from any number of processes, is harmless.
  * Returns true when this call created the index.
  */
-export async function installLinkIndex(client: Client, config: Pick<ElasticsearchConfig, 'index' | 'shards' | 'replicas'>): Promise<boolean> {
+export async function installLinkIndex(
+  client: Client,
+  config: Pick<ElasticsearchConfig, 'index' | 'shards' | 'replicas'>,
+): Promise<boolean> {
   await client.indices.putIndexTemplate(linkIndexTemplate(config));
   try {
     await client.indices.create({ index: config.index });
@@ -21,4 +24,3 @@ export async function installLinkIndex(client: Client, config: Pick<Elasticsearc
   await client.indices.putSettings({ index: config.index, settings: dynamicIndexSettings(config) });
   return false;
 }
-

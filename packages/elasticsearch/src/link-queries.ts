@@ -16,7 +16,11 @@ const MAX_CLASSES = 8;
 
 /** Due at `now`: schedulable, its time has come, and no lease holds it. */
 export function dueFilter(now: number): estypes.QueryDslQueryContainer[] {
-  return [{ terms: { status: [...SCHEDULABLE_STATUSES] } }, { range: { nextFetchAt: { lte: now } } }, { range: { leaseUntil: { lte: now } } }];
+  return [
+    { terms: { status: [...SCHEDULABLE_STATUSES] } },
+    { range: { nextFetchAt: { lte: now } } },
+    { range: { leaseUntil: { lte: now } } },
+  ];
 }
 
 /** Due and not paused: the query of findDue. */
@@ -41,9 +45,16 @@ export function isDue(record: LinkRecord, now: number): boolean {
  * queue). Sequence numbers come along, so a lease right after can write without reading first. The
  * request cache is off: `now` differs on every call, so cached entries would never hit.
  */
-export function dueQueuesRequest(index: string, now: number, page: QueuePageRequest, perGroup: number, exclude?: DueQuery['exclude']): estypes.SearchRequest {
+export function dueQueuesRequest(
+  index: string,
+  now: number,
+  page: QueuePageRequest,
+  perGroup: number,
+  exclude?: DueQuery['exclude'],
+): estypes.SearchRequest {
   const query = dueQuery(now, exclude);
-  if (page.upTo !== undefined) query.filter = [...(query.filter as estypes.QueryDslQueryContainer[]), { range: { queueKey: { lte: page.upTo } } }];
+  if (page.upTo !== undefined)
+    query.filter = [...(query.filter as estypes.QueryDslQueryContainer[]), { range: { queueKey: { lte: page.upTo } } }];
   const levels = (sort: estypes.SortCombinations[]): estypes.AggregationsAggregationContainer => ({
     terms: { field: 'level', size: LEVELS },
     aggs: { due: { top_hits: { size: perGroup, sort, _source: true, seq_no_primary_term: true } } },
@@ -63,7 +74,12 @@ export function dueQueuesRequest(index: string, now: number, page: QueuePageRequ
         },
         aggs: {
           discovery: { filter: DISCOVERY, aggs: { levels: levels(DISCOVERY_ORDER) } },
-          recrawl: { filter: { bool: { must_not: [DISCOVERY] } }, aggs: { classes: { terms: { field: 'trafficClass', size: MAX_CLASSES }, aggs: { levels: levels(RECRAWL_ORDER) } } } },
+          recrawl: {
+            filter: { bool: { must_not: [DISCOVERY] } },
+            aggs: {
+              classes: { terms: { field: 'trafficClass', size: MAX_CLASSES }, aggs: { levels: levels(RECRAWL_ORDER) } },
+            },
+          },
         },
       },
     },
@@ -75,7 +91,12 @@ export const MAX_STATS_JOBS = 1000;
 
 /** Counts by status and job, leased, and due (with its detail) only when asked, in one request. */
 export function statsRequest(index: string, now: number, withDue: boolean): estypes.SearchRequest {
-  const visited: estypes.QueryDslQueryContainer = { bool: { should: [{ range: { fetchCount: { gt: 0 } } }, { range: { leaseUntil: { gt: 0 } } }], minimum_should_match: 1 } };
+  const visited: estypes.QueryDslQueryContainer = {
+    bool: {
+      should: [{ range: { fetchCount: { gt: 0 } } }, { range: { leaseUntil: { gt: 0 } } }],
+      minimum_should_match: 1,
+    },
+  };
   const dueDetail: Record<string, estypes.AggregationsAggregationContainer> = {
     byClass: { terms: { field: 'trafficClass', size: MAX_CLASSES } },
     byLevel: { terms: { field: 'level', size: LEVELS } },

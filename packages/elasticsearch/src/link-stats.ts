@@ -10,13 +10,22 @@ export interface StatsAggregations {
   byStatus: { buckets: Bucket[] };
   byJob: { buckets: (Bucket & { visited: { doc_count: number } })[] };
   leased: { doc_count: number };
-  due?: { doc_count: number; byClass: { buckets: Bucket[] }; byLevel: { buckets: Bucket[] }; topQueues: { buckets: Bucket[] } };
+  due?: {
+    doc_count: number;
+    byClass: { buckets: Bucket[] };
+    byLevel: { buckets: Bucket[] };
+    topQueues: { buckets: Bucket[] };
+  };
 }
 
-const counts = (buckets: Bucket[]): Record<string, number> => Object.fromEntries(buckets.map((bucket) => [String(bucket.key), bucket.doc_count]));
+const counts = (buckets: Bucket[]): Record<string, number> =>
+  Object.fromEntries(buckets.map((bucket) => [String(bucket.key), bucket.doc_count]));
 
 /** LinkBaseStats from the answer to statsRequest. */
-export function readStats(response: estypes.SearchResponse<LinkRecord, StatsAggregations>, withDue: boolean): LinkBaseStats {
+export function readStats(
+  response: estypes.SearchResponse<LinkRecord, StatsAggregations>,
+  withDue: boolean,
+): LinkBaseStats {
   const aggs = response.aggregations;
   const total = response.hits.total;
   const due = withDue ? aggs?.due : undefined;
@@ -24,13 +33,21 @@ export function readStats(response: estypes.SearchResponse<LinkRecord, StatsAggr
     total: typeof total === 'number' ? total : (total?.value ?? 0),
     byStatus: counts(aggs?.byStatus.buckets ?? []),
     leased: aggs?.leased.doc_count ?? 0,
-    byJob: Object.fromEntries((aggs?.byJob.buckets ?? []).map((bucket) => [String(bucket.key), { total: bucket.doc_count, visited: bucket.visited.doc_count }])),
+    byJob: Object.fromEntries(
+      (aggs?.byJob.buckets ?? []).map((bucket) => [
+        String(bucket.key),
+        { total: bucket.doc_count, visited: bucket.visited.doc_count },
+      ]),
+    ),
     due: withDue ? (due?.doc_count ?? 0) : null,
     dueDetail: withDue
       ? {
           byClass: counts(due?.byClass.buckets ?? []),
           byLevel: counts(due?.byLevel.buckets ?? []),
-          topQueues: (due?.topQueues.buckets ?? []).map((bucket) => ({ queueKey: String(bucket.key), due: bucket.doc_count })),
+          topQueues: (due?.topQueues.buckets ?? []).map((bucket) => ({
+            queueKey: String(bucket.key),
+            due: bucket.doc_count,
+          })),
         }
       : null,
   };

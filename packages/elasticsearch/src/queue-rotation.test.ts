@@ -1,20 +1,33 @@
 import { makeLinkRecord } from '@crawler/core/testing';
 import type { LinkRecord } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
-import { MAX_QUEUES_PER_PAGE, MAX_RECORDS_PER_PAGE, QueueRotation, nextPageSize, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
+import {
+  MAX_QUEUES_PER_PAGE,
+  MAX_RECORDS_PER_PAGE,
+  QueueRotation,
+  nextPageSize,
+  type QueueBatch,
+  type QueuePageRequest,
+} from './queue-rotation.js';
 
 /** Queues as the cluster would page them: sorted keys, `after` exclusive, `upTo` inclusive, each cut to `perQueue` as top_hits does. */
 function fakeCluster(sizes: Record<string, number>, perQueue = Infinity) {
   const queues = new Map<string, LinkRecord[]>(
     Object.entries(sizes)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([key, size]) => [key, Array.from({ length: size }, (_, i) => makeLinkRecord(`http://${key}/${i}`, { depth: i }))]),
+      .map(([key, size]) => [
+        key,
+        Array.from({ length: size }, (_, i) => makeLinkRecord(`http://${key}/${i}`, { depth: i })),
+      ]),
   );
   const requests: QueuePageRequest[] = [];
   const fetchPage = async (request: QueuePageRequest): Promise<QueueBatch[]> => {
     requests.push({ ...request });
     return [...queues]
-      .filter(([key]) => (request.after === undefined || key > request.after) && (request.upTo === undefined || key <= request.upTo))
+      .filter(
+        ([key]) =>
+          (request.after === undefined || key > request.after) && (request.upTo === undefined || key <= request.upTo),
+      )
       .slice(0, request.queues)
       .map(([queueKey, records]) => ({ queueKey, records: records.slice(0, perQueue) }));
   };
@@ -27,7 +40,14 @@ describe('QueueRotation', () => {
   it('takes what each queue brings, in the order given, until the limit', async () => {
     const { fetchPage } = fakeCluster({ 'a.test': 5, 'b.test': 1, 'c.test': 5 }, 3);
     const taken = await new QueueRotation().take(fetchPage, 6, 3);
-    expect(taken.map((record) => new URL(record.url).host + new URL(record.url).pathname)).toEqual(['a.test/0', 'a.test/1', 'a.test/2', 'b.test/0', 'c.test/0', 'c.test/1']);
+    expect(taken.map((record) => new URL(record.url).host + new URL(record.url).pathname)).toEqual([
+      'a.test/0',
+      'a.test/1',
+      'a.test/2',
+      'b.test/0',
+      'c.test/0',
+      'c.test/1',
+    ]);
   });
 
   it('starts each round after the queue the previous round ended with, wrapping around', async () => {
@@ -44,7 +64,9 @@ describe('QueueRotation', () => {
   });
 
   it('serves every one of many queues within ceil(queues / queues per round) rounds', async () => {
-    const sizes = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`h${String(i).padStart(2, '0')}.test`, 200]));
+    const sizes = Object.fromEntries(
+      Array.from({ length: 50 }, (_, i) => [`h${String(i).padStart(2, '0')}.test`, 200]),
+    );
     const { fetchPage } = fakeCluster(sizes, 10);
     const rotation = new QueueRotation();
     const seen = new Set<string>();
@@ -66,7 +88,9 @@ describe('QueueRotation', () => {
   });
 
   it('asks for more queues per page once it sees that queues are thin', async () => {
-    const { fetchPage, requests } = fakeCluster(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`h${String(i).padStart(3, '0')}.test`, 1])));
+    const { fetchPage, requests } = fakeCluster(
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`h${String(i).padStart(3, '0')}.test`, 1])),
+    );
     const taken = await new QueueRotation().take(fetchPage, 200, 20);
     expect(taken).toHaveLength(200);
     expect(requests.map((request) => request.queues)).toEqual([10, 190]);

@@ -65,7 +65,9 @@ export class QueueRotation {
       }
       if (page.length === request.queues) request = { ...request, after: page.at(-1)!.queueKey };
       // The walk reached the last key: wrap around once, up to where this round began.
-      else request = request.upTo === undefined && start !== undefined ? { after: undefined, upTo: start, queues: 0 } : null;
+      else
+        request =
+          request.upTo === undefined && start !== undefined ? { after: undefined, upTo: start, queues: 0 } : null;
     }
     // After the last key, the next round starts from the first; otherwise after the last queue served.
     if (last !== undefined) this.cursor = atEnd ? undefined : last;

@@ -43,7 +43,11 @@ class QueueIndex {
     const { jobId, trafficClass, level } = entry.record;
     const key = `${jobId}\n${trafficClass}\n${level}`;
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = { jobId, heap: new BinaryHeap<Entry>(trafficClass === 'discovery' ? breadthFirst : dueOrder) }));
+    if (!group)
+      this.groups.set(
+        key,
+        (group = { jobId, heap: new BinaryHeap<Entry>(trafficClass === 'discovery' ? breadthFirst : dueOrder) }),
+      );
     group.heap.push(entry);
   }
 
@@ -100,7 +104,8 @@ export class DueIndex {
       if (!selection.excludeQueues?.has(key)) {
         for (const group of queue.groups.values()) {
           if (out.length >= limit) break;
-          if (!selection.excludeJobs?.has(group.jobId)) this.take(group.heap, Math.min(perGroupLimit, limit - out.length), out);
+          if (!selection.excludeJobs?.has(group.jobId))
+            this.take(group.heap, Math.min(perGroupLimit, limit - out.length), out);
         }
       }
       if (queue.empty) this.queues.delete(key);

@@ -27,7 +27,10 @@ describe('FileLinkBase durability', () => {
     await first.insertNew([record]);
     await first.lease([record.id], Date.now() + 3_600_000, Date.now());
     await first.close();
-    writeFileSync(join(dir, 'linkbase.journal.jsonl'), `${readFileSync(join(dir, 'linkbase.journal.jsonl'), 'utf8')}{"id":"torn`);
+    writeFileSync(
+      join(dir, 'linkbase.journal.jsonl'),
+      `${readFileSync(join(dir, 'linkbase.journal.jsonl'), 'utf8')}{"id":"torn`,
+    );
     const second = await FileLinkBase.open(dir);
     const due = await second.findDue({ now: Date.now(), limit: 10, perQueueLimit: 10 });
     expect(due.map((r) => r.id)).toEqual([record.id]);

@@ -39,7 +39,10 @@ export class FileLinkBase implements LinkBase {
 
   static async open(dir: string, options: FileLinkBaseOptions = {}): Promise<FileLinkBase> {
     mkdirSync(dir, { recursive: true });
-    const linkbase = new FileLinkBase(dir, { flushIntervalMs: options.flushIntervalMs ?? 250, compactAfterBytes: options.compactAfterBytes ?? 256 * 1024 * 1024 });
+    const linkbase = new FileLinkBase(dir, {
+      flushIntervalMs: options.flushIntervalMs ?? 250,
+      compactAfterBytes: options.compactAfterBytes ?? 256 * 1024 * 1024,
+    });
     await linkbase.load();
     linkbase.timer = setInterval(() => void linkbase.flush().catch(() => undefined), linkbase.options.flushIntervalMs);
     linkbase.timer.unref();
@@ -117,7 +120,13 @@ export class FileLinkBase implements LinkBase {
   }
 
   async findDue(query: DueQuery): Promise<LinkRecord[]> {
-    const selection = { now: query.now, limit: query.limit, perGroupLimit: query.perQueueLimit, excludeQueues: new Set(query.exclude?.queues), excludeJobs: new Set(query.exclude?.jobs) };
+    const selection = {
+      now: query.now,
+      limit: query.limit,
+      perGroupLimit: query.perQueueLimit,
+      excludeQueues: new Set(query.exclude?.queues),
+      excludeJobs: new Set(query.exclude?.jobs),
+    };
     return this.index.due(selection, (id) => this.records.get(id));
   }
 
@@ -139,7 +148,9 @@ export class FileLinkBase implements LinkBase {
     let leased = 0;
     for (const id of this.leaseHolders) if (this.records.get(id)!.leaseUntil > now) leased++;
     const byStatus = Object.fromEntries([...this.statusCounts].filter(([, count]) => count > 0));
-    const byJob = Object.fromEntries([...this.jobCounts].filter(([, counts]) => counts.total > 0).map(([job, counts]) => [job, { ...counts }]));
+    const byJob = Object.fromEntries(
+      [...this.jobCounts].filter(([, counts]) => counts.total > 0).map(([job, counts]) => [job, { ...counts }]),
+    );
     const stats: LinkBaseStats = { total: this.records.size, byStatus, leased, byJob, due: null, dueDetail: null };
     if (options.due) Object.assign(stats, this.countDue(now));
     return stats;
@@ -158,14 +169,20 @@ export class FileLinkBase implements LinkBase {
       byLevel[record.level] = (byLevel[record.level] ?? 0) + 1;
       byQueue.set(record.queueKey, (byQueue.get(record.queueKey) ?? 0) + 1);
     }
-    const topQueues = [...byQueue].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20).map(([queueKey, count]) => ({ queueKey, due: count }));
+    const topQueues = [...byQueue]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 20)
+      .map(([queueKey, count]) => ({ queueKey, due: count }));
     return { due, dueDetail: { byClass, byLevel, topQueues } };
   }
 
   async getControl(): Promise<LinkBaseControl> {
     if (!existsSync(this.controlPath)) return EMPTY_CONTROL;
     try {
-      return { ...EMPTY_CONTROL, ...(JSON.parse(await readFile(this.controlPath, 'utf8')) as Partial<LinkBaseControl>) };
+      return {
+        ...EMPTY_CONTROL,
+        ...(JSON.parse(await readFile(this.controlPath, 'utf8')) as Partial<LinkBaseControl>),
+      };
     } catch (cause) {
       throw new BackendError(`cannot read the link base control file ${this.controlPath}`, { cause, retriable: false });
     }

@@ -78,7 +78,11 @@ export class InProcessBus implements Bus {
   async createTopics(topics: TopicConfig[]): Promise<void> {
     for (const config of topics) {
       if (this.topics.has(config.name)) continue;
-      this.topics.set(config.name, { config, partitions: Array.from({ length: config.partitions }, () => new PartitionLog()), roundRobin: 0 });
+      this.topics.set(config.name, {
+        config,
+        partitions: Array.from({ length: config.partitions }, () => new PartitionLog()),
+        roundRobin: 0,
+      });
     }
   }
 
@@ -105,7 +109,13 @@ export class InProcessBus implements Bus {
       const topic = this.topic(name);
       topic.partitions.forEach((log, partition) => {
         const committed = group?.committed.get(tpKey(name, partition)) ?? -1;
-        out.push({ topic: name, partition, committed, end: log.end, lag: log.end - (committed < 0 ? log.base : committed) });
+        out.push({
+          topic: name,
+          partition,
+          committed,
+          end: log.end,
+          lag: log.end - (committed < 0 ? log.base : committed),
+        });
       });
     }
     return out;
@@ -119,7 +129,11 @@ export class InProcessBus implements Bus {
   /** @internal */
   topic(name: string): TopicState {
     const topic = this.topics.get(name);
-    if (!topic) throw new CrawlerError('BUS_UNKNOWN_TOPIC', `topic ${name} does not exist; topics are created from schemas/catalog.json at start`);
+    if (!topic)
+      throw new CrawlerError(
+        'BUS_UNKNOWN_TOPIC',
+        `topic ${name} does not exist; topics are created from schemas/catalog.json at start`,
+      );
     return topic;
   }
 
@@ -161,7 +175,8 @@ export class InProcessBus implements Bus {
       log.trimTo(floor);
       return;
     }
-    while (log.bytes > this.retentionBytes && log.base < log.end) log.trimTo(log.base + Math.max(1, Math.floor((log.end - log.base) / 4)));
+    while (log.bytes > this.retentionBytes && log.base < log.end)
+      log.trimTo(log.base + Math.max(1, Math.floor((log.end - log.base) / 4)));
   }
 }
 

@@ -6,7 +6,8 @@ import { InProcessBus } from './in-process-bus.js';
 
 const codec = new Codec();
 const url = (n: number) => `http://news.example.test/${n}`;
-const request = (n: number): Buffer => codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: url(n) });
+const request = (n: number): Buffer =>
+  codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: url(n) });
 const urlOf = (message: OutgoingMessage) => codec.decode<StatusUpdate>(message.value).url;
 
 /** Answers every request with one status: what is produced for a message, and must be acknowledged before its offset commits. */
@@ -14,7 +15,14 @@ const stage: Stage<FrontierRequest> = {
   name: 'test',
   input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
   outputs: [Topics.status],
-  handle: async (input) => [{ topic: Topics.status, schema: Schemas.StatusUpdate, key: input.queueKey, value: { ...sampleMessages[Schemas.StatusUpdate], url: input.url, outcome: 'ok' } }],
+  handle: async (input) => [
+    {
+      topic: Topics.status,
+      schema: Schemas.StatusUpdate,
+      key: input.queueKey,
+      value: { ...sampleMessages[Schemas.StatusUpdate], url: input.url, outcome: 'ok' },
+    },
+  ],
 };
 
 describe('StageRunner commits only what the bus acknowledged', () => {
@@ -28,14 +36,33 @@ describe('StageRunner commits only what the bus acknowledged', () => {
    * A runner on a fresh bus whose producer is `wrap`ped around the bus's own (the wrapper may read
    * the group's committed offset), fed `count` requests; commits are tried every 10 ms.
    */
-  async function setup(count: number, wrap: (inner: BusProducer, committed: () => Promise<number>) => BusProducer, retryBaseMs = 1) {
+  async function setup(
+    count: number,
+    wrap: (inner: BusProducer, committed: () => Promise<number>) => BusProducer,
+    retryBaseMs = 1,
+  ) {
     const bus = new InProcessBus();
     await bus.createTopics(loadCatalog().topics);
-    const committed = async () => (await bus.lag('test', [Topics.frontier])).find((partition) => partition.end > 0)!.committed;
-    const runner = new StageRunner({ stage, bus, codec, producer: wrap(bus.producer(), committed), groupId: 'test', logger: silentLogger(), concurrency: 4, retryBaseMs, commitIntervalMs: 10, drainTimeoutMs: 100 });
+    const committed = async () =>
+      (await bus.lag('test', [Topics.frontier])).find((partition) => partition.end > 0)!.committed;
+    const runner = new StageRunner({
+      stage,
+      bus,
+      codec,
+      producer: wrap(bus.producer(), committed),
+      groupId: 'test',
+      logger: silentLogger(),
+      concurrency: 4,
+      retryBaseMs,
+      commitIntervalMs: 10,
+      drainTimeoutMs: 100,
+    });
     await runner.start();
     // One key: every message lands in one partition, in order.
-    await bus.producer().send(Topics.frontier, Array.from({ length: count }, (_, n) => ({ key: 'news.example.test', value: request(n) })));
+    await bus.producer().send(
+      Topics.frontier,
+      Array.from({ length: count }, (_, n) => ({ key: 'news.example.test', value: request(n) })),
+    );
     cleanup = async () => {
       await runner.stop();
       await bus.close();
@@ -74,7 +101,8 @@ describe('StageRunner commits only what the bus acknowledged', () => {
       (inner, committedNow) => ({
         send: async (topic, messages) => {
           committedAtAttempt.push(await committedNow());
-          if (++attempts <= 2) throw new BackendError('producing 1 message(s) to crawl.status failed: broker not answering');
+          if (++attempts <= 2)
+            throw new BackendError('producing 1 message(s) to crawl.status failed: broker not answering');
           await inner.send(topic, messages);
         },
         close: () => inner.close(),

@@ -1,4 +1,13 @@
-import { BatchingProducer, Codec, CrawlerError, loadCatalog, Schemas, silentLogger, StageRunner, Topics } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  CrawlerError,
+  loadCatalog,
+  Schemas,
+  silentLogger,
+  StageRunner,
+  Topics,
+} from '@crawler/core';
 import type { DeadLetter, Emission, FrontierRequest, Stage, StatusUpdate } from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +19,18 @@ async function setup(stage: Stage<FrontierRequest>, options: { concurrency?: num
   const bus = new InProcessBus();
   await bus.createTopics(loadCatalog().topics);
   const producer = new BatchingProducer(bus.producer());
-  const runner = new StageRunner({ stage, bus, codec, producer, groupId: 'test', logger: silentLogger(), concurrency: options.concurrency ?? 4, maxAttempts: options.maxAttempts ?? 3, retryBaseMs: 1, commitIntervalMs: 20 });
+  const runner = new StageRunner({
+    stage,
+    bus,
+    codec,
+    producer,
+    groupId: 'test',
+    logger: silentLogger(),
+    concurrency: options.concurrency ?? 4,
+    maxAttempts: options.maxAttempts ?? 3,
+    retryBaseMs: 1,
+    commitIntervalMs: 20,
+  });
   const statuses: StatusUpdate[] = [];
   const dead: DeadLetter[] = [];
   const tap = bus.consumer({ groupId: 'tap', topics: [Topics.status, Topics.dlq], fromBeginning: true });
@@ -21,16 +41,29 @@ async function setup(stage: Stage<FrontierRequest>, options: { concurrency?: num
     },
   });
   await runner.start();
-  const send = (values: Buffer[]) => bus.producer().send(Topics.frontier, values.map((value) => ({ key: 'news.example.test', value })));
+  const send = (values: Buffer[]) =>
+    bus.producer().send(
+      Topics.frontier,
+      values.map((value) => ({ key: 'news.example.test', value })),
+    );
   return { bus, runner, statuses, dead, send, tap };
 }
 
 function statusFor(request: FrontierRequest, outcome: string): Emission {
-  const value: StatusUpdate = { ...sampleMessages[Schemas.StatusUpdate], url: request.url, urlId: request.urlId, outcome };
+  const value: StatusUpdate = {
+    ...sampleMessages[Schemas.StatusUpdate],
+    url: request.url,
+    urlId: request.urlId,
+    outcome,
+  };
   return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
 }
 
-const request = (n: number): Buffer => codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: `http://news.example.test/${n}` });
+const request = (n: number): Buffer =>
+  codec.encode(Schemas.FrontierRequest, {
+    ...sampleMessages[Schemas.FrontierRequest],
+    url: `http://news.example.test/${n}`,
+  });
 
 describe('StageRunner', () => {
   let cleanup: (() => Promise<void>) | null = null;
@@ -59,8 +92,14 @@ describe('StageRunner', () => {
     };
     await send([0, 1, 2, 3].map(request));
     await waitFor(() => statuses.length === 4);
-    expect(statuses.map((status) => status.url).slice(0, 3)).toEqual(['http://news.example.test/1', 'http://news.example.test/2', 'http://news.example.test/3']);
-    await waitFor(async () => (await bus.lag('test', [Topics.frontier])).every((p) => p.lag === 0 && (p.end === 0 || p.committed === p.end)));
+    expect(statuses.map((status) => status.url).slice(0, 3)).toEqual([
+      'http://news.example.test/1',
+      'http://news.example.test/2',
+      'http://news.example.test/3',
+    ]);
+    await waitFor(async () =>
+      (await bus.lag('test', [Topics.frontier])).every((p) => p.lag === 0 && (p.end === 0 || p.committed === p.end)),
+    );
   });
 
   it('dead-letters undecodable bytes with the original payload and keeps the partition flowing', async () => {
@@ -168,9 +207,22 @@ describe('StageRunner', () => {
     const bus = new InProcessBus();
     await bus.createTopics(loadCatalog().topics);
     const producer = new BatchingProducer(bus.producer());
-    const runner = new StageRunner({ stage, bus, codec, producer, groupId: 'test', logger: silentLogger(), concurrency: 2, drainTimeoutMs: 100, commitIntervalMs: 10 });
+    const runner = new StageRunner({
+      stage,
+      bus,
+      codec,
+      producer,
+      groupId: 'test',
+      logger: silentLogger(),
+      concurrency: 2,
+      drainTimeoutMs: 100,
+      commitIntervalMs: 10,
+    });
     await runner.start();
-    await bus.producer().send(Topics.frontier, [0, 1, 2].map((n) => ({ key: 'k', value: request(n) })));
+    await bus.producer().send(
+      Topics.frontier,
+      [0, 1, 2].map((n) => ({ key: 'k', value: request(n) })),
+    );
     await waitFor(() => gate.length === 2);
     gate.shift()!();
     await runner.stop();
@@ -193,10 +245,23 @@ describe('StageRunner', () => {
     };
     const bus = new InProcessBus();
     await bus.createTopics(loadCatalog().topics);
-    const make = () => new StageRunner({ stage, bus, codec, producer: new BatchingProducer(bus.producer()), groupId: 'test', logger: silentLogger(), concurrency: 8, commitIntervalMs: 10_000 });
+    const make = () =>
+      new StageRunner({
+        stage,
+        bus,
+        codec,
+        producer: new BatchingProducer(bus.producer()),
+        groupId: 'test',
+        logger: silentLogger(),
+        concurrency: 8,
+        commitIntervalMs: 10_000,
+      });
     const first = make();
     await first.start();
-    await bus.producer().send(Topics.frontier, Array.from({ length: 24 }, (_, n) => ({ key: `host-${n}`, value: request(n) })));
+    await bus.producer().send(
+      Topics.frontier,
+      Array.from({ length: 24 }, (_, n) => ({ key: `host-${n}`, value: request(n) })),
+    );
     await waitFor(() => first.busy > 0);
     const second = make();
     await second.start();

@@ -53,7 +53,9 @@ describe('WarcEncoderThread', () => {
 
   it('fails the batches a dying thread held as retriable, and starts a new thread for the next', async () => {
     const thread = open(6, new URL('./fixtures/dying-worker.mjs', import.meta.url));
-    const errors = await Promise.all([thread.encode([page(1)]), thread.encode([page(2)])].map((batch) => batch.catch((caught: unknown) => caught)));
+    const errors = await Promise.all(
+      [thread.encode([page(1)]), thread.encode([page(2)])].map((batch) => batch.catch((caught: unknown) => caught)),
+    );
     for (const error of errors) {
       expect(error).toBeInstanceOf(BackendError);
       expect((error as BackendError).retriable).toBe(true);
@@ -79,7 +81,10 @@ describe('WarcEncoderThread', () => {
       const [record] = await thread.encode([{ url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}' }]);
       await thread.close();
       console.log(record.length > 0 ? 'encoded' : 'empty');`;
-    const child = spawnSync(process.execPath, ['--max-old-space-size=256', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) });
+    const child = spawnSync(process.execPath, ['--max-old-space-size=256', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+    });
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('encoded');
   });

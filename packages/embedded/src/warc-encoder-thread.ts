@@ -35,7 +35,10 @@ export class WarcEncoderThread {
     if (this.pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, pages }, pages.map((page) => page.body.buffer as ArrayBuffer));
+      worker.postMessage(
+        { id, pages },
+        pages.map((page) => page.body.buffer as ArrayBuffer),
+      );
     });
   }
 
@@ -49,7 +52,11 @@ export class WarcEncoderThread {
   private spawn(): Worker {
     // No flags of the parent: a worker refuses process-wide ones (--max-old-space-size), and the test
     // runner's resolution conditions would pick TypeScript sources the thread cannot load.
-    const worker = new Worker(this.script, { workerData: { gzipLevel: this.gzipLevel }, name: 'warc-encoder', execArgv: [] });
+    const worker = new Worker(this.script, {
+      workerData: { gzipLevel: this.gzipLevel },
+      name: 'warc-encoder',
+      execArgv: [],
+    });
     // An idle encoder must not keep a finished process alive.
     worker.unref();
     worker.on('message', (reply: EncodeReply) => {
@@ -57,7 +64,8 @@ export class WarcEncoderThread {
       if (!batch) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (reply.ok) batch.resolve(reply.records.map((record) => Buffer.from(record.buffer, record.byteOffset, record.byteLength)));
+      if (reply.ok)
+        batch.resolve(reply.records.map((record) => Buffer.from(record.buffer, record.byteOffset, record.byteLength)));
       else batch.reject(new BackendError(`cannot encode WARC records: ${reply.message}`, { retriable: false }));
     });
     let failure: unknown = null;
@@ -67,7 +75,12 @@ export class WarcEncoderThread {
       this.worker = null;
       this.crashes++;
       const reason = failure instanceof Error ? failure.message : `exit code ${exitCode}`;
-      this.failAll(new BackendError(`the WARC encoder thread stopped: ${reason}`, { retriable: true, cause: failure ?? undefined }));
+      this.failAll(
+        new BackendError(`the WARC encoder thread stopped: ${reason}`, {
+          retriable: true,
+          cause: failure ?? undefined,
+        }),
+      );
     });
     this.worker = worker;
     return worker;

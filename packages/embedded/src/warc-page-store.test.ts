@@ -34,14 +34,22 @@ describe('WARC output', () => {
     const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
     const records = [];
     for await (const record of parser) {
-      records.push({ type: record.warcType, uri: record.warcTargetURI, version: record.warcHeaders.protocol, payload: Buffer.from(await record.readFully()), headers: record.warcHeaders.headers });
+      records.push({
+        type: record.warcType,
+        uri: record.warcTargetURI,
+        version: record.warcHeaders.protocol,
+        payload: Buffer.from(await record.readFully()),
+        headers: record.warcHeaders.headers,
+      });
     }
     expect(records.map((r) => r.type)).toEqual(['response', 'metadata']);
     expect(records[0]!.version).toBe('WARC/1.1');
     expect(records[0]!.uri).toBe(page.url);
     expect(records[0]!.payload.equals(page.body)).toBe(true);
     const { createHash } = await import('node:crypto');
-    expect(records[0]!.headers.get('WARC-Payload-Digest')).toBe(`sha1:${base32(createHash('sha1').update(page.body).digest())}`);
+    expect(records[0]!.headers.get('WARC-Payload-Digest')).toBe(
+      `sha1:${base32(createHash('sha1').update(page.body).digest())}`,
+    );
     expect(JSON.parse(records[1]!.payload.toString()).title).toBe(page.title);
     expect(readFileSync(join(dir, 'pages.cdxj'), 'utf8')).toMatch(/^test,example,news\)\/article\/7 \d{14} \{/);
     rmSync(dir, { recursive: true, force: true });

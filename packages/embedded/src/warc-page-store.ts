@@ -25,7 +25,13 @@ interface IndexEntry {
 }
 
 /** Response headers that describe the transfer, not the stored (decoded) payload. */
-const TRANSFER_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive']);
+const TRANSFER_HEADERS = new Set([
+  'content-encoding',
+  'transfer-encoding',
+  'content-length',
+  'connection',
+  'keep-alive',
+]);
 
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
@@ -52,7 +58,10 @@ export class WarcPageStore implements PageStore {
 
   static async open(dir: string, options: WarcPageStoreOptions = {}): Promise<WarcPageStore> {
     mkdirSync(dir, { recursive: true });
-    const store = new WarcPageStore(dir, { gzipLevel: options.gzipLevel ?? 6, maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024 });
+    const store = new WarcPageStore(dir, {
+      gzipLevel: options.gzipLevel ?? 6,
+      maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024,
+    });
     await store.loadIndex();
     store.sequence = readdirSync(dir).filter((name) => name.endsWith('.warc.gz')).length;
     store.indexHandle = await open(join(dir, 'pages.cdxj'), 'a');
@@ -109,7 +118,9 @@ export class WarcPageStore implements PageStore {
     fresh.forEach((page, i) => {
       const length = records[i]!.length;
       entries.push({ url: page.url, fetchedAt: page.fetchedAt, filename: file.name, offset, length });
-      lines.push(`${page.surt} ${timestamp14(page.fetchedAt)} ${JSON.stringify({ url: page.url, fetchedAt: page.fetchedAt, mime: page.contentType, status: page.httpStatus, digest: page.digest, filename: file.name, offset, length })}`);
+      lines.push(
+        `${page.surt} ${timestamp14(page.fetchedAt)} ${JSON.stringify({ url: page.url, fetchedAt: page.fetchedAt, mime: page.contentType, status: page.httpStatus, digest: page.digest, filename: file.name, offset, length })}`,
+      );
       offset += length;
     });
     try {
@@ -140,7 +151,10 @@ export class WarcPageStore implements PageStore {
       const buffer = Buffer.alloc(entry.length);
       await handle.read(buffer, 0, entry.length, entry.offset);
       const [response, metadata] = parseWarcRecords(gunzipSync(buffer));
-      if (!response || !metadata) throw new BackendError(`WARC record of ${entry.url} in ${entry.filename}@${entry.offset} is incomplete`, { retriable: false });
+      if (!response || !metadata)
+        throw new BackendError(`WARC record of ${entry.url} in ${entry.filename}@${entry.offset} is incomplete`, {
+          retriable: false,
+        });
       const headEnd = response.block.indexOf('\r\n\r\n');
       const body = Buffer.from(response.block.subarray(headEnd + 4));
       const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<StoredPage, 'body' | 'bodyEncoding'>;
@@ -193,7 +207,12 @@ function timestamp14(ms: number): string {
 }
 
 function reasonPhrase(status: number): string {
-  const phrases: Record<number, string> = { 200: 'OK', 203: 'Non-Authoritative Information', 206: 'Partial Content', 304: 'Not Modified' };
+  const phrases: Record<number, string> = {
+    200: 'OK',
+    203: 'Non-Authoritative Information',
+    206: 'Partial Content',
+    304: 'Not Modified',
+  };
   return phrases[status] ?? 'Status';
 }
 
@@ -201,9 +220,16 @@ function reasonPhrase(status: number): string {
 function warcPageInput(page: StoredPage): WarcPageInput {
   const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
-  for (const [name, value] of Object.entries(page.headers)) if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
+  for (const [name, value] of Object.entries(page.headers))
+    if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
   httpHead.push(`content-length: ${body.length}`);
   const { body: _body, bodyEncoding: _encoding, ...meta } = page;
   // A copy of its own, so the thread gets exactly the body (a view may sit in a larger buffer) and it can be moved.
-  return { url: page.url, fetchedAt: page.fetchedAt, httpHead: httpHead.join('\r\n'), body: new Uint8Array(body), metadata: JSON.stringify(meta) };
+  return {
+    url: page.url,
+    fetchedAt: page.fetchedAt,
+    httpHead: httpHead.join('\r\n'),
+    body: new Uint8Array(body),
+    metadata: JSON.stringify(meta),
+  };
 }

@@ -36,10 +36,20 @@ export interface WarcRecordInput {
 /** Serializes one WARC/1.1 record: version line, named fields, CRLF, block, CRLF CRLF. */
 export function serializeWarcRecord(input: WarcRecordInput): { bytes: Buffer; recordId: string } {
   const recordId = input.recordId ?? `<urn:uuid:${randomUUID()}>`;
-  const lines = ['WARC/1.1', `WARC-Type: ${input.type}`, `WARC-Record-ID: ${recordId}`, `WARC-Date: ${input.date.toISOString()}`];
+  const lines = [
+    'WARC/1.1',
+    `WARC-Type: ${input.type}`,
+    `WARC-Record-ID: ${recordId}`,
+    `WARC-Date: ${input.date.toISOString()}`,
+  ];
   if (input.targetUri) lines.push(`WARC-Target-URI: ${input.targetUri}`);
-  for (const [name, value] of Object.entries(input.headers ?? {})) lines.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
-  lines.push(`WARC-Block-Digest: ${sha1Digest(input.block)}`, `Content-Type: ${input.contentType}`, `Content-Length: ${input.block.length}`);
+  for (const [name, value] of Object.entries(input.headers ?? {}))
+    lines.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
+  lines.push(
+    `WARC-Block-Digest: ${sha1Digest(input.block)}`,
+    `Content-Type: ${input.contentType}`,
+    `Content-Length: ${input.block.length}`,
+  );
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8');
   return { bytes: Buffer.concat([head, input.block, Buffer.from('\r\n\r\n')]), recordId };
 }

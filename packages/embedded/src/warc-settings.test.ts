@@ -15,6 +15,8 @@ describe('loadWarcConfig', () => {
 
   it.each(['0', '10', 'fast', '4.5'])('refuses WARC_GZIP_LEVEL=%s, naming the setting', (bad) => {
     expect(() => loadWarcConfig({ env: { WARC_GZIP_LEVEL: bad } })).toThrow(ConfigError);
-    expect(() => loadWarcConfig({ env: { WARC_GZIP_LEVEL: bad } })).toThrow(`warc: invalid setting WARC_GZIP_LEVEL (gzipLevel) = "${bad}"`);
+    expect(() => loadWarcConfig({ env: { WARC_GZIP_LEVEL: bad } })).toThrow(
+      `warc: invalid setting WARC_GZIP_LEVEL (gzipLevel) = "${bad}"`,
+    );
   });
 });

@@ -34,7 +34,8 @@ const words = 'crawler page article news sport weather market city world update 
 function page(run, i) {
   const url = `http://site-${i % 97}.bench.test/${run}/article/${i}`;
   let html = `<html><head><title>Article ${i}</title></head><body>`;
-  while (html.length < 4096 - 14) html += `<p>${words[randomBytes(1)[0] % words.length]} ${randomBytes(6).toString('hex')}</p>`;
+  while (html.length < 4096 - 14)
+    html += `<p>${words[randomBytes(1)[0] % words.length]} ${randomBytes(6).toString('hex')}</p>`;
   const body = Buffer.from(`${html}</body></html>`.padEnd(4096, ' ').slice(0, 4096));
   return samplePage(url, 1_790_000_000_000 + i, { body, text: html.replace(/<[^>]+>/g, ' ').slice(0, 1024) });
 }
@@ -61,20 +62,40 @@ async function measure(list, inFlight, work) {
 }
 
 const store = await createHbasePageStore(config, silentLogger());
-const rpc = hbase({ zookeeperHosts: config.zookeeperQuorum.split(','), zookeeperRoot: '/hbase', rpcTimeout: 30_000, callTimeout: 30_000, tcpNoDelay: true });
+const rpc = hbase({
+  zookeeperHosts: config.zookeeperQuorum.split(','),
+  zookeeperRoot: '/hbase',
+  rpcTimeout: 30_000,
+  callTimeout: 30_000,
+  tcpNoDelay: true,
+});
 rpc.on('error', (error) => console.error('hbase-rpc-client error event:', error));
-const rpcMput = (puts) => new Promise((resolve, reject) => rpc.mput(config.table, puts, (error, results) => {
-  const failed = error ?? results?.find((result) => result && typeof result === 'object' && 'exceptionClassName' in result);
-  return failed ? reject(new Error(JSON.stringify(failed.exceptionClassName ?? failed))) : resolve();
-}));
+const rpcMput = (puts) =>
+  new Promise((resolve, reject) =>
+    rpc.mput(config.table, puts, (error, results) => {
+      const failed =
+        error ?? results?.find((result) => result && typeof result === 'object' && 'exceptionClassName' in result);
+      return failed ? reject(new Error(JSON.stringify(failed.exceptionClassName ?? failed))) : resolve();
+    }),
+  );
 const restUrl = new URL(config.restUrl);
 
 /** The same cells the store writes, encoded up front: what the bare clients send. */
 async function encoded(list) {
-  return Promise.all(list.map((pages) => Promise.all(pages.map(async (p) => ({
-    key: pageRowKey(p.url),
-    cells: (await encodePage(p, config.compressMinBytes)).map((cell) => ({ column: `${PAGE_FAMILY}:${cell.qualifier}`, timestamp: p.fetchedAt, value: cell.value })),
-  })))));
+  return Promise.all(
+    list.map((pages) =>
+      Promise.all(
+        pages.map(async (p) => ({
+          key: pageRowKey(p.url),
+          cells: (await encodePage(p, config.compressMinBytes)).map((cell) => ({
+            column: `${PAGE_FAMILY}:${cell.qualifier}`,
+            timestamp: p.fetchedAt,
+            value: cell.value,
+          })),
+        })),
+      ),
+    ),
+  );
 }
 
 const variants = {
@@ -84,24 +105,37 @@ const variants = {
   },
   'bare REST put, same cells (fetch + JSON)': async (run, count) => {
     const list = await encoded(batches(run, count));
-    return (inFlight) => measure(list, inFlight, async (rows) => {
-      const response = await fetch(`${restUrl.origin}/${config.table}/batch`, { method: 'PUT', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: cellSetJson(rows) });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    });
+    return (inFlight) =>
+      measure(list, inFlight, async (rows) => {
+        const response = await fetch(`${restUrl.origin}/${config.table}/batch`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: cellSetJson(rows),
+        });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      });
   },
   'bare hbase-rpc-client mput, same cells (native RPC)': async (run, count) => {
     const list = await encoded(batches(run, count));
-    return (inFlight) => measure(list, inFlight, (rows) => rpcMput(rows.map((row) => {
-      const put = new hbase.Put(row.key);
-      for (const cell of row.cells) put.add(PAGE_FAMILY, cell.column.slice(PAGE_FAMILY.length + 1), cell.value, cell.timestamp);
-      return put;
-    })));
+    return (inFlight) =>
+      measure(list, inFlight, (rows) =>
+        rpcMput(
+          rows.map((row) => {
+            const put = new hbase.Put(row.key);
+            for (const cell of row.cells)
+              put.add(PAGE_FAMILY, cell.column.slice(PAGE_FAMILY.length + 1), cell.value, cell.timestamp);
+            return put;
+          }),
+        ),
+      );
   },
 };
 
 const cellBytes = (await encoded([[page('size', 0)]]))[0][0].cells.reduce((sum, cell) => sum + cell.value.length, 0);
-console.log(`HBase ${config.restUrl} (zk ${config.zookeeperQuorum}), table ${config.table}; ${pageCount} pages of 4096 B body (${cellBytes} B of cells each) per variant and round, batches of ${batchSize}, ${rounds} rounds`);
+console.log(
+  `HBase ${config.restUrl} (zk ${config.zookeeperQuorum}), table ${config.table}; ${pageCount} pages of 4096 B body (${cellBytes} B of cells each) per variant and round, batches of ${batchSize}, ${rounds} rounds`,
+);
 const entries = Object.entries(variants);
 const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
 const rate = (value) => Math.round(value).toLocaleString('en-US').padStart(7);
@@ -126,8 +160,13 @@ try {
     }
     for (const [v, [name]] of entries.entries()) {
       const sorted = rates[v].sort((a, b) => a - b);
-      const summary = sorted.length === 0 ? '' : `${rate(median(sorted))} pages/s median (${rate(sorted[0]).trim()}-${rate(sorted.at(-1)).trim()}, ${sorted.length} rounds)  ${((median(sorted) * cellBytes) / 1e6).toFixed(1).padStart(5)} MB/s of cells`;
-      console.log(`${name.padEnd(52)} ${String(inFlight).padStart(2)} in flight  ${summary}${failures[v] ? `  FAILED in ${failures[v]}` : ''}`);
+      const summary =
+        sorted.length === 0
+          ? ''
+          : `${rate(median(sorted))} pages/s median (${rate(sorted[0]).trim()}-${rate(sorted.at(-1)).trim()}, ${sorted.length} rounds)  ${((median(sorted) * cellBytes) / 1e6).toFixed(1).padStart(5)} MB/s of cells`;
+      console.log(
+        `${name.padEnd(52)} ${String(inFlight).padStart(2)} in flight  ${summary}${failures[v] ? `  FAILED in ${failures[v]}` : ''}`,
+      );
     }
   }
 } finally {

@@ -49,7 +49,11 @@ function note(path, outcome) {
   console.log(`${String(((Date.now() - started) / 1000).toFixed(1)).padStart(6)} s  ${path.padEnd(10)} ${outcome}`);
 }
 
-const schema = await restCall(`/${table}/schema`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: table, ColumnSchema: [{ name: 'p' }] }) });
+const schema = await restCall(`/${table}/schema`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name: table, ColumnSchema: [{ name: 'p' }] }),
+});
 if (schema !== 'ok') throw new Error(`create table: ${schema}`);
 const client = hbase({ zookeeperHosts: [quorum], zookeeperRoot: '/hbase', rpcTimeout: 10_000, callTimeout: 5_000 });
 client.on('error', (error) => note('rpc event', `'error' event ${describe(error)}`));
@@ -69,14 +73,28 @@ async function rpcLoop() {
 }
 async function restLoop() {
   for (let i = 0; running(); i++) {
-    const cell = JSON.stringify({ Row: [{ key: Buffer.from('row').toString('base64'), Cell: [{ column: Buffer.from('p:b').toString('base64'), $: Buffer.from(`r${i}`).toString('base64') }] }] });
-    const restPut = await restCall(`/${table}/row`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: cell });
+    const cell = JSON.stringify({
+      Row: [
+        {
+          key: Buffer.from('row').toString('base64'),
+          Cell: [{ column: Buffer.from('p:b').toString('base64'), $: Buffer.from(`r${i}`).toString('base64') }],
+        },
+      ],
+    });
+    const restPut = await restCall(`/${table}/row`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: cell,
+    });
     const restGet = await restCall(`/${table}/row/p:b`, { headers: { accept: 'application/json' } });
     note('rest', `put ${restPut}, get ${restGet}`);
     await pause();
   }
 }
-const store = await createHbasePageStore(loadHbaseConfig({ env: { HBASE_REST_URL: rest, HBASE_TABLE: table, HBASE_REQUEST_TIMEOUT_MS: '5000' } }), silentLogger());
+const store = await createHbasePageStore(
+  loadHbaseConfig({ env: { HBASE_REST_URL: rest, HBASE_TABLE: table, HBASE_REQUEST_TIMEOUT_MS: '5000' } }),
+  silentLogger(),
+);
 async function storeLoop() {
   const url = 'http://restart.probe.test/page';
   for (let i = 0; running(); i++) {

@@ -35,7 +35,13 @@ function call(fn, ms = 15_000) {
 }
 
 function report(name, outcome, detail = '') {
-  const what = outcome.hang ? `HANG (no callback within ${outcome.ms} ms)` : outcome.thrown ? `THREW ${describe(outcome.thrown)}` : outcome.error ? `ERROR ${describe(outcome.error)}` : 'ok';
+  const what = outcome.hang
+    ? `HANG (no callback within ${outcome.ms} ms)`
+    : outcome.thrown
+      ? `THREW ${describe(outcome.thrown)}`
+      : outcome.error
+        ? `ERROR ${describe(outcome.error)}`
+        : 'ok';
   console.log(`${name.padEnd(48)} ${what.padEnd(40)} ${String(outcome.ms ?? '').padStart(6)} ms ${detail}`);
 }
 
@@ -56,7 +62,13 @@ async function createTable(name) {
 
 const clients = [];
 function connect() {
-  const client = hbase({ zookeeperHosts: [quorum], zookeeperRoot: '/hbase', rpcTimeout: 10_000, callTimeout: 10_000, tcpNoDelay: true });
+  const client = hbase({
+    zookeeperHosts: [quorum],
+    zookeeperRoot: '/hbase',
+    rpcTimeout: 10_000,
+    callTimeout: 10_000,
+    tcpNoDelay: true,
+  });
   client.on('error', (error) => console.log(`client 'error' event: ${describe(error)}`));
   clients.push(client);
   return client;
@@ -84,7 +96,13 @@ async function main() {
     get.setMaxVersions(10);
     get.setTimeRange(1500, 2500);
     const outcome = await call((cb) => client.get(table, get, cb));
-    report('get timeRange [1500,2500)', outcome, cells(outcome.result).map((cell) => cell.value.toString()).join(' '));
+    report(
+      'get timeRange [1500,2500)',
+      outcome,
+      cells(outcome.result)
+        .map((cell) => cell.value.toString())
+        .join(' '),
+    );
   }
   {
     // Same (row, ts) written twice: HBase keeps one cell, the last write.
@@ -94,7 +112,13 @@ async function main() {
     const get = new hbase.Get('row-v');
     get.setMaxVersions(10);
     const outcome = await call((cb) => client.get(table, get, cb));
-    report('same ts twice -> versions', outcome, cells(outcome.result).map((cell) => cell.value.toString()).join(' '));
+    report(
+      'same ts twice -> versions',
+      outcome,
+      cells(outcome.result)
+        .map((cell) => cell.value.toString())
+        .join(' '),
+    );
   }
 
   // Binary safety: every byte value, in the value, the row key and the qualifier.
@@ -168,7 +192,12 @@ async function main() {
 
   // An unreachable ZooKeeper: does the call fail, and when?
   {
-    const dead = hbase({ zookeeperHosts: ['127.0.0.1:1'], zookeeperRoot: '/hbase', rpcTimeout: 3_000, callTimeout: 3_000 });
+    const dead = hbase({
+      zookeeperHosts: ['127.0.0.1:1'],
+      zookeeperRoot: '/hbase',
+      rpcTimeout: 3_000,
+      callTimeout: 3_000,
+    });
     const events = [];
     dead.on('error', (error) => events.push(describe(error)));
     const put = new hbase.Put('row-dead');

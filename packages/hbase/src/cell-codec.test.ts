@@ -41,12 +41,16 @@ describe('cell encoding', () => {
   it('round-trips every byte value and the empty payload', async () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     for (const payload of [Buffer.alloc(0), all, Buffer.concat(Array.from({ length: 100 }, () => all))]) {
-      expect((await decodeCell(await encodeCell(payload, { compressMinBytes: 4096 }), 'cell')).equals(payload)).toBe(true);
+      expect((await decodeCell(await encodeCell(payload, { compressMinBytes: 4096 }), 'cell')).equals(payload)).toBe(
+        true,
+      );
     }
   });
 
   it('refuses cells it cannot read, naming the cell', async () => {
-    await expect(decodeCell(Buffer.from([0x02, 1, 2]), 'table t row "r" p:body')).rejects.toThrow(/table t row "r" p:body: unknown cell encoding byte 0x02/);
+    await expect(decodeCell(Buffer.from([0x02, 1, 2]), 'table t row "r" p:body')).rejects.toThrow(
+      /table t row "r" p:body: unknown cell encoding byte 0x02/,
+    );
     await expect(decodeCell(Buffer.alloc(0), 'c')).rejects.toBeInstanceOf(CellEncodingError);
     await expect(decodeCell(Buffer.from([CellEncoding.gzip, 1, 2, 3]), 'c')).rejects.toThrow(/c: corrupt gzip data/);
   });

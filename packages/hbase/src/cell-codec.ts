@@ -26,7 +26,9 @@ export async function encodeCell(payload: Buffer, options: CellEncodeOptions): P
   if (payload.length <= options.compressMinBytes) return withHeader(CellEncoding.identity, payload);
   const compressed = options.gzipped ?? (await gzipBytes(payload));
   // Already-compressed media (images, archives) grow under gzip; those are stored as they are.
-  return compressed.length < payload.length ? withHeader(CellEncoding.gzip, compressed) : withHeader(CellEncoding.identity, payload);
+  return compressed.length < payload.length
+    ? withHeader(CellEncoding.gzip, compressed)
+    : withHeader(CellEncoding.identity, payload);
 }
 
 /** The payload of a stored cell; `what` names the cell in errors. */

@@ -33,16 +33,24 @@ function describeContext(context: RestCallContext): string {
  */
 export function httpError(context: RestCallContext, status: number, body: string): BackendError {
   // The gateway answers with a Java exception and its stack; its first line is the useful part.
-  const reason = body.split(/\r?\n/).find((line) => line.trim() !== '' && !/^(Not found|Bad request)\s*$/i.test(line.trim())) ?? body.trim();
+  const reason =
+    body.split(/\r?\n/).find((line) => line.trim() !== '' && !/^(Not found|Bad request)\s*$/i.test(line.trim())) ??
+    body.trim();
   const retriable = status >= 500 || status === 408 || status === 429;
-  return new BackendError(`${describeContext(context)} failed: HTTP ${status} ${reason.slice(0, 300)}`.trimEnd(), { retriable });
+  return new BackendError(`${describeContext(context)} failed: HTTP ${status} ${reason.slice(0, 300)}`.trimEnd(), {
+    retriable,
+  });
 }
 
 /** A request that got no answer: refused, reset, timed out. Always retriable. */
 export function networkError(context: RestCallContext, baseUrl: string, error: unknown): BackendError {
   const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  const code =
+    cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
   const detail = timedOut ? 'no answer in time' : `${code ?? (cause instanceof Error ? cause.message : String(cause))}`;
-  return new BackendError(`${describeContext(context)} failed: ${detail} (gateway ${redactUrl(baseUrl)})`, { retriable: true, cause: error });
+  return new BackendError(`${describeContext(context)} failed: ${detail} (gateway ${redactUrl(baseUrl)})`, {
+    retriable: true,
+    cause: error,
+  });
 }

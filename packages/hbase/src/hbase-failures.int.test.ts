@@ -70,7 +70,9 @@ describe('HBase page store failures', () => {
     const config = freshConfig();
     const store = await createHbasePageStore(config, silentLogger());
     await dropTable(config);
-    const page = samplePage(`${site()}/orphan`, 1000, { body: Buffer.from('secret body text that must not appear in errors') });
+    const page = samplePage(`${site()}/orphan`, 1000, {
+      body: Buffer.from('secret body text that must not appear in errors'),
+    });
     const error = await failure(store.put([page]));
     expect(error).toBeInstanceOf(BackendError);
     expect(error.retriable).toBe(false);
@@ -87,7 +89,12 @@ describe('HBase page store failures', () => {
     const page = samplePage(`${site()}/damaged`, 1000);
     await store.put([page]);
     const client = createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 30_000 });
-    await client.putRows(config.table, [{ key: pageRowKey(page.url), cells: [{ column: 'p:body', timestamp: 1000, value: Buffer.from([0x7f, 1, 2, 3]) }] }]);
+    await client.putRows(config.table, [
+      {
+        key: pageRowKey(page.url),
+        cells: [{ column: 'p:body', timestamp: 1000, value: Buffer.from([0x7f, 1, 2, 3]) }],
+      },
+    ]);
     const error = await failure(store.get(page.url));
     expect(error).toBeInstanceOf(CellEncodingError);
     expect(error.message).toContain(config.table);
@@ -105,7 +112,9 @@ describe('HBase page store failures', () => {
     const again = await createHbasePageStore({ ...config, maxVersions: 7 }, second.logger);
     expect(second.lines()).not.toContain('created the page table');
     expect(second.lines()).toMatch(/"tableVersions":4,"maxVersions":7/);
-    const schema = await createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 30_000 }).getSchema(config.table);
+    const schema = await createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 30_000 }).getSchema(
+      config.table,
+    );
     expect(schema?.ColumnSchema.find((family) => family.name === 'p')?.VERSIONS).toBe('4');
     await Promise.all([store.close(), again.close()]);
   });
@@ -114,7 +123,10 @@ describe('HBase page store failures', () => {
     const config = freshConfig();
     const { logger, lines } = capturingLogger();
     const store = await createHbasePageStore(config, logger);
-    const page = samplePage(`${site()}/private`, 1000, { body: Buffer.from('BODY-MARKER '.repeat(1000)), text: 'TEXT-MARKER' });
+    const page = samplePage(`${site()}/private`, 1000, {
+      body: Buffer.from('BODY-MARKER '.repeat(1000)),
+      text: 'TEXT-MARKER',
+    });
     await store.put([page]);
     await store.get(page.url);
     await store.close();

@@ -76,9 +76,14 @@ describe('HBase page store', () => {
   });
 
   it('round-trips non-UTF-8 binary bodies byte-exact, small and compressed', async () => {
-    const small = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0x80, 0x00, 0x0d, 0x0a]);
+    const small = Buffer.from([
+      0xff, 0xfe, 0x00, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc, 0x80, 0x00, 0x0d, 0x0a,
+    ]);
     const large = Buffer.concat(Array.from({ length: 2000 }, () => small));
-    for (const [name, body] of [['small', small], ['large', large]] as const) {
+    for (const [name, body] of [
+      ['small', small],
+      ['large', large],
+    ] as const) {
       const url = `http://${site()}/${name}.bin`;
       await store.put([samplePage(url, 1000, { body, contentType: 'application/octet-stream' })]);
       const [read] = await store.get(url);
@@ -98,14 +103,30 @@ describe('HBase page store', () => {
 
   it('sorts one site’s pages together: a SURT range scan returns the host and its subdomains, nothing else', async () => {
     const label = `site-${randomUUID().slice(0, 8)}`;
-    const ours = [`http://${label}.test/`, `http://${label}.test/b/page`, `http://www.${label}.test/a`, `https://news.${label}.test/z?q=1`];
+    const ours = [
+      `http://${label}.test/`,
+      `http://${label}.test/b/page`,
+      `http://www.${label}.test/a`,
+      `https://news.${label}.test/z?q=1`,
+    ];
     // Hosts that merely start alike, the same name under another TLD, and another port (a separate site in SURT terms).
-    const others = [`http://${label}x.test/`, `http://${label}-2.test/`, `http://a${label}.test/`, `http://${label}.example/`, `http://${label}.test:8080/port`];
+    const others = [
+      `http://${label}x.test/`,
+      `http://${label}-2.test/`,
+      `http://a${label}.test/`,
+      `http://${label}.example/`,
+      `http://${label}.test:8080/port`,
+    ];
     await store.put([...others, ...ours].map((url, i) => samplePage(url, 1000 + i)));
     const site = `test,${label}`;
     // ')' ends the host and ',' starts a subdomain; both sort below '-', the first byte after them a longer host name can have.
     const rows = await client.scan(config.table, { startRow: `${site})`, endRow: `${site}-`, column: 'p:meta' });
-    expect(rows.map((row) => row.key)).toEqual([`${site})/`, `${site})/b/page`, `${site},news)/z?q=1`, `${site},www)/a`]);
+    expect(rows.map((row) => row.key)).toEqual([
+      `${site})/`,
+      `${site})/b/page`,
+      `${site},news)/z?q=1`,
+      `${site},www)/a`,
+    ]);
   });
 
   it('keeps http and https of one page in one row but returns only the asked URL’s versions', async () => {
@@ -115,7 +136,9 @@ describe('HBase page store', () => {
     expect(pageRowKey(http)).toBe(pageRowKey(https));
     await store.put([samplePage(http, 1000), samplePage(https, 2000), samplePage(https, 3000)]);
     expect((await store.get(http, { versions: 2 })).map((page) => [page.url, page.fetchedAt])).toEqual([[http, 1000]]);
-    expect((await store.get(https, { versions: 1 })).map((page) => [page.url, page.fetchedAt])).toEqual([[https, 3000]]);
+    expect((await store.get(https, { versions: 1 })).map((page) => [page.url, page.fetchedAt])).toEqual([
+      [https, 3000],
+    ]);
     expect((await store.get(http)).map((page) => page.fetchedAt)).toEqual([1000]);
   });
 });

@@ -57,7 +57,10 @@ class HbasePageStore implements PageStore {
     // One request at a time: the gateway holds each whole request in its heap.
     for (const batch of batches) await this.client.putRows(this.config.table, batch);
     const bytes = rows.reduce((sum, row) => sum + row.cells.reduce((cells, cell) => cells + cell.value.length, 0), 0);
-    this.log.debug({ pages: pages.length, requests: batches.length, bytes, ms: Math.round(performance.now() - started) }, 'stored pages');
+    this.log.debug(
+      { pages: pages.length, requests: batches.length, bytes, ms: Math.round(performance.now() - started) },
+      'stored pages',
+    );
   }
 
   /** Cell timestamp = fetchedAt: a redelivered page rewrites the same cells, so a put is idempotent by construction. */
@@ -72,7 +75,14 @@ class HbasePageStore implements PageStore {
         );
       }
     }
-    return { key, cells: cells.map((cell) => ({ column: `${PAGE_FAMILY}:${cell.qualifier}`, timestamp: page.fetchedAt, value: cell.value })) };
+    return {
+      key,
+      cells: cells.map((cell) => ({
+        column: `${PAGE_FAMILY}:${cell.qualifier}`,
+        timestamp: page.fetchedAt,
+        value: cell.value,
+      })),
+    };
   }
 
   get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
@@ -92,7 +102,11 @@ class HbasePageStore implements PageStore {
     return first.pages;
   }
 
-  private async readRow(url: string, row: string, versions: number): Promise<{ pages: StoredPage[]; read: number; skipped: number }> {
+  private async readRow(
+    url: string,
+    row: string,
+    versions: number,
+  ): Promise<{ pages: StoredPage[]; read: number; skipped: number }> {
     const cells = await this.client.getRow(this.config.table, row, { column: PAGE_FAMILY, versions });
     const found = groupVersions(cells);
     const pages: StoredPage[] = [];
@@ -121,7 +135,8 @@ class HbasePageStore implements PageStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new BackendError(`hbase page store on table ${this.config.table} is closed`, { retriable: false });
+    if (this.closed)
+      throw new BackendError(`hbase page store on table ${this.config.table} is closed`, { retriable: false });
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -142,6 +157,9 @@ export async function createHbasePageStore(config: HbaseConfig, logger: Logger):
   const client = createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: config.requestTimeoutMs });
   const hbaseVersion = await client.clusterVersion();
   const table = await ensurePageTable(client, config.table, config.maxVersions, log);
-  log.info({ gateway: client.endpoint, hbaseVersion, table: config.table, versions: table.versions, action: table.action }, 'hbase page store ready');
+  log.info(
+    { gateway: client.endpoint, hbaseVersion, table: config.table, versions: table.versions, action: table.action },
+    'hbase page store ready',
+  );
   return new HbasePageStore(client, config, table.versions, log);
 }

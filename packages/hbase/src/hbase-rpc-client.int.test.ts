@@ -21,7 +21,13 @@ function call<T>(fn: (callback: hbase.Callback<T>) => void, waitMs = 15_000): Pr
 }
 
 function exceptionClass(outcome: Outcome<unknown>): string | undefined {
-  if (!outcome.called || !outcome.error || typeof outcome.error !== 'object' || !('exceptionClassName' in outcome.error)) return undefined;
+  if (
+    !outcome.called ||
+    !outcome.error ||
+    typeof outcome.error !== 'object' ||
+    !('exceptionClassName' in outcome.error)
+  )
+    return undefined;
   return outcome.error.exceptionClassName;
 }
 
@@ -34,14 +40,22 @@ describe('hbase-rpc-client 0.1.15 against HBase 2.x', () => {
   const config = localHbaseConfig();
   const clients: hbase.Client[] = [];
   const connect = (quorum = config.zookeeperQuorum, timeoutMs = 10_000) => {
-    const client = hbase({ zookeeperHosts: [quorum], zookeeperRoot: '/hbase', rpcTimeout: timeoutMs, callTimeout: timeoutMs, tcpNoDelay: true });
+    const client = hbase({
+      zookeeperHosts: [quorum],
+      zookeeperRoot: '/hbase',
+      rpcTimeout: timeoutMs,
+      callTimeout: timeoutMs,
+      tcpNoDelay: true,
+    });
     client.on('error', () => undefined);
     clients.push(client);
     return client;
   };
 
   beforeAll(async () => {
-    await createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 60_000 }).createTable(pageTableSchema(config.table, 10));
+    await createHbaseRestClient({ url: config.restUrl, requestTimeoutMs: 60_000 }).createTable(
+      pageTableSchema(config.table, 10),
+    );
   });
   afterAll(async () => {
     for (const client of clients) {
@@ -57,7 +71,10 @@ describe('hbase-rpc-client 0.1.15 against HBase 2.x', () => {
     for (const timestamp of [1000, 3000, 2000]) {
       const put = new hbase.Put('versions');
       put.add('p', 'body', Buffer.concat([binary, Buffer.from(String(timestamp))]), timestamp);
-      expect(await call((callback) => client.put(config.table, put, callback))).toMatchObject({ called: true, error: null });
+      expect(await call((callback) => client.put(config.table, put, callback))).toMatchObject({
+        called: true,
+        error: null,
+      });
     }
     const get = new hbase.Get('versions').setMaxVersions(2);
     const read = await call<hbase.GetResult | null>((callback) => client.get(config.table, get, callback));
@@ -69,7 +86,10 @@ describe('hbase-rpc-client 0.1.15 against HBase 2.x', () => {
     const put = new hbase.Put('large');
     put.add('p', 'body', large, 1);
     await call((callback) => client.put(config.table, put, callback), 30_000);
-    const big = await call<hbase.GetResult | null>((callback) => client.get(config.table, new hbase.Get('large'), callback), 30_000);
+    const big = await call<hbase.GetResult | null>(
+      (callback) => client.get(config.table, new hbase.Get('large'), callback),
+      30_000,
+    );
     expect(cells(big.called ? big.result : null, 'p:body')[0]?.value.equals(large)).toBe(true);
   });
 
@@ -77,14 +97,23 @@ describe('hbase-rpc-client 0.1.15 against HBase 2.x', () => {
     const client = connect();
     const fine = new hbase.Put('row');
     fine.add('p', 'body', 'ok', 1);
-    expect(await call((callback) => client.put(config.table, fine, callback))).toMatchObject({ called: true, error: null });
+    expect(await call((callback) => client.put(config.table, fine, callback))).toMatchObject({
+      called: true,
+      error: null,
+    });
     // Any exception is retried with a fresh region lookup through getClosestRowBefore, which HBase 2.0 removed.
     const wrongFamily = new hbase.Put('row');
     wrongFamily.add('nofamily', 'body', 'x', 1);
-    expect(exceptionClass(await call((callback) => client.put(config.table, wrongFamily, callback)))).toBe('org.apache.hadoop.hbase.exceptions.UnknownProtocolException');
+    expect(exceptionClass(await call((callback) => client.put(config.table, wrongFamily, callback)))).toBe(
+      'org.apache.hadoop.hbase.exceptions.UnknownProtocolException',
+    );
     // The table stays broken for this client: a put that worked a moment ago now fails, and so does a get.
-    expect(exceptionClass(await call((callback) => client.put(config.table, fine, callback)))).toBe('org.apache.hadoop.hbase.exceptions.UnknownProtocolException');
-    expect(exceptionClass(await call((callback) => client.get(config.table, new hbase.Get('row'), callback)))).toBe('org.apache.hadoop.hbase.exceptions.UnknownProtocolException');
+    expect(exceptionClass(await call((callback) => client.put(config.table, fine, callback)))).toBe(
+      'org.apache.hadoop.hbase.exceptions.UnknownProtocolException',
+    );
+    expect(exceptionClass(await call((callback) => client.get(config.table, new hbase.Get('row'), callback)))).toBe(
+      'org.apache.hadoop.hbase.exceptions.UnknownProtocolException',
+    );
   });
 
   it('never calls back when ZooKeeper is unreachable; it only emits an error event', async () => {

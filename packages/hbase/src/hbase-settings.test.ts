@@ -18,9 +18,21 @@ describe('HBase settings', () => {
 
   it('reads the environment and freezes the result', () => {
     const config = loadHbaseConfig({
-      env: { HBASE_ZOOKEEPER_QUORUM: 'zk1:2181,zk2:2181', HBASE_REST_URL: 'https://rest.example:8443/hbase', HBASE_TABLE: 'crawl:pages', HBASE_MAX_VERSIONS: '3', HBASE_COMPRESS_MIN_BYTES: '0' },
+      env: {
+        HBASE_ZOOKEEPER_QUORUM: 'zk1:2181,zk2:2181',
+        HBASE_REST_URL: 'https://rest.example:8443/hbase',
+        HBASE_TABLE: 'crawl:pages',
+        HBASE_MAX_VERSIONS: '3',
+        HBASE_COMPRESS_MIN_BYTES: '0',
+      },
     });
-    expect(config).toMatchObject({ zookeeperQuorum: 'zk1:2181,zk2:2181', restUrl: 'https://rest.example:8443/hbase', table: 'crawl:pages', maxVersions: 3, compressMinBytes: 0 });
+    expect(config).toMatchObject({
+      zookeeperQuorum: 'zk1:2181,zk2:2181',
+      restUrl: 'https://rest.example:8443/hbase',
+      table: 'crawl:pages',
+      maxVersions: 3,
+      compressMinBytes: 0,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 

@@ -3,4 +3,11 @@ export { createHbasePageStore, pageRowKey } from './hbase-page-store.js';
 export { CellEncodingError, CellTooLargeError } from './hbase-errors.js';
 export { CellEncoding, decodeCell, encodeCell } from './cell-codec.js';
 export { PAGE_FAMILY, PageQualifier } from './page-cells.js';
-export { createHbaseRestClient, type HbaseCell, type HbaseRestClient, type HbaseRestClientOptions, type HbaseRow, type TableSchema } from './rest-client.js';
+export {
+  createHbaseRestClient,
+  type HbaseCell,
+  type HbaseRestClient,
+  type HbaseRestClientOptions,
+  type HbaseRow,
+  type TableSchema,
+} from './rest-client.js';

@@ -11,7 +11,10 @@ function version(timestamp: number, cells: { qualifier: PageQualifier; value: Bu
 
 describe('page cells', () => {
   it('splits a page into body, headers, text and meta cells and puts it back together', async () => {
-    const page = samplePage('http://cells.test/a', 1234, { headers: { 'content-type': 'text/html', etag: '"x"' }, text: 'words '.repeat(2000) });
+    const page = samplePage('http://cells.test/a', 1234, {
+      headers: { 'content-type': 'text/html', etag: '"x"' },
+      text: 'words '.repeat(2000),
+    });
     const cells = await encodePage(page, 4096);
     expect(cells.map((cell) => cell.qualifier)).toEqual(['body', 'headers', 'text', 'meta']);
     expect(cells.find((cell) => cell.qualifier === 'text')?.value[0]).toBe(CellEncoding.gzip);
@@ -25,7 +28,11 @@ describe('page cells', () => {
   it('decodes a gzip body once at write, and returns it decoded', async () => {
     const body = Buffer.from('<html>'.concat('x'.repeat(10_000)));
     const gzipped = gzipSync(body);
-    const page = samplePage('http://cells.test/gz', 1, { body: gzipped, bodyEncoding: 'gzip', bodyLength: body.length });
+    const page = samplePage('http://cells.test/gz', 1, {
+      body: gzipped,
+      bodyEncoding: 'gzip',
+      bodyLength: body.length,
+    });
     const cells = await encodePage(page, 4096);
     expect(cells[0]!.value.subarray(1).equals(gzipped)).toBe(true);
     const stored = version(1, cells);
@@ -41,8 +48,12 @@ describe('page cells', () => {
   });
 
   it('refuses a body in an unknown encoding or a corrupt gzip body, naming the URL', async () => {
-    await expect(encodePage(samplePage('http://cells.test/br', 1, { bodyEncoding: 'br' }), 4096)).rejects.toThrow(/http:\/\/cells.test\/br: unsupported bodyEncoding "br"/);
-    await expect(encodePage(samplePage('http://cells.test/bad', 1, { bodyEncoding: 'gzip', body: Buffer.from('not gzip') }), 4096)).rejects.toBeInstanceOf(CellEncodingError);
+    await expect(encodePage(samplePage('http://cells.test/br', 1, { bodyEncoding: 'br' }), 4096)).rejects.toThrow(
+      /http:\/\/cells.test\/br: unsupported bodyEncoding "br"/,
+    );
+    await expect(
+      encodePage(samplePage('http://cells.test/bad', 1, { bodyEncoding: 'gzip', body: Buffer.from('not gzip') }), 4096),
+    ).rejects.toBeInstanceOf(CellEncodingError);
   });
 
   it('groups a row’s cells into versions, newest first, ignoring other families and qualifiers', () => {
@@ -65,7 +76,12 @@ describe('page cells', () => {
 
   it('refuses a version that lacks a cell', async () => {
     const cells = await encodePage(samplePage('http://cells.test/partial', 1), 4096);
-    const partial = version(1, cells.filter((cell) => cell.qualifier !== 'body'));
-    await expect(decodePage(partial, await decodeMeta(partial, 'row r'), 'row r')).rejects.toThrow('row r: cell p:body is missing');
+    const partial = version(
+      1,
+      cells.filter((cell) => cell.qualifier !== 'body'),
+    );
+    await expect(decodePage(partial, await decodeMeta(partial, 'row r'), 'row r')).rejects.toThrow(
+      'row r: cell p:body is missing',
+    );
   });
 });

@@ -37,7 +37,9 @@ export async function encodePage(page: StoredPage, compressMinBytes: number): Pr
   } else if (bodyEncoding === 'identity') {
     bodyCell = await encodeCell(body, { compressMinBytes });
   } else {
-    throw new CellEncodingError(`body of ${page.url}: unsupported bodyEncoding ${JSON.stringify(bodyEncoding)} (expected identity or gzip)`);
+    throw new CellEncodingError(
+      `body of ${page.url}: unsupported bodyEncoding ${JSON.stringify(bodyEncoding)} (expected identity or gzip)`,
+    );
   }
   const [headersCell, textCell, metaCell] = await Promise.all([
     encodeCell(Buffer.from(JSON.stringify(headers)), { compressMinBytes }),
@@ -64,7 +66,9 @@ export function groupVersions(cells: readonly HbaseCell[]): PageVersion[] {
     if (!version) byTimestamp.set(cell.timestamp, (version = new Map()));
     version.set(qualifier as PageQualifier, cell.value);
   }
-  return [...byTimestamp.entries()].sort(([a], [b]) => b - a).map(([timestamp, versionCells]) => ({ timestamp, cells: versionCells }));
+  return [...byTimestamp.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([timestamp, versionCells]) => ({ timestamp, cells: versionCells }));
 }
 
 async function decodeJson<T>(cell: Buffer, what: string): Promise<T> {
@@ -91,7 +95,10 @@ export function decodeMeta(version: PageVersion, what: string): Promise<PageMeta
 export async function decodePage(version: PageVersion, meta: PageMeta, what: string): Promise<StoredPage> {
   const [body, headers, text] = await Promise.all([
     decodeCell(required(version, PageQualifier.body, what), `${what} ${PAGE_FAMILY}:body`),
-    decodeJson<Record<string, string>>(required(version, PageQualifier.headers, what), `${what} ${PAGE_FAMILY}:headers`),
+    decodeJson<Record<string, string>>(
+      required(version, PageQualifier.headers, what),
+      `${what} ${PAGE_FAMILY}:headers`,
+    ),
     decodeCell(required(version, PageQualifier.text, what), `${what} ${PAGE_FAMILY}:text`),
   ]);
   return { ...meta, headers, text: text.toString('utf8'), body, bodyEncoding: 'identity', bodyLength: body.length };

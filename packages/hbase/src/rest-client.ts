@@ -47,7 +47,10 @@ export interface HbaseRestClient {
   /** Cells of one row, per column newest first; [] when the row does not exist. */
   getRow(table: string, row: string, options: { column: string; versions: number }): Promise<HbaseCell[]>;
   /** Newest version of each row in [startRow, endRow), in key order. */
-  scan(table: string, options: { startRow: string; endRow: string; column?: string; limit?: number }): Promise<HbaseRow[]>;
+  scan(
+    table: string,
+    options: { startRow: string; endRow: string; column?: string; limit?: number },
+  ): Promise<HbaseRow[]>;
 }
 
 interface JsonCell {
@@ -67,11 +70,15 @@ export function encodeRowKey(key: string): string {
   return encodeURIComponent(key).replace(/\*/g, '%2A');
 }
 
-const b64 = (value: string | Buffer) => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value).toString('base64');
+const b64 = (value: string | Buffer) =>
+  (typeof value === 'string' ? Buffer.from(value, 'utf8') : value).toString('base64');
 
 export function cellSetJson(rows: readonly HbaseRow[]): string {
   return JSON.stringify({
-    Row: rows.map((row) => ({ key: b64(row.key), Cell: row.cells.map((cell) => ({ column: b64(cell.column), timestamp: cell.timestamp, $: b64(cell.value) })) })),
+    Row: rows.map((row) => ({
+      key: b64(row.key),
+      Cell: row.cells.map((cell) => ({ column: b64(cell.column), timestamp: cell.timestamp, $: b64(cell.value) })),
+    })),
   });
 }
 
@@ -79,20 +86,31 @@ export function parseCellSet(text: string): HbaseRow[] {
   const parsed = JSON.parse(text) as JsonCellSet;
   return (parsed.Row ?? []).map((row) => ({
     key: Buffer.from(row.key, 'base64').toString('utf8'),
-    cells: row.Cell.map((cell) => ({ column: Buffer.from(cell.column, 'base64').toString('utf8'), timestamp: cell.timestamp ?? 0, value: Buffer.from(cell.$, 'base64') })),
+    cells: row.Cell.map((cell) => ({
+      column: Buffer.from(cell.column, 'base64').toString('utf8'),
+      timestamp: cell.timestamp ?? 0,
+      value: Buffer.from(cell.$, 'base64'),
+    })),
   }));
 }
 
 export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRestClient {
   const parsed = new URL(options.url);
   // fetch refuses URLs with credentials; they travel as a Basic header instead.
-  const authorization = parsed.username ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}` : undefined;
+  const authorization = parsed.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+    : undefined;
   parsed.username = '';
   parsed.password = '';
   const base = parsed.toString().replace(/\/+$/, '');
   const endpoint = redactUrl(base);
 
-  async function call(context: RestCallContext, method: string, path: string, init: { body?: string; accept?: string; allow404?: boolean } = {}): Promise<{ status: number; text: string }> {
+  async function call(
+    context: RestCallContext,
+    method: string,
+    path: string,
+    init: { body?: string; accept?: string; allow404?: boolean } = {},
+  ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { accept: init.accept ?? 'application/json' };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     if (authorization) headers.authorization = authorization;
@@ -100,7 +118,12 @@ export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRes
     let text: string;
     try {
       // One deadline for connect, headers and body: the gateway's own HBase client retries a down region server for minutes.
-      response = await fetch(`${base}${path}`, { method, headers, body: init.body, signal: AbortSignal.timeout(options.requestTimeoutMs) });
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: init.body,
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       throw networkError(context, endpoint, error);
@@ -118,14 +141,20 @@ export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRes
       return (JSON.parse(text) as { Version: string }).Version;
     },
     async getSchema(table) {
-      const { status, text } = await call({ operation: 'get schema', table }, 'GET', `${tablePath(table)}/schema`, { allow404: true });
+      const { status, text } = await call({ operation: 'get schema', table }, 'GET', `${tablePath(table)}/schema`, {
+        allow404: true,
+      });
       return status === 404 ? null : (JSON.parse(text) as TableSchema);
     },
     async createTable(schema) {
-      await call({ operation: 'create table', table: schema.name }, 'PUT', `${tablePath(schema.name)}/schema`, { body: JSON.stringify(schema) });
+      await call({ operation: 'create table', table: schema.name }, 'PUT', `${tablePath(schema.name)}/schema`, {
+        body: JSON.stringify(schema),
+      });
     },
     async alterFamilies(schema) {
-      await call({ operation: 'alter families', table: schema.name }, 'POST', `${tablePath(schema.name)}/schema`, { body: JSON.stringify(schema) });
+      await call({ operation: 'alter families', table: schema.name }, 'POST', `${tablePath(schema.name)}/schema`, {
+        body: JSON.stringify(schema),
+      });
     },
     async dropTable(table) {
       await call({ operation: 'drop table', table }, 'DELETE', `${tablePath(table)}/schema`);
@@ -133,17 +162,32 @@ export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRes
     async putRows(table, rows) {
       if (rows.length === 0) return;
       // The row in the path is ignored when the cell set names its rows; a fixed one keeps the request line short.
-      await call({ operation: `put of ${rows.length} row(s)`, table, row: rows[0]!.key }, 'PUT', `${tablePath(table)}/batch`, { body: cellSetJson(rows) });
+      await call(
+        { operation: `put of ${rows.length} row(s)`, table, row: rows[0]!.key },
+        'PUT',
+        `${tablePath(table)}/batch`,
+        { body: cellSetJson(rows) },
+      );
     },
     async getRow(table, row, { column, versions }) {
-      const { status, text } = await call({ operation: 'get', table, row }, 'GET', `${tablePath(table)}/${encodeRowKey(row)}/${encodeURIComponent(column)}?v=${versions}`, { allow404: true });
+      const { status, text } = await call(
+        { operation: 'get', table, row },
+        'GET',
+        `${tablePath(table)}/${encodeRowKey(row)}/${encodeURIComponent(column)}?v=${versions}`,
+        { allow404: true },
+      );
       return status === 404 ? [] : (parseCellSet(text)[0]?.cells ?? []);
     },
     async scan(table, { startRow, endRow, column, limit }) {
       const query = new URLSearchParams({ startrow: startRow, endrow: endRow });
       if (column) query.set('column', column);
       if (limit !== undefined) query.set('limit', String(limit));
-      const { status, text } = await call({ operation: 'scan', table, row: startRow }, 'GET', `${tablePath(table)}/*?${query}`, { allow404: true });
+      const { status, text } = await call(
+        { operation: 'scan', table, row: startRow },
+        'GET',
+        `${tablePath(table)}/*?${query}`,
+        { allow404: true },
+      );
       return status === 404 || text.trim() === '' ? [] : parseCellSet(text);
     },
   };

@@ -28,8 +28,18 @@ const admin = kafka.admin();
 const created = [];
 
 // Base64 text: compresses like real payloads do (about 3:4), unlike raw random bytes.
-const values = Array.from({ length: 64 }, () => Buffer.from(randomBytes(Math.ceil((bytes * 3) / 4)).toString('base64').slice(0, bytes)));
-const message = (i) => ({ key: `host-${i % 1000}`, value: values[i % values.length], headers: { 'trace-id': String(i) } });
+const values = Array.from({ length: 64 }, () =>
+  Buffer.from(
+    randomBytes(Math.ceil((bytes * 3) / 4))
+      .toString('base64')
+      .slice(0, bytes),
+  ),
+);
+const message = (i) => ({
+  key: `host-${i % 1000}`,
+  value: values[i % values.length],
+  headers: { 'trace-id': String(i) },
+});
 
 async function topic() {
   const name = `bench.${randomUUID().slice(0, 8)}`;
@@ -42,13 +52,15 @@ async function topic() {
 async function produce(n, size, inFlight, send) {
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < n) {
-      const from = next;
-      next += size;
-      await send(from, Math.min(size, n - from));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < n) {
+        const from = next;
+        next += size;
+        await send(from, Math.min(size, n - from));
+      }
+    }),
+  );
   return n / ((performance.now() - started) / 1000);
 }
 
@@ -64,10 +76,16 @@ async function adapterProduce(name, n, size, inFlight, wrap = (producer) => prod
 }
 
 async function plainProduce(name, n, size, inFlight, options = {}) {
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, ...options });
+  const producer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+    ...options,
+  });
   await producer.connect();
   await producer.send({ topic: name, acks: -1, compression, messages: [message(0)] });
-  const rate = await produce(n, size, inFlight, (from, count) => producer.send({ topic: name, acks: -1, compression, messages: range(from, count) }));
+  const rate = await produce(n, size, inFlight, (from, count) =>
+    producer.send({ topic: name, acks: -1, compression, messages: range(from, count) }),
+  );
   await producer.disconnect();
   return rate;
 }
@@ -97,7 +115,11 @@ async function plainConsume(name, n, mode) {
   if (mode === 'eachMessage') {
     await consumer.run({ eachMessage: async () => void (++seen === n && done()) });
   } else {
-    await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: 4, eachBatch: async ({ batch }) => void ((seen += batch.messages.length) >= n && done()) });
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: 4,
+      eachBatch: async ({ batch }) => void ((seen += batch.messages.length) >= n && done()),
+    });
   }
   await finished;
   const rate = n / ((performance.now() - started) / 1000);
@@ -114,33 +136,67 @@ async function compare(cases) {
   for (const [index, [what]] of cases.entries()) {
     const sorted = [...rates[index]].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
-    console.log(`${what.padEnd(70)} ${String(Math.round(median)).padStart(7)} msg/s  (runs: ${rates[index].map(Math.round).join(', ')})`);
+    console.log(
+      `${what.padEnd(70)} ${String(Math.round(median)).padStart(7)} msg/s  (runs: ${rates[index].map(Math.round).join(', ')})`,
+    );
   }
 }
 
 try {
   await admin.connect();
-  console.log(`${total} messages of ${bytes} B (${singles} for one-per-send runs), ${PARTITIONS} partitions, acks=all, compression ${compressionName}, broker ${brokers}`);
+  console.log(
+    `${total} messages of ${bytes} B (${singles} for one-per-send runs), ${PARTITIONS} partitions, acks=all, compression ${compressionName}, broker ${brokers}`,
+  );
   const adapterTopic = await topic();
   const plainTopic = await topic();
   await compare([
-    [`produce, adapter, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`, async () => adapterProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT)],
-    [`produce, kafkajs, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT)],
-    [`produce, kafkajs idempotent, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT, idempotent)],
-    [`produce, adapter, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT)],
-    [`produce, core BatchingProducer over adapter, 1/send, ${SINGLES_IN_FLIGHT} in flight`, async () => adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, (producer) => new BatchingProducer(producer))],
-    [`produce, kafkajs, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT)],
-    [`produce, kafkajs idempotent, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`, async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, idempotent)],
+    [
+      `produce, adapter, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`,
+      async () => adapterProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT),
+    ],
+    [
+      `produce, kafkajs, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`,
+      async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT),
+    ],
+    [
+      `produce, kafkajs idempotent, ${BATCH}/send, ${BATCHES_IN_FLIGHT} sends in flight`,
+      async () => plainProduce(await topic(), total, BATCH, BATCHES_IN_FLIGHT, idempotent),
+    ],
+    [
+      `produce, adapter, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`,
+      async () => adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT),
+    ],
+    [
+      `produce, core BatchingProducer over adapter, 1/send, ${SINGLES_IN_FLIGHT} in flight`,
+      async () =>
+        adapterProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, (producer) => new BatchingProducer(producer)),
+    ],
+    [
+      `produce, kafkajs, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`,
+      async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT),
+    ],
+    [
+      `produce, kafkajs idempotent, 1/send, ${SINGLES_IN_FLIGHT} sends in flight`,
+      async () => plainProduce(await topic(), singles, 1, SINGLES_IN_FLIGHT, idempotent),
+    ],
   ]);
   await adapterProduce(adapterTopic, total, BATCH, BATCHES_IN_FLIGHT);
   await plainProduce(plainTopic, total, BATCH, BATCHES_IN_FLIGHT);
   await compare([
     ['consume, adapter (onMessage per message)', () => adapterConsume(adapterTopic, total + 1)],
-    ['consume, kafkajs eachMessage (defaults, autoCommit on)', () => plainConsume(plainTopic, total + 1, 'eachMessage')],
-    ['consume, kafkajs eachBatch (no per-message work, 4 partitions at once)', () => plainConsume(plainTopic, total + 1, 'eachBatch')],
+    [
+      'consume, kafkajs eachMessage (defaults, autoCommit on)',
+      () => plainConsume(plainTopic, total + 1, 'eachMessage'),
+    ],
+    [
+      'consume, kafkajs eachBatch (no per-message work, 4 partitions at once)',
+      () => plainConsume(plainTopic, total + 1, 'eachBatch'),
+    ],
   ]);
 } finally {
   await bus.close();
-  await admin.deleteTopics({ topics: created }).catch((error) => console.error(`could not delete ${created.join(', ')}: ${error.message}`));
+  await admin
+    .deleteTopics({ topics: created })
+    .catch((error) => console.error(`could not delete ${created.join(', ')}: ${error.message}`));
   await admin.disconnect();
 }

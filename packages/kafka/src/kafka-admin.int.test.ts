@@ -16,7 +16,10 @@ const logger = createLogger('test', {
     },
   }),
 });
-const bus = createKafkaBus(loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }), logger);
+const bus = createKafkaBus(
+  loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }),
+  logger,
+);
 
 afterAll(() => bus.close());
 
@@ -36,9 +39,19 @@ describe('KafkaTopicAdmin', () => {
     // Without waiting, a produce right after creating many partitions met NOT_LEADER on some and
     // kafkajs retried it whole: 100 records became 150 to 340.
     const prefix = `kafka-admin-${randomUUID().slice(0, 8)}.`;
-    await bus.createTopics(Array.from({ length: 8 }, (_, i) => ({ name: `${prefix}${i}`, partitions: 12, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 })));
+    await bus.createTopics(
+      Array.from({ length: 8 }, (_, i) => ({
+        name: `${prefix}${i}`,
+        partitions: 12,
+        retentionMs: 3_600_000,
+        maxMessageBytes: 1_048_576,
+      })),
+    );
     const producer = bus.producer();
-    await producer.send(`${prefix}0`, Array.from({ length: 100 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from(String(i)) })));
+    await producer.send(
+      `${prefix}0`,
+      Array.from({ length: 100 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from(String(i)) })),
+    );
     const lag = await bus.lag(`g-${randomUUID()}`, [`${prefix}0`]);
     expect(lag.reduce((sum, partition) => sum + partition.end, 0)).toBe(100);
     await producer.close();
@@ -47,10 +60,16 @@ describe('KafkaTopicAdmin', () => {
   it('reports lag as produced minus committed, and from the earliest offset when nothing was committed', async () => {
     const name = `kafka-admin.${randomUUID().slice(0, 8)}`;
     await bus.createTopics([{ name, partitions: 3, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 }]);
-    const keyFor = (partition: number) => Array.from({ length: 100 }, (_, i) => `host-${i}`).find((key) => partitionForKey(key, 3) === partition)!;
+    const keyFor = (partition: number) =>
+      Array.from({ length: 100 }, (_, i) => `host-${i}`).find((key) => partitionForKey(key, 3) === partition)!;
     const counts = [12, 5, 0];
     const producer = bus.producer();
-    await producer.send(name, counts.flatMap((count, partition) => Array.from({ length: count }, () => ({ key: keyFor(partition), value: Buffer.from('x') }))));
+    await producer.send(
+      name,
+      counts.flatMap((count, partition) =>
+        Array.from({ length: count }, () => ({ key: keyFor(partition), value: Buffer.from('x') })),
+      ),
+    );
     const groupId = `g-${randomUUID()}`;
     expect(await bus.lag(groupId, [name])).toEqual([
       { topic: name, partition: 0, committed: -1, end: 12, lag: 12 },

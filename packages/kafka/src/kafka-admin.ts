@@ -58,7 +58,13 @@ export class KafkaTopicAdmin {
   async lag(groupId: string, topics: string[]): Promise<PartitionLag[]> {
     try {
       await this.connect();
-      return (await readProgress(this.admin, groupId, topics)).map(({ topic, partition, committed, end, lag }) => ({ topic, partition, committed, end, lag }));
+      return (await readProgress(this.admin, groupId, topics)).map(({ topic, partition, committed, end, lag }) => ({
+        topic,
+        partition,
+        committed,
+        end,
+        lag,
+      }));
     } catch (error) {
       throw toBusError(error, `reading the lag of group ${groupId}`, this.scrub);
     }
@@ -120,7 +126,10 @@ export class KafkaTopicAdmin {
     for (const topic of present) {
       const actual = topics.find((meta) => meta.name === topic.name)?.partitions.length;
       if (actual !== undefined && actual !== topic.partitions) {
-        this.log.warn({ topic: topic.name, partitions: actual, expected: topic.partitions }, 'existing topic has a different partition count than the catalog; left unchanged');
+        this.log.warn(
+          { topic: topic.name, partitions: actual, expected: topic.partitions },
+          'existing topic has a different partition count than the catalog; left unchanged',
+        );
       }
     }
   }

@@ -1,4 +1,13 @@
-import type { Bus, BusConsumer, BusProducer, ConsumerOptions, GroupDescription, Logger, PartitionLag, TopicConfig } from '@crawler/core';
+import type {
+  Bus,
+  BusConsumer,
+  BusProducer,
+  ConsumerOptions,
+  GroupDescription,
+  Logger,
+  PartitionLag,
+  TopicConfig,
+} from '@crawler/core';
 import type { Kafka } from 'kafkajs';
 import { KafkaTopicAdmin } from './kafka-admin.js';
 import { createKafkaClient, secretsOf } from './kafka-client.js';
@@ -28,7 +37,12 @@ class KafkaBus implements Bus {
     const scrubber = createScrubber(secretsOf(config));
     this.scrub = (text) => scrubber(text) as string;
     this.kafka = createKafkaClient(config, this.log);
-    this.admin = new KafkaTopicAdmin(this.kafka, config.replicationFactor, this.log.child({ component: 'kafka-admin' }), this.scrub);
+    this.admin = new KafkaTopicAdmin(
+      this.kafka,
+      config.replicationFactor,
+      this.log.child({ component: 'kafka-admin' }),
+      this.scrub,
+    );
   }
 
   createTopics(topics: TopicConfig[]): Promise<void> {
@@ -36,7 +50,12 @@ class KafkaBus implements Bus {
   }
 
   producer(): BusProducer {
-    const producer = new KafkaProducer(this.kafka, this.config, this.log.child({ component: 'kafka-producer' }), this.scrub);
+    const producer = new KafkaProducer(
+      this.kafka,
+      this.config,
+      this.log.child({ component: 'kafka-producer' }),
+      this.scrub,
+    );
     this.producers.add(producer);
     return producer;
   }
@@ -45,7 +64,14 @@ class KafkaBus implements Bus {
     const clientId = options.clientId ? `${this.config.clientId}-${options.clientId}` : this.config.clientId;
     const log = this.log.child({ component: 'kafka-consumer', group: options.groupId });
     const groupState = (groupId: string) => this.admin.groupState(groupId);
-    const consumer = new KafkaConsumer(createKafkaClient(this.config, log, clientId), options, this.config, groupState, log, this.scrub);
+    const consumer = new KafkaConsumer(
+      createKafkaClient(this.config, log, clientId),
+      options,
+      this.config,
+      groupState,
+      log,
+      this.scrub,
+    );
     this.consumers.add(consumer);
     return consumer;
   }

@@ -30,9 +30,17 @@ describe('Kafka client logging', () => {
     });
     const bus = createKafkaBus(config, logger);
     const failures = [
-      await bus.producer().send('any-topic', [{ key: 'k', value: Buffer.from('x') }]).catch((error: unknown) => error),
-      await bus.createTopics([{ name: 'any-topic', partitions: 1, retentionMs: 60_000, maxMessageBytes: 1000 }]).catch((error: unknown) => error),
-      await bus.consumer({ groupId: 'any-group', topics: ['any-topic'] }).start({ onMessage: async () => undefined }).catch((error: unknown) => error),
+      await bus
+        .producer()
+        .send('any-topic', [{ key: 'k', value: Buffer.from('x') }])
+        .catch((error: unknown) => error),
+      await bus
+        .createTopics([{ name: 'any-topic', partitions: 1, retentionMs: 60_000, maxMessageBytes: 1000 }])
+        .catch((error: unknown) => error),
+      await bus
+        .consumer({ groupId: 'any-group', topics: ['any-topic'] })
+        .start({ onMessage: async () => undefined })
+        .catch((error: unknown) => error),
     ];
     await bus.close();
     for (const failure of failures) {

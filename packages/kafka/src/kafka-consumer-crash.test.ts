@@ -17,7 +17,10 @@ function fakeKafka(joins: boolean[]) {
   const emit = (event: string, payload: unknown) => emitter.emit(event, { payload });
   const consumer = {
     events: EVENTS,
-    on: (event: string, listener: (e: unknown) => void) => (emitter.on(event, listener), () => emitter.off(event, listener)),
+    on: (event: string, listener: (e: unknown) => void) => (
+      emitter.on(event, listener),
+      () => emitter.off(event, listener)
+    ),
     connect: async () => void calls.connect++,
     subscribe: async () => undefined,
     run: async () => {
@@ -31,13 +34,24 @@ function fakeKafka(joins: boolean[]) {
     commitOffsets: async () => undefined,
   };
   const kafka = { consumer: () => consumer } as unknown as Kafka;
-  return { kafka, calls, crash: () => emit(EVENTS.CRASH, { error: new Error('Failed to find group coordinator'), restart: false }) };
+  return {
+    kafka,
+    calls,
+    crash: () => emit(EVENTS.CRASH, { error: new Error('Failed to find group coordinator'), restart: false }),
+  };
 }
 
 describe('KafkaConsumer after a crash kafkajs does not restart from', () => {
   it('rejoins its group by itself, retrying while the join fails, and stops trying when stopped', async () => {
     const fake = fakeKafka([true, false, true]);
-    const consumer = new KafkaConsumer(fake.kafka, { groupId: 'g', topics: ['crawl.parsed'], fromBeginning: true }, { sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000 }, async () => 'Stable', silentLogger(), (text) => text);
+    const consumer = new KafkaConsumer(
+      fake.kafka,
+      { groupId: 'g', topics: ['crawl.parsed'], fromBeginning: true },
+      { sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 10_000 },
+      async () => 'Stable',
+      silentLogger(),
+      (text) => text,
+    );
     const assignments: number[] = [];
     const revoked: number[] = [];
     await consumer.start({

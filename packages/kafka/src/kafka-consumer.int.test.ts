@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { partitionForKey, silentLogger, type Bus, type BusConsumer, type IncomingMessage, type TopicPartition } from '@crawler/core';
+import {
+  partitionForKey,
+  silentLogger,
+  type Bus,
+  type BusConsumer,
+  type IncomingMessage,
+  type TopicPartition,
+} from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKafkaBus } from './kafka-bus.js';
@@ -32,7 +39,10 @@ describe('KafkaConsumer', () => {
     const name = await topic(first, 2);
     const keys = ['a', 'b', 'c', 'd', 'e'];
     const byPartition = [0, 1].map((partition) => keys.find((key) => partitionForKey(key, 2) === partition)!);
-    await first.producer().send(name, byPartition.flatMap((key) => Array.from({ length: 10 }, (_, i) => ({ key, value: Buffer.from(`${key}${i}`) }))));
+    await first.producer().send(
+      name,
+      byPartition.flatMap((key) => Array.from({ length: 10 }, (_, i) => ({ key, value: Buffer.from(`${key}${i}`) }))),
+    );
     const groupId = `g-${randomUUID()}`;
     const seen: IncomingMessage[] = [];
     const before = first.consumer({ groupId, topics: [name], fromBeginning: true });
@@ -52,7 +62,8 @@ describe('KafkaConsumer', () => {
     await after.start({ onMessage: async (message) => void again.push(message) });
     await waitFor(() => again.length === 10, 15_000);
     await sleep(500);
-    const offsets = (partition: number) => again.filter((message) => message.partition === partition).map((message) => message.offset);
+    const offsets = (partition: number) =>
+      again.filter((message) => message.partition === partition).map((message) => message.offset);
     expect(offsets(0)).toEqual([7, 8, 9]);
     expect(offsets(1)).toEqual([3, 4, 5, 6, 7, 8, 9]);
     await after.stop();
@@ -78,7 +89,10 @@ describe('KafkaConsumer', () => {
   it('stop() waits for the onMessage call in flight and delivers nothing after it', async () => {
     const on = bus();
     const name = await topic(on, 1);
-    await on.producer().send(name, [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+    await on.producer().send(
+      name,
+      [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })),
+    );
     const events: string[] = [];
     let release!: () => void;
     const consumer = on.consumer({ groupId: `g-${randomUUID()}`, topics: [name], fromBeginning: true });
@@ -105,7 +119,10 @@ describe('KafkaConsumer', () => {
   it('delivers a message again, in order, after onMessage threw for it', async () => {
     const on = bus();
     const name = await topic(on, 1);
-    await on.producer().send(name, [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+    await on.producer().send(
+      name,
+      [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })),
+    );
     const seen: string[] = [];
     const consumer = on.consumer({ groupId: `g-${randomUUID()}`, topics: [name], fromBeginning: true });
     await consumer.start({
@@ -116,14 +133,19 @@ describe('KafkaConsumer', () => {
     });
     await waitFor(() => seen.length === 4, 20_000);
     expect(seen).toEqual(['0', '1', '1', '2']);
-    await expect(consumer.start({ onMessage: async () => undefined })).rejects.toMatchObject({ code: 'BUS_CONSUMER_STARTED' });
+    await expect(consumer.start({ onMessage: async () => undefined })).rejects.toMatchObject({
+      code: 'BUS_CONSUMER_STARTED',
+    });
     await consumer.stop();
   });
 
   it('keeps its membership while onMessage holds a message longer than the session timeout', async () => {
     const on = bus({ KAFKA_SESSION_TIMEOUT_MS: '6000' });
     const name = await topic(on, 1);
-    await on.producer().send(name, [0, 1].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+    await on.producer().send(
+      name,
+      [0, 1].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })),
+    );
     const assigned: TopicPartition[][] = [];
     const revoked: TopicPartition[][] = [];
     const seen: string[] = [];
@@ -162,7 +184,11 @@ describe('KafkaConsumer', () => {
         onMessage: async (message) => {
           const id = message.value.toString();
           received.set(id, (received.get(id) ?? 0) + 1);
-          position.set(message.partition, { topic: message.topic, partition: message.partition, offset: message.offset + 1 });
+          position.set(message.partition, {
+            topic: message.topic,
+            partition: message.partition,
+            offset: message.offset + 1,
+          });
           if (message.offset % 50 === 0) await sleep(20);
         },
         onRevoked: async (partitions) => {
@@ -182,10 +208,13 @@ describe('KafkaConsumer', () => {
     const producer = on.producer();
     const producing = (async () => {
       for (let batch = 0; batch < 60; batch++) {
-        await producer.send(name, Array.from({ length: total / 60 }, (_, i) => {
-          const id = batch * (total / 60) + i;
-          return { key: `host-${id % 97}`, value: Buffer.from(String(id)) };
-        }));
+        await producer.send(
+          name,
+          Array.from({ length: total / 60 }, (_, i) => {
+            const id = batch * (total / 60) + i;
+            return { key: `host-${id % 97}`, value: Buffer.from(String(id)) };
+          }),
+        );
         await sleep(50);
       }
     })();
@@ -201,7 +230,9 @@ describe('KafkaConsumer', () => {
     await sleep(1000);
     await Promise.all(members.map((member) => member.stop()));
     const duplicates = [...received.values()].reduce((sum, count) => sum + count - 1, 0);
-    console.info(`rebalance under load: ${total} messages, ${received.size} distinct delivered, ${duplicates} duplicates`);
+    console.info(
+      `rebalance under load: ${total} messages, ${received.size} distinct delivered, ${duplicates} duplicates`,
+    );
     expect(received.size).toBe(total);
     expect(duplicates).toBe(0);
   }, 120_000);

@@ -10,7 +10,16 @@ import {
   type TopicPartition,
   type TopicPartitionOffset,
 } from '@crawler/core';
-import { AssignerProtocol, PartitionAssigners, type Consumer, type EachBatchPayload, type IHeaders, type Kafka, type KafkaMessage, type PartitionAssigner } from 'kafkajs';
+import {
+  AssignerProtocol,
+  PartitionAssigners,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  type Kafka,
+  type KafkaMessage,
+  type PartitionAssigner,
+} from 'kafkajs';
 import { toBusError } from './kafka-errors.js';
 import { encodeCommitMetadata, encodeMemberIdentity } from './member-identity.js';
 
@@ -23,7 +32,12 @@ export interface KafkaConsumerTuning {
 export type GroupStateReader = (groupId: string) => Promise<string>;
 
 /** Heartbeat errors after which kafkajs must rejoin the group before fetching again. */
-const REJOIN_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'NOT_COORDINATOR_FOR_GROUP', 'UNKNOWN_MEMBER_ID']);
+const REJOIN_ERRORS = new Set([
+  'REBALANCE_IN_PROGRESS',
+  'ILLEGAL_GENERATION',
+  'NOT_COORDINATOR_FOR_GROUP',
+  'UNKNOWN_MEMBER_ID',
+]);
 /**
  * A rebalance waits for every member's next heartbeat; one a second keeps rebalances near a second
  * long for one small request per second per member.
@@ -107,7 +121,10 @@ export class KafkaConsumer implements BusConsumer {
   }
 
   start(handlers: ConsumerHandlers): Promise<void> {
-    if (this.starting) return Promise.reject(new CrawlerError('BUS_CONSUMER_STARTED', `consumer of group ${this.options.groupId} was already started`));
+    if (this.starting)
+      return Promise.reject(
+        new CrawlerError('BUS_CONSUMER_STARTED', `consumer of group ${this.options.groupId} was already started`),
+      );
     this.handlers = handlers;
     this.starting = this.join();
     return this.starting;
@@ -118,7 +135,9 @@ export class KafkaConsumer implements BusConsumer {
     if (mine.length === 0 || !this.running) return;
     try {
       const metadata = encodeCommitMetadata(Date.now());
-      await this.consumer.commitOffsets(mine.map(({ topic, partition, offset }) => ({ topic, partition, offset: String(offset), metadata })));
+      await this.consumer.commitOffsets(
+        mine.map(({ topic, partition, offset }) => ({ topic, partition, offset: String(offset), metadata })),
+      );
     } catch (error) {
       throw toBusError(error, `committing offsets of group ${this.options.groupId}`, this.scrub);
     }
@@ -153,7 +172,10 @@ export class KafkaConsumer implements BusConsumer {
     this.consumer.on(CRASH, ({ payload }) => void this.crashed(payload.error, payload.restart));
     try {
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? false });
+      await this.consumer.subscribe({
+        topics: [...this.options.topics],
+        fromBeginning: this.options.fromBeginning ?? false,
+      });
       await this.run();
       await joined;
       // Without a committed offset and fromBeginning, kafkajs takes the log end when it first
@@ -197,12 +219,18 @@ export class KafkaConsumer implements BusConsumer {
         // run() reports a failed join as another crash, not as an error.
         await this.run();
       } catch (error) {
-        this.log.warn({ attempt, err: this.scrub(errorMessage(error)) }, 'rejoining after a crash failed; trying again');
+        this.log.warn(
+          { attempt, err: this.scrub(errorMessage(error)) },
+          'rejoining after a crash failed; trying again',
+        );
         await this.consumer.disconnect().catch(() => undefined);
         continue;
       }
       if (this.crashes === crashes || this.crashRestarts) {
-        this.log.info({ attempt }, this.crashes === crashes ? 'consumer rejoined its group after a crash' : 'kafkajs restarts the consumer');
+        this.log.info(
+          { attempt },
+          this.crashes === crashes ? 'consumer rejoined its group after a crash' : 'kafkajs restarts the consumer',
+        );
         return;
       }
     }
@@ -251,7 +279,10 @@ export class KafkaConsumer implements BusConsumer {
     try {
       while (!SETTLED_STATES.has(await this.groupState(this.options.groupId))) {
         if (Date.now() > deadline) {
-          this.log.info({ waitedMs: HANDOVER_WAIT_MS }, 'other members have not rejoined yet; stopping without waiting for them');
+          this.log.info(
+            { waitedMs: HANDOVER_WAIT_MS },
+            'other members have not rejoined yet; stopping without waiting for them',
+          );
           return;
         }
         await sleep(100);
@@ -286,7 +317,10 @@ export class KafkaConsumer implements BusConsumer {
       await this.handlers!.onMessage(message);
     } catch (error) {
       // Thrown on to kafkajs, which fetches this offset again after its retry backoff.
-      this.log.error({ topic: message.topic, partition: message.partition, offset: message.offset, err: errorMessage(error) }, 'onMessage failed; the message will be delivered again');
+      this.log.error(
+        { topic: message.topic, partition: message.partition, offset: message.offset, err: errorMessage(error) },
+        'onMessage failed; the message will be delivered again',
+      );
       throw error;
     } finally {
       this.pending--;
@@ -348,17 +382,29 @@ export class KafkaConsumer implements BusConsumer {
     // Round robin ignores userData; ours tells group descriptions which process the member is.
     return {
       ...roundRobin,
-      protocol: ({ topics }) => ({ name: roundRobin.name, metadata: AssignerProtocol.MemberMetadata.encode({ version: roundRobin.version, topics, userData: encodeMemberIdentity() }) }),
+      protocol: ({ topics }) => ({
+        name: roundRobin.name,
+        metadata: AssignerProtocol.MemberMetadata.encode({
+          version: roundRobin.version,
+          topics,
+          userData: encodeMemberIdentity(),
+        }),
+      }),
     };
   };
 
   private assign(memberAssignment: Record<string, number[]>): void {
     if (!this.stopping) this.running = true;
     this.rejoin = null;
-    this.assigned = Object.entries(memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
+    this.assigned = Object.entries(memberAssignment).flatMap(([topic, partitions]) =>
+      partitions.map((partition) => ({ topic, partition })),
+    );
     // A crash restart builds a fresh kafkajs group state, which forgets the pause.
     this.applyPause();
-    this.log.info({ partitions: this.assigned.map(({ topic, partition }) => `${topic}/${partition}`) }, 'joined consumer group');
+    this.log.info(
+      { partitions: this.assigned.map(({ topic, partition }) => `${topic}/${partition}`) },
+      'joined consumer group',
+    );
     if (!this.stopping) this.handlers?.onAssigned?.(this.assigned);
     this.firstJoin?.resolve();
   }
@@ -371,7 +417,12 @@ export class KafkaConsumer implements BusConsumer {
       this.firstJoin?.reject(error);
       return;
     }
-    this.log.error({ restart, err }, restart ? 'consumer crashed; kafkajs restarts it and the group rebalances' : 'consumer crashed and will not restart');
+    this.log.error(
+      { restart, err },
+      restart
+        ? 'consumer crashed; kafkajs restarts it and the group rebalances'
+        : 'consumer crashed and will not restart',
+    );
     // The group was left on the crash: the partitions are gone, so only onRevoked's bookkeeping matters.
     const lost = this.assigned;
     this.assigned = [];

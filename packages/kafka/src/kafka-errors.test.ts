@@ -9,7 +9,13 @@ function protocolError(type: string, message: string): Error {
 
 describe('toBusError', () => {
   it('turns a too-large record into a final MessageTooLargeError', () => {
-    const error = toBusError(protocolError('MESSAGE_TOO_LARGE', 'The request included a message larger than the max message size the server will accept'), 'producing 1 message(s) to t');
+    const error = toBusError(
+      protocolError(
+        'MESSAGE_TOO_LARGE',
+        'The request included a message larger than the max message size the server will accept',
+      ),
+      'producing 1 message(s) to t',
+    );
     expect(error).toBeInstanceOf(MessageTooLargeError);
     expect(error).toMatchObject({ code: 'MESSAGE_TOO_LARGE', retriable: false });
     expect(error.message).toMatch(/producing 1 message\(s\) to t: .*max\.message\.bytes/);
@@ -17,7 +23,10 @@ describe('toBusError', () => {
 
   it('finds the broker error inside kafkajs retry wrappers', () => {
     const inner = protocolError('UNKNOWN_TOPIC_OR_PARTITION', 'This server does not host this topic-partition');
-    const wrapped = Object.assign(new Error('retries exceeded'), { name: 'KafkaJSNumberOfRetriesExceeded', cause: inner });
+    const wrapped = Object.assign(new Error('retries exceeded'), {
+      name: 'KafkaJSNumberOfRetriesExceeded',
+      cause: inner,
+    });
     expect(toBusError(wrapped, 'producing to nope')).toMatchObject({ code: 'BUS_UNKNOWN_TOPIC', retriable: false });
   });
 
@@ -32,7 +41,11 @@ describe('toBusError', () => {
   it('recognises the real kafkajs error classes', () => {
     // The error classes are spread into kafkajs' exports, which Node's ESM loader cannot name.
     const { KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } = kafkajs;
-    const tooLarge = new KafkaJSProtocolError(Object.assign(new Error('too large'), { type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false }));
-    expect(toBusError(new KafkaJSNumberOfRetriesExceeded(tooLarge, { retryCount: 5, retryTime: 100 }), 'x')).toBeInstanceOf(MessageTooLargeError);
+    const tooLarge = new KafkaJSProtocolError(
+      Object.assign(new Error('too large'), { type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false }),
+    );
+    expect(
+      toBusError(new KafkaJSNumberOfRetriesExceeded(tooLarge, { retryCount: 5, retryTime: 100 }), 'x'),
+    ).toBeInstanceOf(MessageTooLargeError);
   });
 });

@@ -8,15 +8,25 @@ const UNKNOWN_TOPIC = new Set(['UNKNOWN_TOPIC_OR_PARTITION']);
  * Turns what kafkajs throws into the crawler's named errors: a record too large and an unknown
  * topic are final (retrying cannot help); anything else is a retriable BackendError with the cause.
  */
-export function toBusError(error: unknown, action: string, scrub: (text: string) => string = (text) => text): CrawlerError {
+export function toBusError(
+  error: unknown,
+  action: string,
+  scrub: (text: string) => string = (text) => text,
+): CrawlerError {
   if (error instanceof CrawlerError) return error;
   const types = errorTypes(error);
   const detail = scrub(errorMessage(rootCause(error)));
   if (types.some((type) => TOO_LARGE.has(type))) {
-    return new MessageTooLargeError(`${action}: the broker refused the record as too large for the topic's max.message.bytes (${detail})`);
+    return new MessageTooLargeError(
+      `${action}: the broker refused the record as too large for the topic's max.message.bytes (${detail})`,
+    );
   }
   if (types.some((type) => UNKNOWN_TOPIC.has(type))) {
-    return new CrawlerError('BUS_UNKNOWN_TOPIC', `${action}: ${detail}; topics are created from schemas/catalog.json at start`, { cause: error });
+    return new CrawlerError(
+      'BUS_UNKNOWN_TOPIC',
+      `${action}: ${detail}; topics are created from schemas/catalog.json at start`,
+      { cause: error },
+    );
   }
   return new BackendError(`${action} failed: ${detail}`, { cause: error });
 }
@@ -34,6 +44,7 @@ function errorTypes(error: unknown, depth = 0): string[] {
 
 function rootCause(error: unknown): unknown {
   let current = error;
-  for (let depth = 0; depth < 5 && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause instanceof Error; depth++)
+    current = current.cause;
   return current;
 }

@@ -4,22 +4,37 @@ import { commitTimeOf, decodeMemberIdentity } from './member-identity.js';
 
 /** Members with their process and partitions (DescribeGroups), and every partition's progress. */
 export async function describeKafkaGroup(admin: Admin, groupId: string, topics: string[]): Promise<GroupDescription> {
-  const [{ groups }, partitions] = await Promise.all([admin.describeGroups([groupId]), readProgress(admin, groupId, topics)]);
+  const [{ groups }, partitions] = await Promise.all([
+    admin.describeGroups([groupId]),
+    readProgress(admin, groupId, topics),
+  ]);
   const group = groups[0];
   return { groupId, state: group?.state ?? 'Dead', members: (group?.members ?? []).map(toMember), partitions };
 }
 
 /** Per partition: the group's committed offset (-1 if none), when it last moved, the log end and what is left to read. */
 export async function readProgress(admin: Admin, groupId: string, topics: string[]): Promise<PartitionProgress[]> {
-  const [committed, ends] = await Promise.all([admin.fetchOffsets({ groupId, topics }), Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic)))]);
+  const [committed, ends] = await Promise.all([
+    admin.fetchOffsets({ groupId, topics }),
+    Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic))),
+  ]);
   const out: PartitionProgress[] = [];
   topics.forEach((topic, index) => {
-    const commits = new Map((committed.find((entry) => entry.topic === topic)?.partitions ?? []).map((entry) => [entry.partition, entry]));
+    const commits = new Map(
+      (committed.find((entry) => entry.topic === topic)?.partitions ?? []).map((entry) => [entry.partition, entry]),
+    );
     for (const { partition, high, low } of ends[index]!) {
       const commit = commits.get(partition);
       const offset = commit ? Number(commit.offset) : -1;
       const end = Number(high);
-      out.push({ topic, partition, committed: offset, end, lag: end - (offset < 0 ? Number(low) : offset), committedAt: offset < 0 ? null : commitTimeOf(commit?.metadata) });
+      out.push({
+        topic,
+        partition,
+        committed: offset,
+        end,
+        lag: end - (offset < 0 ? Number(low) : offset),
+        committedAt: offset < 0 ? null : commitTimeOf(commit?.metadata),
+      });
     }
   });
   return out.sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
@@ -30,14 +45,17 @@ function toMember(member: MemberDescription): GroupMember {
     memberId: member.memberId,
     clientId: member.clientId,
     host: member.clientHost.replace(/^\//, ''),
-    instance: decodeMemberIdentity(decodeSafely(() => AssignerProtocol.MemberMetadata.decode(member.memberMetadata)?.userData)),
+    instance: decodeMemberIdentity(
+      decodeSafely(() => AssignerProtocol.MemberMetadata.decode(member.memberMetadata)?.userData),
+    ),
     partitions: assignedPartitions(member.memberAssignment),
   };
 }
 
 /** A member that is still joining has an empty assignment. */
 function assignedPartitions(assignment: Buffer): TopicPartition[] {
-  const decoded = assignment.length > 0 ? decodeSafely(() => AssignerProtocol.MemberAssignment.decode(assignment)) : null;
+  const decoded =
+    assignment.length > 0 ? decodeSafely(() => AssignerProtocol.MemberAssignment.decode(assignment)) : null;
   return Object.entries(decoded?.assignment ?? {})
     .flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })))
     .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));

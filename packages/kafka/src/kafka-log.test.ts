@@ -29,14 +29,25 @@ describe('createKafkaLogCreator', () => {
     write(entry('Runner', logLevel.WARN, 'The group is rebalancing, re-joining', { groupId: 'g', memberId: 'm' }));
     write(entry('Consumer', logLevel.ERROR, 'Crash', { retryCount: 5 }));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines[0]).toMatchObject({ level: 'warn', component: 'kafkajs', namespace: 'Runner', groupId: 'g', memberId: 'm', msg: 'The group is rebalancing, re-joining' });
+    expect(lines[0]).toMatchObject({
+      level: 'warn',
+      component: 'kafkajs',
+      namespace: 'Runner',
+      groupId: 'g',
+      memberId: 'm',
+      msg: 'The group is rebalancing, re-joining',
+    });
     expect(lines[0]).not.toHaveProperty('timestamp');
     expect(lines[1]).toMatchObject({ level: 'error', namespace: 'Consumer', retryCount: 5 });
   });
 
   it('demotes broker error answers that the caller handles', async () => {
     const { lines, logger } = capture();
-    createKafkaLogCreator(logger, [])(logLevel.WARN)(entry('Connection', logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)', { error: 'The group is rebalancing' }));
+    createKafkaLogCreator(logger, [])(logLevel.WARN)(
+      entry('Connection', logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)', {
+        error: 'The group is rebalancing',
+      }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines[0]).toMatchObject({ level: 'debug' });
   });
@@ -46,12 +57,22 @@ describe('createKafkaLogCreator', () => {
   it('never writes the password, under any field name or inside any text', async () => {
     const { lines, logger } = capture();
     const write = createKafkaLogCreator(logger, ['hunter2-secret'])(logLevel.DEBUG);
-    write(entry('Connection', logLevel.ERROR, 'SASL PLAIN failed for hunter2-secret', { sasl: { mechanism: 'plain', password: 'hunter2-secret' }, nested: { deeper: ['x hunter2-secret y'] }, error: new Error('bad hunter2-secret') }));
+    write(
+      entry('Connection', logLevel.ERROR, 'SASL PLAIN failed for hunter2-secret', {
+        sasl: { mechanism: 'plain', password: 'hunter2-secret' },
+        nested: { deeper: ['x hunter2-secret y'] },
+        error: new Error('bad hunter2-secret'),
+      }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     const text = JSON.stringify(lines);
     expect(text).not.toContain('hunter2-secret');
     expect(lines[0]).not.toHaveProperty('sasl');
-    expect(lines[0]).toMatchObject({ msg: 'SASL PLAIN failed for [redacted]', nested: { deeper: ['x [redacted] y'] }, error: { message: 'bad [redacted]' } });
+    expect(lines[0]).toMatchObject({
+      msg: 'SASL PLAIN failed for [redacted]',
+      nested: { deeper: ['x [redacted] y'] },
+      error: { message: 'bad [redacted]' },
+    });
   });
 });
 

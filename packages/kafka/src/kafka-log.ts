@@ -21,18 +21,22 @@ export function kafkaLogLevel(config: KafkaConfig): logLevel {
 export function createKafkaLogCreator(logger: Logger, secrets: readonly string[]): logCreator {
   const scrub = createScrubber(secrets);
   const log = logger.child({ component: 'kafkajs' });
-  return () => ({ namespace, level, log: entry }) => {
-    const fields = scrub(Object.fromEntries(Object.entries(entry).filter(([key]) => !NOISE.has(key)))) as Record<string, unknown>;
-    const message = scrub(entry.message) as string;
-    const at = { namespace, ...fields };
-    // A broker's error answer is handled by the caller (retried, rejoined, or thrown and reported);
-    // kafkajs' own error line for it would cry wolf on every rebalance.
-    if (namespace === 'Connection' && message.startsWith('Response ')) log.debug(at, message);
-    else if (level === logLevel.ERROR) log.error(at, message);
-    else if (level === logLevel.WARN) log.warn(at, message);
-    else if (level === logLevel.INFO) log.info(at, message);
-    else log.debug(at, message);
-  };
+  return () =>
+    ({ namespace, level, log: entry }) => {
+      const fields = scrub(Object.fromEntries(Object.entries(entry).filter(([key]) => !NOISE.has(key)))) as Record<
+        string,
+        unknown
+      >;
+      const message = scrub(entry.message) as string;
+      const at = { namespace, ...fields };
+      // A broker's error answer is handled by the caller (retried, rejoined, or thrown and reported);
+      // kafkajs' own error line for it would cry wolf on every rebalance.
+      if (namespace === 'Connection' && message.startsWith('Response ')) log.debug(at, message);
+      else if (level === logLevel.ERROR) log.error(at, message);
+      else if (level === logLevel.WARN) log.warn(at, message);
+      else if (level === logLevel.INFO) log.info(at, message);
+      else log.debug(at, message);
+    };
 }
 
 /** Removes secret-named fields and every occurrence of a secret value from strings, at any depth. */
@@ -41,7 +45,8 @@ export function createScrubber(secrets: readonly string[]): (value: unknown) => 
   const scrubText = (text: string) => values.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return scrubText(value);
-    if (value instanceof Error) return walk({ name: value.name, message: value.message, type: (value as { type?: unknown }).type }, depth);
+    if (value instanceof Error)
+      return walk({ name: value.name, message: value.message, type: (value as { type?: unknown }).type }, depth);
     if (depth > 5 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
     if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
     const out: Record<string, unknown> = {};

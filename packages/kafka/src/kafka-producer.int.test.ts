@@ -5,7 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createKafkaBus } from './kafka-bus.js';
 import { loadKafkaConfig } from './kafka-settings.js';
 
-const bus = createKafkaBus(loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }), silentLogger());
+const bus = createKafkaBus(
+  loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }),
+  silentLogger(),
+);
 const MiB = 1024 * 1024;
 
 async function topic(maxMessageBytes: number): Promise<string> {
@@ -38,7 +41,11 @@ describe('KafkaProducer', () => {
     const producer = bus.producer();
     const sending = producer.send(name, [{ key: 'big', value: randomBytes(8 * MiB) }]);
     await expect(sending).rejects.toBeInstanceOf(MessageTooLargeError);
-    await expect(sending).rejects.toMatchObject({ code: 'MESSAGE_TOO_LARGE', retriable: false, message: expect.stringContaining(`producing 1 message(s) to ${name}`) });
+    await expect(sending).rejects.toMatchObject({
+      code: 'MESSAGE_TOO_LARGE',
+      retriable: false,
+      message: expect.stringContaining(`producing 1 message(s) to ${name}`),
+    });
     // The producer stays usable for records that fit.
     await producer.send(name, [{ key: 'small', value: Buffer.from('fits') }]);
     await producer.close();
@@ -48,9 +55,15 @@ describe('KafkaProducer', () => {
     const good = await topic(MiB);
     const tiny = await topic(2048);
     const producer = bus.producer();
-    const sends = Array.from({ length: 200 }, (_, i) => producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(i)) }]));
+    const sends = Array.from({ length: 200 }, (_, i) =>
+      producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(i)) }]),
+    );
     const refused = producer.send(tiny, [{ key: 'k', value: randomBytes(8192) }]);
-    sends.push(...Array.from({ length: 100 }, (_, i) => producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(200 + i)) }])));
+    sends.push(
+      ...Array.from({ length: 100 }, (_, i) =>
+        producer.send(good, [{ key: `host-${i % 7}`, value: Buffer.from(String(200 + i)) }]),
+      ),
+    );
     await expect(refused).rejects.toBeInstanceOf(MessageTooLargeError);
     await Promise.all(sends);
     const ids = new Set<string>();
@@ -63,13 +76,17 @@ describe('KafkaProducer', () => {
 
   it('refuses a topic that does not exist without creating it', async () => {
     const producer = bus.producer();
-    await expect(producer.send(`missing.${randomUUID().slice(0, 8)}`, [{ key: null, value: Buffer.from('x') }])).rejects.toMatchObject({ code: 'BUS_UNKNOWN_TOPIC', retriable: false });
+    await expect(
+      producer.send(`missing.${randomUUID().slice(0, 8)}`, [{ key: null, value: Buffer.from('x') }]),
+    ).rejects.toMatchObject({ code: 'BUS_UNKNOWN_TOPIC', retriable: false });
     await producer.close();
   });
 
   it('refuses to send after close', async () => {
     const producer = bus.producer();
     await producer.close();
-    await expect(producer.send('any', [{ key: null, value: Buffer.from('x') }])).rejects.toMatchObject({ code: 'BUS_CLOSED' });
+    await expect(producer.send('any', [{ key: null, value: Buffer.from('x') }])).rejects.toMatchObject({
+      code: 'BUS_CLOSED',
+    });
   });
 });

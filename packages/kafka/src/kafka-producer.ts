@@ -54,12 +54,16 @@ export class KafkaProducer implements BusProducer {
     private readonly scrub: (text: string) => string,
   ) {
     this.compression = config.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
-    this.producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    this.producer = kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
   }
 
   /** Resolves once the brokers acknowledged every message of this call. */
   send(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (this.closed) return Promise.reject(new CrawlerError('BUS_CLOSED', 'the producer is closed', { retriable: true }));
+    if (this.closed)
+      return Promise.reject(new CrawlerError('BUS_CLOSED', 'the producer is closed', { retriable: true }));
     if (messages.length === 0) return Promise.resolve();
     let bytes = 0;
     const records = messages.map((message) => {
@@ -111,7 +115,9 @@ export class KafkaProducer implements BusProducer {
       await this.request(sends);
       for (const send of sends) send.resolve();
     } catch (error) {
-      const failures = sends.map((send) => toBusError(error, `producing ${send.messages.length} message(s) to ${send.topic}`, this.scrub));
+      const failures = sends.map((send) =>
+        toBusError(error, `producing ${send.messages.length} message(s) to ${send.topic}`, this.scrub),
+      );
       if (sends.length > 1 && !failures[0]!.retriable) {
         // A final error (too large, unknown topic) belongs to one send: each goes again alone, at
         // the head of the queue. Partitions the broker did accept get those records twice.
@@ -120,7 +126,10 @@ export class KafkaProducer implements BusProducer {
         return;
       }
       const topics = [...new Set(sends.map((send) => send.topic))];
-      this.log.warn({ topics, sends: sends.length, code: failures[0]!.code, err: failures[0]!.message }, 'produce failed');
+      this.log.warn(
+        { topics, sends: sends.length, code: failures[0]!.code, err: failures[0]!.message },
+        'produce failed',
+      );
       sends.forEach((send, index) => send.reject(failures[index]));
     }
   }

@@ -17,7 +17,14 @@ describe('loadKafkaConfig', () => {
   });
 
   it('reads a comma separated broker list, booleans and numbers from the environment', () => {
-    const config = loadKafkaConfig({ env: { KAFKA_BROKERS: 'k1:9092, k2:9093', KAFKA_SSL: 'true', KAFKA_REPLICATION_FACTOR: '3', KAFKA_COMPRESSION: 'none' } });
+    const config = loadKafkaConfig({
+      env: {
+        KAFKA_BROKERS: 'k1:9092, k2:9093',
+        KAFKA_SSL: 'true',
+        KAFKA_REPLICATION_FACTOR: '3',
+        KAFKA_COMPRESSION: 'none',
+      },
+    });
     expect(config.brokers).toEqual(['k1:9092', 'k2:9093']);
     expect(config.ssl).toBe(true);
     expect(config.replicationFactor).toBe(3);
@@ -39,16 +46,26 @@ describe('loadKafkaConfig', () => {
 
   it('fails at start when a SASL mechanism lacks credentials, naming the missing variables', () => {
     expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'scram-sha-512' } })).toThrow(ConfigError);
-    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'scram-sha-512' } })).toThrow(/KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/);
-    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'crawler' } })).toThrow(/needs KAFKA_SASL_PASSWORD;/);
-    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'p4ss-w0rd' } })).toThrow(/needs KAFKA_SASL_USERNAME;/);
+    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'scram-sha-512' } })).toThrow(
+      /KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/,
+    );
+    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'crawler' } })).toThrow(
+      /needs KAFKA_SASL_PASSWORD;/,
+    );
+    expect(() => loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'p4ss-w0rd' } })).toThrow(
+      /needs KAFKA_SASL_USERNAME;/,
+    );
   });
 
   it('accepts SASL with both credentials and never prints the password in an error', () => {
-    const config = loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'crawler', KAFKA_SASL_PASSWORD: 'p4ss-w0rd' } });
+    const config = loadKafkaConfig({
+      env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'crawler', KAFKA_SASL_PASSWORD: 'p4ss-w0rd' },
+    });
     expect(config.saslPassword).toBe('p4ss-w0rd');
     try {
-      loadKafkaConfig({ env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'p4ss-w0rd', KAFKA_SESSION_TIMEOUT_MS: 'x' } });
+      loadKafkaConfig({
+        env: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'p4ss-w0rd', KAFKA_SESSION_TIMEOUT_MS: 'x' },
+      });
       expect.unreachable();
     } catch (error) {
       expect(String(error)).not.toContain('p4ss-w0rd');
@@ -57,7 +74,18 @@ describe('loadKafkaConfig', () => {
 
   it('documents every variable without showing the password', () => {
     const lines = describeSettings(kafkaSettings).join('\n');
-    for (const name of ['KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_COMPRESSION', 'KAFKA_REPLICATION_FACTOR', 'KAFKA_CONNECTION_TIMEOUT_MS', 'KAFKA_SESSION_TIMEOUT_MS']) {
+    for (const name of [
+      'KAFKA_BROKERS',
+      'KAFKA_CLIENT_ID',
+      'KAFKA_SSL',
+      'KAFKA_SASL_MECHANISM',
+      'KAFKA_SASL_USERNAME',
+      'KAFKA_SASL_PASSWORD',
+      'KAFKA_COMPRESSION',
+      'KAFKA_REPLICATION_FACTOR',
+      'KAFKA_CONNECTION_TIMEOUT_MS',
+      'KAFKA_SESSION_TIMEOUT_MS',
+    ]) {
       expect(lines).toContain(name);
     }
   });

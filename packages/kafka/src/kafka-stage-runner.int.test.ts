@@ -6,7 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createKafkaBus } from './kafka-bus.js';
 import { loadKafkaConfig } from './kafka-settings.js';
 
-const bus = createKafkaBus(loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }), silentLogger());
+const bus = createKafkaBus(
+  loadKafkaConfig({ env: { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092' } }),
+  silentLogger(),
+);
 const codec = new Codec();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,12 +25,28 @@ describe('StageRunner on Kafka', () => {
       outputs: [Topics.status],
       handle: async (input) => {
         await sleep(Math.random() * 10);
-        const value: StatusUpdate = { ...sampleMessages[Schemas.StatusUpdate], url: input.url, urlId: input.urlId, outcome: 'ok' };
+        const value: StatusUpdate = {
+          ...sampleMessages[Schemas.StatusUpdate],
+          url: input.url,
+          urlId: input.urlId,
+          outcome: 'ok',
+        };
         return [{ topic: Topics.status, schema: Schemas.StatusUpdate, key: input.queueKey, value }];
       },
     };
     const producer = new BatchingProducer(bus.producer());
-    const runner = () => new StageRunner({ stage, bus, codec, producer, groupId: 'stage', logger: silentLogger(), concurrency: 8, commitIntervalMs: 200, topicPrefix: prefix });
+    const runner = () =>
+      new StageRunner({
+        stage,
+        bus,
+        codec,
+        producer,
+        groupId: 'stage',
+        logger: silentLogger(),
+        concurrency: 8,
+        commitIntervalMs: 200,
+        topicPrefix: prefix,
+      });
     const statuses = new Map<string, number>();
     const tap = bus.consumer({ groupId: `${prefix}tap`, topics: [prefix + Topics.status], fromBeginning: true });
     await tap.start({
@@ -42,11 +61,18 @@ describe('StageRunner on Kafka', () => {
     await first.start();
     const sending = (async () => {
       for (let batch = 0; batch < 30; batch++) {
-        await bus.producer().send(prefix + Topics.frontier, Array.from({ length: total / 30 }, (_, i) => {
-          const n = batch * (total / 30) + i;
-          const value = codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: `http://h${n % 40}.example.test/${n}`, queueKey: `h${n % 40}.example.test` });
-          return { key: `h${n % 40}.example.test`, value };
-        }));
+        await bus.producer().send(
+          prefix + Topics.frontier,
+          Array.from({ length: total / 30 }, (_, i) => {
+            const n = batch * (total / 30) + i;
+            const value = codec.encode(Schemas.FrontierRequest, {
+              ...sampleMessages[Schemas.FrontierRequest],
+              url: `http://h${n % 40}.example.test/${n}`,
+              queueKey: `h${n % 40}.example.test`,
+            });
+            return { key: `h${n % 40}.example.test`, value };
+          }),
+        );
         await sleep(60);
       }
     })();
@@ -57,11 +83,17 @@ describe('StageRunner on Kafka', () => {
     await first.stop();
     await sending;
     await waitFor(() => statuses.size === total, 60_000);
-    await waitFor(async () => (await bus.lag(`${prefix}stage`, [prefix + Topics.frontier])).every((partition) => partition.lag === 0), 15_000);
+    await waitFor(
+      async () =>
+        (await bus.lag(`${prefix}stage`, [prefix + Topics.frontier])).every((partition) => partition.lag === 0),
+      15_000,
+    );
     await second.stop();
     await tap.stop();
     const duplicates = [...statuses.values()].reduce((sum, count) => sum + count - 1, 0);
-    console.info(`StageRunner on Kafka: ${total} requests, ${statuses.size} distinct statuses, ${duplicates} duplicates (work in flight at a rebalance is redelivered)`);
+    console.info(
+      `StageRunner on Kafka: ${total} requests, ${statuses.size} distinct statuses, ${duplicates} duplicates (work in flight at a rebalance is redelivered)`,
+    );
     expect(statuses.size).toBe(total);
   }, 120_000);
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { commitTimeOf, decodeMemberIdentity, encodeCommitMetadata, encodeMemberIdentity, processInstance } from './member-identity.js';
+import {
+  commitTimeOf,
+  decodeMemberIdentity,
+  encodeCommitMetadata,
+  encodeMemberIdentity,
+  processInstance,
+} from './member-identity.js';
 
 describe('member identity and commit metadata', () => {
   it('round-trips the process of a member and the time of a commit', () => {

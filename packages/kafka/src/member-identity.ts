@@ -27,7 +27,11 @@ export function commitTimeOf(metadata: string | null | undefined): number | null
   return readJsonField(metadata, 'at', 'number');
 }
 
-function readJsonField<T extends 'string' | 'number'>(text: string | null | undefined, field: string, type: T): (T extends 'string' ? string : number) | null {
+function readJsonField<T extends 'string' | 'number'>(
+  text: string | null | undefined,
+  field: string,
+  type: T,
+): (T extends 'string' ? string : number) | null {
   if (!text || !text.startsWith('{')) return null; // other clients' metadata is theirs to shape
   try {
     const value: unknown = (JSON.parse(text) as Record<string, unknown>)[field];

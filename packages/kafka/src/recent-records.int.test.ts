@@ -24,8 +24,20 @@ describe('recent records', () => {
     await bus.createTopics([{ name: topic, partitions: 2, retentionMs: 3_600_000, maxMessageBytes: 1_048_576 }]);
     await producer.connect();
     const now = Date.now();
-    const at = (partition: number, ageMs: number, text: string) => ({ topic, messages: [{ partition, value: text, timestamp: String(now - ageMs) }] });
-    for (const batch of [at(0, 600_000, 'old-0'), at(0, 500_000, 'old-1'), at(0, 20_000, 'new-0'), at(0, 10_000, 'new-1'), at(0, 5_000, 'new-2'), at(1, 700_000, 'old-2'), at(1, 1_000, 'new-3')]) await producer.send(batch);
+    const at = (partition: number, ageMs: number, text: string) => ({
+      topic,
+      messages: [{ partition, value: text, timestamp: String(now - ageMs) }],
+    });
+    for (const batch of [
+      at(0, 600_000, 'old-0'),
+      at(0, 500_000, 'old-1'),
+      at(0, 20_000, 'new-0'),
+      at(0, 10_000, 'new-1'),
+      at(0, 5_000, 'new-2'),
+      at(1, 700_000, 'old-2'),
+      at(1, 1_000, 'new-3'),
+    ])
+      await producer.send(batch);
 
     expect(await recent.countSince(topic, now - 60_000)).toBe(4);
     expect(await recent.countSince(topic, now + 60_000)).toBe(0);

@@ -33,7 +33,10 @@ export class RecentRecords {
   private readonly scrub: (text: string) => string;
   private connected: Promise<void> | null = null;
 
-  constructor(config: KafkaConfig, private readonly logger: Logger) {
+  constructor(
+    config: KafkaConfig,
+    private readonly logger: Logger,
+  ) {
     this.kafka = createKafkaClient(config, logger, `${config.clientId}-ops`);
     this.admin = this.kafka.admin();
     const scrubber = createScrubber(secretsOf(config));
@@ -51,22 +54,38 @@ export class RecentRecords {
   }
 
   /** Reads records produced at or after `since` (at most the newest `maxPerPartition` of each partition), then keeps following. */
-  async follow(topic: string, since: number, maxPerPartition: number, onRecord: (record: RecentRecord) => void): Promise<Following> {
+  async follow(
+    topic: string,
+    since: number,
+    maxPerPartition: number,
+    onRecord: (record: RecentRecord) => void,
+  ): Promise<Following> {
     let consumer: Consumer | null = null;
     try {
       const { starts, ends } = await this.positions(topic, since, maxPerPartition);
-      const behind = new Set([...starts].filter(([partition, start]) => start < (ends.get(partition) ?? 0)).map(([partition]) => partition));
+      const behind = new Set(
+        [...starts].filter(([partition, start]) => start < (ends.get(partition) ?? 0)).map(([partition]) => partition),
+      );
       let caughtUp!: () => void;
       const done = new Promise<void>((resolve) => (caughtUp = resolve));
       if (behind.size === 0) caughtUp();
-      consumer = this.kafka.consumer({ groupId: `crawler-ops-${randomUUID()}`, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
+      consumer = this.kafka.consumer({
+        groupId: `crawler-ops-${randomUUID()}`,
+        allowAutoTopicCreation: false,
+        maxWaitTimeInMs: 500,
+      });
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: false });
       await consumer.run({
         autoCommit: false,
         eachMessage: async ({ partition, message }) => {
           const offset = Number(message.offset);
-          onRecord({ partition, offset, timestamp: Number(message.timestamp), value: message.value ?? Buffer.alloc(0) });
+          onRecord({
+            partition,
+            offset,
+            timestamp: Number(message.timestamp),
+            value: message.value ?? Buffer.alloc(0),
+          });
           if (behind.has(partition) && offset >= ends.get(partition)! - 1) {
             behind.delete(partition);
             if (behind.size === 0) caughtUp();
@@ -78,7 +97,9 @@ export class RecentRecords {
       const running = consumer;
       return { caughtUp: Promise.race([done, timeout]), stop: () => running.disconnect() };
     } catch (error) {
-      await consumer?.disconnect().catch((cause: unknown) => this.logger.debug({ err: errorMessage(cause) }, 'disconnect after a failed follow'));
+      await consumer
+        ?.disconnect()
+        .catch((cause: unknown) => this.logger.debug({ err: errorMessage(cause) }, 'disconnect after a failed follow'));
       throw toBusError(error, `reading recent records of ${topic}`, this.scrub);
     }
   }
@@ -89,14 +110,24 @@ export class RecentRecords {
   }
 
   /** Per partition: the first offset at or after `since` (no older than the newest `limit`), and the log end. */
-  private async positions(topic: string, since: number, limit: number): Promise<{ starts: Map<number, number>; ends: Map<number, number> }> {
+  private async positions(
+    topic: string,
+    since: number,
+    limit: number,
+  ): Promise<{ starts: Map<number, number>; ends: Map<number, number> }> {
     this.connected ??= this.admin.connect();
     await this.connected;
-    const [byTime, bounds] = await Promise.all([this.admin.fetchTopicOffsetsByTimestamp(topic, since), this.admin.fetchTopicOffsets(topic)]);
+    const [byTime, bounds] = await Promise.all([
+      this.admin.fetchTopicOffsetsByTimestamp(topic, since),
+      this.admin.fetchTopicOffsets(topic),
+    ]);
     const ends = new Map(bounds.map(({ partition, high }) => [partition, Number(high)]));
     const lows = new Map(bounds.map(({ partition, low }) => [partition, Number(low)]));
     const starts = new Map(
-      byTime.map(({ partition, offset }) => [partition, Math.max(Number(offset), (ends.get(partition) ?? 0) - limit, lows.get(partition) ?? 0)]),
+      byTime.map(({ partition, offset }) => [
+        partition,
+        Math.max(Number(offset), (ends.get(partition) ?? 0) - limit, lows.get(partition) ?? 0),
+      ]),
     );
     return { starts, ends };
   }

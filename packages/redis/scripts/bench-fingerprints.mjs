@@ -31,7 +31,12 @@ async function measure(store, run, inFlight) {
         next += batchSize;
         const entries = [];
         for (let i = first; i < Math.min(first + batchSize, lookups); i++) {
-          entries.push({ namespace: 'url', key: `${run}:${i.toString(16).padStart(8, '0')}`, value: `https://example.test/${i}`, ttlMs: 600_000 });
+          entries.push({
+            namespace: 'url',
+            key: `${run}:${i.toString(16).padStart(8, '0')}`,
+            value: `https://example.test/${i}`,
+            ttlMs: 600_000,
+          });
         }
         await store.putIfAbsent(entries);
       }
@@ -42,9 +47,24 @@ async function measure(store, run, inFlight) {
 
 function redisBenchmark(mode, config) {
   const [host, port] = mode === 'cluster' ? config.clusterNodes[0].split(':') : new URL(config.url).host.split(':');
-  const args = ['-h', host, '-p', port, ...(mode === 'cluster' ? ['--cluster'] : []), '-t', 'set,get', '-n', '200000', '-P', '16', '-q'];
+  const args = [
+    '-h',
+    host,
+    '-p',
+    port,
+    ...(mode === 'cluster' ? ['--cluster'] : []),
+    '-t',
+    'set,get',
+    '-n',
+    '200000',
+    '-P',
+    '16',
+    '-q',
+  ];
   const output = execFileSync('redis-benchmark', args, { encoding: 'utf8' });
-  const rates = Object.fromEntries([...output.matchAll(/(SET|GET): ([\d.]+) requests per second/g)].map(([, name, rate]) => [name, Number(rate)]));
+  const rates = Object.fromEntries(
+    [...output.matchAll(/(SET|GET): ([\d.]+) requests per second/g)].map(([, name, rate]) => [name, Number(rate)]),
+  );
   return { command: `redis-benchmark ${args.join(' ')}`, rates };
 }
 
@@ -55,7 +75,10 @@ for (const mode of ['standalone', 'cluster']) {
   let pipelines = 0;
   const store = createRedisFingerprintStore(config, silentLogger(), { onPipeline: () => (pipelines += 1) });
   try {
-    await store.get('url', Array.from({ length: 100 }, (_, i) => `warm-up${i}`)); // connects every node
+    await store.get(
+      'url',
+      Array.from({ length: 100 }, (_, i) => `warm-up${i}`),
+    ); // connects every node
     console.log(`\n${mode}: ${lookups.toLocaleString('en-US')} putIfAbsent lookups in batches of ${batchSize}`);
     for (const inFlight of inFlightLevels) {
       const run = `r${inFlight}`;
@@ -63,7 +86,9 @@ for (const mode of ['standalone', 'cluster']) {
       const created = await measure(store, run, inFlight);
       const perBatch = pipelines / Math.ceil(lookups / batchSize);
       const hits = await measure(store, run, inFlight);
-      console.log(`  ${String(inFlight).padStart(3)} batches in flight: new keys ${format(created)}/s, hits ${format(hits)}/s  (${perBatch.toFixed(2)} pipelines per batch)`);
+      console.log(
+        `  ${String(inFlight).padStart(3)} batches in flight: new keys ${format(created)}/s, hits ${format(hits)}/s  (${perBatch.toFixed(2)} pipelines per batch)`,
+      );
     }
   } finally {
     await store.close();

@@ -9,14 +9,17 @@ import { FingerprintArgumentError } from './redis-errors.js';
 export function fingerprintKey(prefix: string, namespace: string, key: string): string {
   // A ':' in a namespace would let ("a", "b:c") and ("a:b", "c") name the same key.
   if (!/^[^:{}]+$/.test(namespace)) {
-    throw new FingerprintArgumentError(`fingerprint namespace ${JSON.stringify(namespace)} must be non-empty and free of ':', '{' and '}'`);
+    throw new FingerprintArgumentError(
+      `fingerprint namespace ${JSON.stringify(namespace)} must be non-empty and free of ':', '{' and '}'`,
+    );
   }
   return `${prefix}${namespace}:${key}`;
 }
 
 /** A TTL as Redis PX takes it: whole milliseconds, at least 1 (0 would be an error, not "expired"). */
 export function ttlArgument(ttlMs: number): number {
-  if (!Number.isFinite(ttlMs)) throw new FingerprintArgumentError(`fingerprint TTL must be a finite number of milliseconds, got ${ttlMs}`);
+  if (!Number.isFinite(ttlMs))
+    throw new FingerprintArgumentError(`fingerprint TTL must be a finite number of milliseconds, got ${ttlMs}`);
   return Math.max(1, Math.ceil(ttlMs));
 }
 
@@ -40,7 +43,8 @@ export function groupBySlot<T>(items: readonly T[], slotOf: (item: T) => number,
   }
   const groups: SlotGroup<T>[] = [];
   for (const [slot, all] of bySlot) {
-    for (let start = 0; start < all.length; start += maxSize) groups.push({ slot, items: all.slice(start, start + maxSize) });
+    for (let start = 0; start < all.length; start += maxSize)
+      groups.push({ slot, items: all.slice(start, start + maxSize) });
   }
   return groups;
 }

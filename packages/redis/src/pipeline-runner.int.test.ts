@@ -16,10 +16,18 @@ describe('cluster redirections', () => {
   it('resends the commands a stale slot map sent to the wrong node, and they land', async () => {
     const connection = openRedisConnection(config, silentLogger());
     const events: PipelineEvent[] = [];
-    const runner = new PipelineRunner(connection, { timeoutMs: 5000, logger: silentLogger(), onPipeline: (event) => events.push(event) });
+    const runner = new PipelineRunner(connection, {
+      timeoutMs: 5000,
+      logger: silentLogger(),
+      onPipeline: (event) => events.push(event),
+    });
     try {
       const keys = Array.from({ length: 300 }, (_, i) => `${config.keyPrefix}moved:${i}`);
-      const set = keys.map((key): RoutedCommand => ({ slot: calculateSlot(key), method: 'set', args: [key, key, 'PX', 60_000] }));
+      const set = keys.map((key): RoutedCommand => ({
+        slot: calculateSlot(key),
+        method: 'set',
+        args: [key, key, 'PX', 60_000],
+      }));
       await runner.execute('set', set.slice(0, 1));
       // As after a resharding the client has not seen yet: the first master's slots seem to live on the last.
       const cluster = connection.client as Cluster;
@@ -61,7 +69,8 @@ async function fakeClusterNode(reply: (port: number) => string): Promise<Server>
         if (!command) return;
         buffered = buffered.slice(command.length);
         const name = command.args[0]!.toLowerCase();
-        if (name === 'cluster') socket.write(`*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n$9\r\n127.0.0.1\r\n:${port}\r\n$4\r\nfake\r\n`);
+        if (name === 'cluster')
+          socket.write(`*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n$9\r\n127.0.0.1\r\n:${port}\r\n$4\r\nfake\r\n`);
         else if (name === 'info') socket.write('$0\r\n\r\n');
         else if (name === 'client' || name === 'quit') socket.write('+OK\r\n');
         else socket.write(`-${reply(port)}\r\n`);
@@ -100,13 +109,20 @@ describe('cluster errors ioredis cannot settle', () => {
   ])('%s becomes a retriable BackendError naming the operation', async (_, reply) => {
     const server = await fakeClusterNode(reply);
     const { port } = server.address() as { port: number };
-    const store = createRedisFingerprintStore(localRedisConfig('cluster', { REDIS_CLUSTER_NODES: `127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '5000' }), silentLogger());
+    const store = createRedisFingerprintStore(
+      localRedisConfig('cluster', { REDIS_CLUSTER_NODES: `127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: '5000' }),
+      silentLogger(),
+    );
     try {
       const started = Date.now();
-      const error = await store.putIfAbsent([{ namespace: 'url', key: 'k', value: 'v', ttlMs: 1000 }]).catch((caught: unknown) => caught);
+      const error = await store
+        .putIfAbsent([{ namespace: 'url', key: 'k', value: 'v', ttlMs: 1000 }])
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(BackendError);
       expect((error as BackendError).retriable).toBe(true);
-      expect((error as BackendError).message).toMatch(/^redis putIfAbsent failed: Too many Cluster redirections\. Last error: ReplyError: (CLUSTERDOWN|MOVED) /);
+      expect((error as BackendError).message).toMatch(
+        /^redis putIfAbsent failed: Too many Cluster redirections\. Last error: ReplyError: (CLUSTERDOWN|MOVED) /,
+      );
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await store.close();

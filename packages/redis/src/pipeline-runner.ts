@@ -60,7 +60,10 @@ export class PipelineRunner {
       await this.ready(operation, deadline.signal);
       const trace: Trace = {};
       const expired = this.expiry(deadline.signal, () => {
-        const why = trace.lastError === undefined ? '' : `; last error: ${describeRedisError(trace.lastError, this.connection.secrets)}`;
+        const why =
+          trace.lastError === undefined
+            ? ''
+            : `; last error: ${describeRedisError(trace.lastError, this.connection.secrets)}`;
         return `redis ${operation} failed: no reply within ${this.options.timeoutMs} ms${why}`;
       });
       return await Promise.race([this.dispatch(operation, commands, trace), expired]);
@@ -77,7 +80,10 @@ export class PipelineRunner {
     this.closed = true;
     const { client } = this.connection;
     if (client.status === 'ready') {
-      const quit = client.quit().then(() => undefined, () => undefined);
+      const quit = client.quit().then(
+        () => undefined,
+        () => undefined,
+      );
       const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, this.options.timeoutMs).unref());
       await Promise.race([quit, gaveUp]);
     }
@@ -132,7 +138,9 @@ export class PipelineRunner {
   }
 
   private expiry(signal: AbortSignal, message: () => string): Promise<never> {
-    return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new BackendError(message())), { once: true }));
+    return new Promise((_, reject) =>
+      signal.addEventListener('abort', () => reject(new BackendError(message())), { once: true }),
+    );
   }
 
   private async dispatch(operation: string, commands: RoutedCommand[], trace: Trace): Promise<unknown[]> {
@@ -168,7 +176,10 @@ export class PipelineRunner {
       }),
     );
     if (resend.length > 0) {
-      this.options.logger.debug({ operation, commands: resend.length, error: describeRedisError(trace.lastError, this.connection.secrets) }, 'resending commands one by one after a cluster redirection');
+      this.options.logger.debug(
+        { operation, commands: resend.length, error: describeRedisError(trace.lastError, this.connection.secrets) },
+        'resending commands one by one after a cluster redirection',
+      );
       await Promise.all(
         resend.map(async (index) => {
           this.options.onPipeline?.({ operation, node: 'redirected', commands: 1 });

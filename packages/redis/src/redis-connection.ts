@@ -38,7 +38,8 @@ export function parseRedisUrl(url: string): RedisEndpoint {
     throw new ConfigError('REDIS_URL is not a valid URL; expected redis://[user:password@]host:port[/db]');
   }
   const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d+$/.test(db)) throw new ConfigError(`REDIS_URL: the path must be a database number, e.g. redis://host:6379/0, not /${db}`);
+  if (db !== '' && !/^\d+$/.test(db))
+    throw new ConfigError(`REDIS_URL: the path must be a database number, e.g. redis://host:6379/0, not /${db}`);
   return {
     host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: parsed.port === '' ? 6379 : Number(parsed.port),
@@ -62,7 +63,11 @@ const retryStrategy = (attempt: number): number => Math.min(50 * 2 ** attempt, 2
  * Options shared by the standalone client and every cluster node connection. Cluster nodes keep
  * ioredis' own policy of not reconnecting alone: the cluster refreshes its slot map instead.
  */
-function nodeOptions(config: RedisConfig, credentials: { username?: string; password?: string }, tls: boolean): RedisOptions {
+function nodeOptions(
+  config: RedisConfig,
+  credentials: { username?: string; password?: string },
+  tls: boolean,
+): RedisOptions {
   return {
     ...credentials,
     ...(tls ? { tls: {} } : {}),
@@ -96,7 +101,9 @@ export function openRedisConnection(config: RedisConfig, logger: Logger): RedisC
       enableOfflineQueue: false,
       slotsRefreshTimeout: Math.min(config.commandTimeoutMs, 2000),
       // Keep host names: ioredis would resolve them to IPs and TLS certificates would no longer match.
-      ...(config.tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
+      ...(config.tls
+        ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) }
+        : {}),
     };
     client = new Cluster(config.clusterNodes.map(parseClusterNode), options);
     mode = 'cluster';
@@ -107,7 +114,11 @@ export function openRedisConnection(config: RedisConfig, logger: Logger): RedisC
     const username = config.username ?? endpoint.username;
     const password = config.password ?? endpoint.password;
     client = new Redis({
-      ...nodeOptions(config, { ...(username ? { username } : {}), ...(password ? { password } : {}) }, config.tls || endpoint.tls),
+      ...nodeOptions(
+        config,
+        { ...(username ? { username } : {}), ...(password ? { password } : {}) },
+        config.tls || endpoint.tls,
+      ),
       host: endpoint.host,
       port: endpoint.port,
       db: endpoint.db,
@@ -125,7 +136,12 @@ export function openRedisConnection(config: RedisConfig, logger: Logger): RedisC
  * Logs each distinct connection problem once per outage rather than on every reconnect attempt,
  * and keeps the latest one. Listening to 'error' also stops ioredis printing errors itself.
  */
-function watchConnection(client: RedisClient, where: { mode: string; nodes: string[] }, secrets: string[], logger: Logger): () => unknown {
+function watchConnection(
+  client: RedisClient,
+  where: { mode: string; nodes: string[] },
+  secrets: string[],
+  logger: Logger,
+): () => unknown {
   let lastError: unknown;
   const logged = new Set<string>();
   const problem = (error: unknown, node?: string) => {

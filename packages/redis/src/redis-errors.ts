@@ -42,7 +42,8 @@ export function describeRedisError(error: unknown, secrets: readonly string[]): 
   const name = error instanceof Error && error.name !== 'Error' && error.name !== 'ReplyError' ? `${error.name}: ` : '';
   const cause = nodeCause(error);
   let text = `${name}${messageOf(error)}${cause ? ` (${messageOf(cause)})` : ''}`;
-  if (error instanceof Error && error.name === 'MaxRetriesPerRequestError') text = 'connection lost before the reply came';
+  if (error instanceof Error && error.name === 'MaxRetriesPerRequestError')
+    text = 'connection lost before the reply came';
   for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
   return redactUrl(text);
 }
@@ -53,7 +54,9 @@ export function toBackendError(operation: string, error: unknown, secrets: reado
   const description = describeRedisError(error, secrets);
   const cause = Object.assign(new Error(description), {
     name: error instanceof Error ? error.name : 'Error',
-    ...(error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? { code: error.code } : {}),
+    ...(error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+      ? { code: error.code }
+      : {}),
   });
   return new BackendError(`redis ${operation} failed: ${description}`, { retriable: !isPermanent(error), cause });
 }

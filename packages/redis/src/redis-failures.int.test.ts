@@ -36,13 +36,22 @@ describe('redis unreachable', () => {
     ['standalone', { REDIS_URL: 'redis://127.0.0.1:1' }, /ECONNREFUSED/],
     ['cluster', { REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2' }, /Connection is closed/],
   ])('%s: every call fails with a retriable BackendError within the command timeout', async (_, env, reason) => {
-    const store = createRedisFingerprintStore(localRedisConfig('standalone', { ...env, REDIS_COMMAND_TIMEOUT_MS: String(TIMEOUT_MS) }), silentLogger());
+    const store = createRedisFingerprintStore(
+      localRedisConfig('standalone', { ...env, REDIS_COMMAND_TIMEOUT_MS: String(TIMEOUT_MS) }),
+      silentLogger(),
+    );
     stores.push(store);
-    for (const call of [() => store.putIfAbsent([entry]), () => store.get('url', ['k']), () => store.members('band', ['b'])]) {
+    for (const call of [
+      () => store.putIfAbsent([entry]),
+      () => store.get('url', ['k']),
+      () => store.members('band', ['b']),
+    ]) {
       const { error, ms } = await failure(call);
       expect(error.retriable).toBe(true);
       expect(error.code).toBe('BACKEND_UNAVAILABLE');
-      expect(error.message).toMatch(/^redis (putIfAbsent|get|members) failed: no connection to 127\.0\.0\.1:1.* within 500 ms; last error: /);
+      expect(error.message).toMatch(
+        /^redis (putIfAbsent|get|members) failed: no connection to 127\.0\.0\.1:1.* within 500 ms; last error: /,
+      );
       expect(error.message).toMatch(reason);
       expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
     }
@@ -63,7 +72,11 @@ describe('redis unreachable', () => {
 /** A redis-server of our own on a free port, so it can be stopped without disturbing anyone. */
 async function startOwnRedis(port: number): Promise<ChildProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-own-'));
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let output = '';
   server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(() => output.includes('Ready to accept connections'));
@@ -74,7 +87,13 @@ describe('redis stopped and started again', () => {
   it('fails fast while the server is down and works again once it is back', async () => {
     const port = await freePort();
     let server = await startOwnRedis(port);
-    const store = createRedisFingerprintStore(localRedisConfig('standalone', { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_COMMAND_TIMEOUT_MS: String(TIMEOUT_MS) }), silentLogger());
+    const store = createRedisFingerprintStore(
+      localRedisConfig('standalone', {
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_COMMAND_TIMEOUT_MS: String(TIMEOUT_MS),
+      }),
+      silentLogger(),
+    );
     stores.push(store);
     try {
       expect(await store.putIfAbsent([entry])).toEqual([{ created: true, existing: null }]);
@@ -97,9 +116,13 @@ describe('redis credentials', () => {
   /** Every line logged, and everything printed to the console, while `run` runs. */
   async function captured(run: (logger: ReturnType<typeof createLogger>) => Promise<void>): Promise<string> {
     const lines: string[] = [];
-    const consoleSpies = (['log', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation((...args) => void lines.push(args.join(' '))));
+    const consoleSpies = (['log', 'warn', 'error'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation((...args) => void lines.push(args.join(' '))),
+    );
     try {
-      await run(createLogger('redis-test', { level: 'trace', destination: { write: (line: string) => void lines.push(line) } }));
+      await run(
+        createLogger('redis-test', { level: 'trace', destination: { write: (line: string) => void lines.push(line) } }),
+      );
     } finally {
       for (const spy of consoleSpies) spy.mockRestore();
     }
@@ -108,37 +131,61 @@ describe('redis credentials', () => {
 
   it.each([
     ['a password in REDIS_URL', 'standalone', { REDIS_URL: 'redis://user:secret@127.0.0.1:16379' }, 'secret'],
-    ['REDIS_USERNAME and REDIS_PASSWORD', 'standalone', { REDIS_USERNAME: 'nobody', REDIS_PASSWORD: 'hunter2-pw' }, 'hunter2-pw'],
-    ['REDIS_PASSWORD on a cluster', 'cluster', { REDIS_USERNAME: 'nobody', REDIS_PASSWORD: 'hunter2-pw' }, 'hunter2-pw'],
-  ] as const)('%s: a rejected login is a non-retriable auth error that never shows the password', async (_, mode, env, password) => {
-    const config = localRedisConfig(mode, { ...env, REDIS_COMMAND_TIMEOUT_MS: '2000' });
-    let failed: { error: BackendError; ms: number } | undefined;
-    const logs = await captured(async (logger) => {
-      const store = createRedisFingerprintStore(config, logger);
-      try {
-        failed = await failure(() => store.putIfAbsent([entry]));
-      } finally {
-        await store.close();
+    [
+      'REDIS_USERNAME and REDIS_PASSWORD',
+      'standalone',
+      { REDIS_USERNAME: 'nobody', REDIS_PASSWORD: 'hunter2-pw' },
+      'hunter2-pw',
+    ],
+    [
+      'REDIS_PASSWORD on a cluster',
+      'cluster',
+      { REDIS_USERNAME: 'nobody', REDIS_PASSWORD: 'hunter2-pw' },
+      'hunter2-pw',
+    ],
+  ] as const)(
+    '%s: a rejected login is a non-retriable auth error that never shows the password',
+    async (_, mode, env, password) => {
+      const config = localRedisConfig(mode, { ...env, REDIS_COMMAND_TIMEOUT_MS: '2000' });
+      let failed: { error: BackendError; ms: number } | undefined;
+      const logs = await captured(async (logger) => {
+        const store = createRedisFingerprintStore(config, logger);
+        try {
+          failed = await failure(() => store.putIfAbsent([entry]));
+        } finally {
+          await store.close();
+        }
+      });
+      const { error, ms } = failed!;
+      expect(error.message).toMatch(/^redis putIfAbsent failed: .*WRONGPASS/);
+      expect(error.retriable).toBe(false);
+      // A rejected password is not worth waiting for: the call fails as soon as the server says so.
+      expect(ms).toBeLessThan(1500);
+      for (const text of [
+        error.message,
+        inspect(error, { depth: Infinity, showHidden: true }),
+        JSON.stringify(error),
+        JSON.stringify(error.cause),
+        logs,
+      ]) {
+        expect(text).not.toContain(password);
       }
-    });
-    const { error, ms } = failed!;
-    expect(error.message).toMatch(/^redis putIfAbsent failed: .*WRONGPASS/);
-    expect(error.retriable).toBe(false);
-    // A rejected password is not worth waiting for: the call fails as soon as the server says so.
-    expect(ms).toBeLessThan(1500);
-    for (const text of [error.message, inspect(error, { depth: Infinity, showHidden: true }), JSON.stringify(error), JSON.stringify(error.cause), logs]) {
-      expect(text).not.toContain(password);
-    }
-    expect(logs).toContain('WRONGPASS');
-  });
-
+      expect(logs).toContain('WRONGPASS');
+    },
+  );
 });
 
 describe('redis arguments', () => {
-  it('refuses a namespace that could name another namespace\'s keys, before sending anything', async () => {
-    const store = createRedisFingerprintStore(localRedisConfig('standalone', { REDIS_URL: 'redis://127.0.0.1:16379' }), silentLogger());
+  it("refuses a namespace that could name another namespace's keys, before sending anything", async () => {
+    const store = createRedisFingerprintStore(
+      localRedisConfig('standalone', { REDIS_URL: 'redis://127.0.0.1:16379' }),
+      silentLogger(),
+    );
     stores.push(store);
-    await expect(store.putIfAbsent([{ ...entry, namespace: 'bad:ns' }])).rejects.toMatchObject({ code: 'FINGERPRINT_INVALID_ARGUMENT', retriable: false });
+    await expect(store.putIfAbsent([{ ...entry, namespace: 'bad:ns' }])).rejects.toMatchObject({
+      code: 'FINGERPRINT_INVALID_ARGUMENT',
+      retriable: false,
+    });
   });
 });
 

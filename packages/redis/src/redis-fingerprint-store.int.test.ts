@@ -10,7 +10,10 @@ import { deleteKeysWithPrefix, localRedisConfig, openMasters, scanKeys, type Red
 for (const mode of ['standalone', 'cluster'] as const) {
   describeFingerprintContract(`redis ${mode}`, async () => {
     const config = localRedisConfig(mode);
-    return { store: createRedisFingerprintStore(config, silentLogger()), cleanup: async () => void (await deleteKeysWithPrefix(config)) };
+    return {
+      store: createRedisFingerprintStore(config, silentLogger()),
+      cleanup: async () => void (await deleteKeysWithPrefix(config)),
+    };
   });
 }
 
@@ -41,7 +44,9 @@ describe.each(['standalone', 'cluster'] as const)('redis %s: TTL', (mode) => {
       const before = await ttlOf();
       expect(before).toBeGreaterThan(0);
       expect(before).toBeLessThanOrEqual(1400);
-      expect(await store().putIfAbsent([{ namespace: 'url', key: 'refreshed', value: 'b', ttlMs: 2000 }])).toEqual([{ created: false, existing: 'a' }]);
+      expect(await store().putIfAbsent([{ namespace: 'url', key: 'refreshed', value: 'b', ttlMs: 2000 }])).toEqual([
+        { created: false, existing: 'a' },
+      ]);
       expect(await ttlOf()).toBeGreaterThan(1800);
       await store().addToSet('band', 'b1', ['x'], 2000);
       await new Promise((resolve) => setTimeout(resolve, 600));
@@ -73,15 +78,25 @@ describe('redis cluster: a 10k batch', () => {
   const { config, store, pipelines } = useStore('cluster');
 
   it('spreads over all three masters in one pipeline per master', async () => {
-    const entries = Array.from({ length: 10_000 }, (_, i) => ({ namespace: 'url', key: `k${i}`, value: `v${i}`, ttlMs: 60_000 }));
+    const entries = Array.from({ length: 10_000 }, (_, i) => ({
+      namespace: 'url',
+      key: `k${i}`,
+      value: `v${i}`,
+      ttlMs: 60_000,
+    }));
     // Connections to each master open on first use; warm them so only the batch is counted.
-    await store().get('url', Array.from({ length: 100 }, (_, i) => `warm-up${i}`));
+    await store().get(
+      'url',
+      Array.from({ length: 100 }, (_, i) => `warm-up${i}`),
+    );
     pipelines.length = 0;
     // Counted at the socket too: one write per pipeline shows the batch really went out in one piece per node.
     const writes = vi.spyOn(Socket.prototype, 'write');
     const results = await store().putIfAbsent(entries);
     // The client's periodic CLUSTER SLOTS refresh may fall into the window; it is not ours.
-    const socketWrites = writes.mock.calls.filter(([data]) => !/^\*\d+\r\n\$7\r\ncluster\r\n/i.test(String(data))).length;
+    const socketWrites = writes.mock.calls.filter(
+      ([data]) => !/^\*\d+\r\n\$7\r\ncluster\r\n/i.test(String(data)),
+    ).length;
     writes.mockRestore();
     expect(results.every((result) => result.created)).toBe(true);
 
@@ -92,7 +107,9 @@ describe('redis cluster: a 10k batch', () => {
 
     const { masters, close } = await openMasters(config);
     try {
-      const perMaster = await Promise.all(masters.map(async (master) => (await scanKeys(master, `${config.keyPrefix}url:`)).length));
+      const perMaster = await Promise.all(
+        masters.map(async (master) => (await scanKeys(master, `${config.keyPrefix}url:`)).length),
+      );
       expect(perMaster.reduce((sum, count) => sum + count, 0)).toBe(10_000);
       // Slots are split evenly across the three masters; no key prefix or hash tag skews that.
       for (const count of perMaster) expect(count).toBeGreaterThan(2800);

@@ -140,7 +140,10 @@ class RedisFingerprintStore implements FingerprintStore {
       (key) => this.slotOf(key),
       MAX_KEYS_PER_COMMAND,
     );
-    await this.runner.execute('delete', groups.map(({ slot, items }) => ({ slot, method: 'del', args: items })));
+    await this.runner.execute(
+      'delete',
+      groups.map(({ slot, items }) => ({ slot, method: 'del', args: items })),
+    );
   }
 
   async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
@@ -152,7 +155,11 @@ class RedisFingerprintStore implements FingerprintStore {
       'addToSets',
       entries.map((entry): RoutedCommand => {
         const setKey = fingerprintKey(this.prefix, entry.namespace, entry.key);
-        return { slot: this.slotOf(setKey), method: 'fingerprintAddToSet', args: [setKey, ttlArgument(entry.ttlMs), ...entry.members] };
+        return {
+          slot: this.slotOf(setKey),
+          method: 'fingerprintAddToSet',
+          args: [setKey, ttlArgument(entry.ttlMs), ...entry.members],
+        };
       }),
     );
   }
@@ -177,7 +184,11 @@ class RedisFingerprintStore implements FingerprintStore {
  * Connects in the background and returns at once; calls made before the connection is up wait for
  * it, each at most REDIS_COMMAND_TIMEOUT_MS.
  */
-export function createRedisFingerprintStore(config: RedisConfig, logger: Logger, options: RedisFingerprintStoreOptions = {}): FingerprintStore {
+export function createRedisFingerprintStore(
+  config: RedisConfig,
+  logger: Logger,
+  options: RedisFingerprintStoreOptions = {},
+): FingerprintStore {
   const log = logger.child({ component: 'redis-fingerprints' });
   const connection = openRedisConnection(config, log);
   defineScripts(connection.client);

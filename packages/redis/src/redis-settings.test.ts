@@ -28,13 +28,24 @@ describe('loadRedisConfig', () => {
         REDIS_COMMAND_TIMEOUT_MS: '250',
       },
     });
-    expect(config).toMatchObject({ clusterNodes: ['10.0.0.1:7000', '10.0.0.2:7000', '[::1]:7001'], password: 'pw', username: 'crawler', tls: true, keyPrefix: 'job42:', commandTimeoutMs: 250 });
+    expect(config).toMatchObject({
+      clusterNodes: ['10.0.0.1:7000', '10.0.0.2:7000', '[::1]:7001'],
+      password: 'pw',
+      username: 'crawler',
+      tls: true,
+      keyPrefix: 'job42:',
+      commandTimeoutMs: 250,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('says how to fix a bad value', () => {
-    expect(() => loadRedisConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1' } })).toThrow(/REDIS_CLUSTER_NODES .*host:port/);
-    expect(() => loadRedisConfig({ env: { REDIS_KEY_PREFIX: 'crawl{1}:' } })).toThrow(/REDIS_KEY_PREFIX .*one cluster slot/);
+    expect(() => loadRedisConfig({ env: { REDIS_CLUSTER_NODES: '10.0.0.1' } })).toThrow(
+      /REDIS_CLUSTER_NODES .*host:port/,
+    );
+    expect(() => loadRedisConfig({ env: { REDIS_KEY_PREFIX: 'crawl{1}:' } })).toThrow(
+      /REDIS_KEY_PREFIX .*one cluster slot/,
+    );
     expect(() => loadRedisConfig({ env: { REDIS_COMMAND_TIMEOUT_MS: 'soon' } })).toThrow(ConfigError);
     expect(() => loadRedisConfig({ env: { REDIS_URL: 'http://127.0.0.1:6379' } })).toThrow(/REDIS_URL .*redis:\/\//);
   });
@@ -58,8 +69,21 @@ describe('loadRedisConfig', () => {
 describe('parseRedisUrl', () => {
   it('splits a URL into endpoint and credentials', () => {
     expect(parseRedisUrl('redis://127.0.0.1:16379')).toEqual({ host: '127.0.0.1', port: 16379, db: 0, tls: false });
-    expect(parseRedisUrl('rediss://user:p%40ss%3Aw@cache.internal/3')).toEqual({ host: 'cache.internal', port: 6379, username: 'user', password: 'p@ss:w', db: 3, tls: true });
-    expect(parseRedisUrl('redis://:only-password@[::1]:7000')).toEqual({ host: '::1', port: 7000, password: 'only-password', db: 0, tls: false });
+    expect(parseRedisUrl('rediss://user:p%40ss%3Aw@cache.internal/3')).toEqual({
+      host: 'cache.internal',
+      port: 6379,
+      username: 'user',
+      password: 'p@ss:w',
+      db: 3,
+      tls: true,
+    });
+    expect(parseRedisUrl('redis://:only-password@[::1]:7000')).toEqual({
+      host: '::1',
+      port: 7000,
+      password: 'only-password',
+      db: 0,
+      tls: false,
+    });
   });
 
   it('rejects what it cannot use without repeating the URL', () => {

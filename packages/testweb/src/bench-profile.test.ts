@@ -15,7 +15,19 @@ describe('bench profile', () => {
     const truth = web.groundTruth();
     expect(web.hosts.map((h) => h.name)).toEqual(['bench-1', 'bench-2', 'bench-3']);
     expect(truth.pages).toHaveLength(1200);
-    for (const list of [truth.disallowed, truth.redirects, truth.errors, truth.flaky, truth.slow, truth.endless, truth.nonHtml, truth.charsets, truth.traps, truth.crawlDelays, truth.validatorHosts]) {
+    for (const list of [
+      truth.disallowed,
+      truth.redirects,
+      truth.errors,
+      truth.flaky,
+      truth.slow,
+      truth.endless,
+      truth.nonHtml,
+      truth.charsets,
+      truth.traps,
+      truth.crawlDelays,
+      truth.validatorHosts,
+    ]) {
       expect(list).toEqual([]);
     }
     expect(truth.changeRates.every((c) => c.probability === 0)).toBe(true);

@@ -8,7 +8,9 @@ import type { GroundTruth } from './truth/ground-truth.js';
 // (nodejs/node#56542); iconv-lite stands in there as the reference decoder.
 const textDecoderKnowsCp1252 = new TextDecoder('windows-1252').decode(Uint8Array.of(0x80)) === '€';
 function decode(charset: string, bytes: Buffer): string {
-  return charset === 'windows-1252' && !textDecoderKnowsCp1252 ? iconv.decode(bytes, charset) : new TextDecoder(charset).decode(bytes);
+  return charset === 'windows-1252' && !textDecoderKnowsCp1252
+    ? iconv.decode(bytes, charset)
+    : new TextDecoder(charset).decode(bytes);
 }
 
 describe('legacy-charset pages', () => {
@@ -21,7 +23,9 @@ describe('legacy-charset pages', () => {
   afterAll(() => web.close());
 
   it('cover every encoding, with header, meta and no declaration', () => {
-    expect(new Set(truth.charsets.map((c) => c.charset))).toEqual(new Set(['gbk', 'gb18030', 'big5', 'shift_jis', 'windows-1252']));
+    expect(new Set(truth.charsets.map((c) => c.charset))).toEqual(
+      new Set(['gbk', 'gb18030', 'big5', 'shift_jis', 'windows-1252']),
+    );
     expect(new Set(truth.charsets.map((c) => c.declared))).toEqual(new Set(['header', 'meta', 'none']));
     for (const c of truth.charsets) expect(truth.pages).toContain(c.url);
   });
@@ -38,7 +42,10 @@ describe('legacy-charset pages', () => {
   it('use the windows-1252 bytes that Latin-1 lacks (euro sign, curly quotes, dashes)', async () => {
     for (const c of truth.charsets.filter((x) => x.charset === 'windows-1252')) {
       const { body } = await httpGet(c.url);
-      expect(body.some((b) => b >= 0x80 && b <= 0x9f), c.url).toBe(true);
+      expect(
+        body.some((b) => b >= 0x80 && b <= 0x9f),
+        c.url,
+      ).toBe(true);
     }
   });
 

@@ -44,7 +44,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
     },
   });
   const profile = values.profile;
-  if (profile !== undefined && profile !== 'full' && profile !== 'bench' && profile !== 'edge' && profile !== 'render' && profile !== 'hostile') {
+  if (
+    profile !== undefined &&
+    profile !== 'full' &&
+    profile !== 'bench' &&
+    profile !== 'edge' &&
+    profile !== 'render' &&
+    profile !== 'hostile'
+  ) {
     throw new InvalidOptionsError(`--profile must be full, bench, edge, render or hostile, got ${profile}`);
   }
   const options: TestWebOptions = {
@@ -62,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
 function toNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidOptionsError(`${flag} needs a number, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InvalidOptionsError(`${flag} needs a number, got "${value}"`);
   return n;
 }

@@ -34,7 +34,10 @@ describe('command line', () => {
     try {
       const io = streams();
       const truthFile = join(dir, 'truth.json');
-      const web = (await runCli(['--profile', 'bench', '--hosts', '2', '--pages-per-host', '50', '--seed', '5', '--truth', truthFile], io))!;
+      const web = (await runCli(
+        ['--profile', 'bench', '--hosts', '2', '--pages-per-host', '50', '--seed', '5', '--truth', truthFile],
+        io,
+      ))!;
       started.push(web);
       await until(() => io.lines.length >= 1);
       expect(io.lines).toHaveLength(1);

@@ -21,7 +21,8 @@ export async function runCli(argv: string[], streams: CliStreams): Promise<TestW
   }
   const web = await startTestWeb(args.options);
   const saveTruth = async () => {
-    if (args.truthFile !== undefined) await writeFile(args.truthFile, `${JSON.stringify(web.groundTruth(), null, 2)}\n`);
+    if (args.truthFile !== undefined)
+      await writeFile(args.truthFile, `${JSON.stringify(web.groundTruth(), null, 2)}\n`);
   };
   await saveTruth();
   streams.stdout.write(`${JSON.stringify({ hosts: web.hosts, seeds: web.seeds })}\n`);

@@ -4,7 +4,10 @@ import { startTestWeb } from './test-web.js';
 
 const handles = () => {
   const active = process.getActiveResourcesInfo();
-  return { servers: active.filter((r) => r === 'TCPServerWrap').length, sockets: active.filter((r) => r === 'TCPSocketWrap').length };
+  return {
+    servers: active.filter((r) => r === 'TCPServerWrap').length,
+    sockets: active.filter((r) => r === 'TCPSocketWrap').length,
+  };
 };
 
 describe('close()', () => {
@@ -15,7 +18,9 @@ describe('close()', () => {
     const agent = new Agent({ keepAlive: true });
 
     await new Promise<void>((resolve, reject) => {
-      request(truth.pages[0]!, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+      request(truth.pages[0]!, { agent }, (res) => res.resume().on('end', resolve))
+        .on('error', reject)
+        .end();
     });
     const endless = new Promise<void>((resolve) => {
       const req = request(truth.endless[0]!, { agent: false }, (res) => {

@@ -66,7 +66,9 @@ describe('determinism', () => {
         const [a, b] = [first, second].map((w) => w.hosts.find((h) => h.name === name)!.origin);
         for (const path of paths.filter((p) => p !== '/').slice(0, 40)) {
           const [ra, rb] = await Promise.all([httpGet(`${a}${path}`), httpGet(`${b}${path}`)]);
-          expect(portless(second, portless(first, ra.body.toString('latin1')))).toBe(portless(second, portless(first, rb.body.toString('latin1'))));
+          expect(portless(second, portless(first, ra.body.toString('latin1')))).toBe(
+            portless(second, portless(first, rb.body.toString('latin1'))),
+          );
         }
       }
     });

@@ -53,7 +53,8 @@ describe('edge profile', () => {
       '/encoding/br': brotliDecompressSync,
       '/encoding/gzip-br': (bytes) => gunzipSync(brotliDecompressSync(bytes)),
     };
-    for (const [path, decode] of Object.entries(decoders)) expect(decode((await httpGet(at('http', path))).body).toString(), path).toContain(COMPRESSED_TEXT);
+    for (const [path, decode] of Object.entries(decoders))
+      expect(decode((await httpGet(at('http', path))).body).toString(), path).toContain(COMPRESSED_TEXT);
     const bomb = await httpGet(at('http', '/gzip-bomb'));
     expect(bomb.body.length).toBeLessThan(GZIP_BOMB_BYTES / 100);
     expect(gunzipSync(bomb.body).length).toBe(GZIP_BOMB_BYTES);

@@ -4,7 +4,15 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GZIP_BOMB_BYTES } from './hosts/edge-body-pages.js';
 import { MANY_LINKS, ONE_LINE_BYTES, WINDOWS_1252_TEXT } from './hosts/hostile-bodies.js';
-import { CALENDAR_START, CHAIN_HOPS, DRIP_BODY_BYTES, HEADER_LINES, HOSTILE_HOST_NAMES, HOSTILE_PAGES, HUGE_HEADER_BYTES } from './hosts/hostile-host.js';
+import {
+  CALENDAR_START,
+  CHAIN_HOPS,
+  DRIP_BODY_BYTES,
+  HEADER_LINES,
+  HOSTILE_HOST_NAMES,
+  HOSTILE_PAGES,
+  HUGE_HEADER_BYTES,
+} from './hosts/hostile-host.js';
 import { LONG_HREF_CHARS, malformedHrefs } from './hosts/malformed-hrefs.js';
 import { resolveOptions } from './options.js';
 import { httpGet } from './test-support/http-get.js';
@@ -15,7 +23,9 @@ function rawGet(url: string, ms: number): Promise<{ bytes: Buffer; closed: boole
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`),
+    );
     const done = (closed: boolean) => {
       clearTimeout(timer);
       socket.destroy();
@@ -48,7 +58,9 @@ describe('hostile profile', () => {
   });
 
   it('drips: the endless body and the slow body keep the connection open with almost nothing sent, the slow headers never finish', async () => {
-    const [endless, body, headers] = await Promise.all(['/endless', '/drip/body', '/drip/headers'].map((path) => rawGet(`${origin}${path}`, 1200)));
+    const [endless, body, headers] = await Promise.all(
+      ['/endless', '/drip/body', '/drip/headers'].map((path) => rawGet(`${origin}${path}`, 1200)),
+    );
     expect(endless!.closed).toBe(false);
     expect(bodyOf(endless!.bytes).toString()).toContain('still loading');
     expect(body!.closed).toBe(false);
@@ -130,7 +142,12 @@ describe('hostile profile', () => {
     expect((await httpGet(`${origin}/loop/self`)).headers.location).toBe('/loop/self');
     let path = '/chain/1';
     let hops = 0;
-    for (let answer = await httpGet(`${origin}${path}`); answer.status === 302; answer = await httpGet(`${origin}${path}`), hops++) path = String(answer.headers.location);
+    for (
+      let answer = await httpGet(`${origin}${path}`);
+      answer.status === 302;
+      answer = await httpGet(`${origin}${path}`), hops++
+    )
+      path = String(answer.headers.location);
     expect(hops).toBe(CHAIN_HOPS);
     expect(URL.canParse(String((await httpGet(`${origin}/redirect/malformed`)).headers.location))).toBe(false);
   });

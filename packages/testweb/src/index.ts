@@ -15,6 +15,13 @@ export { EDGE_COOKIE, EDGE_METADATA_HOST } from './hosts/edge-http-host.js';
 export { ROBOTS_ODD_PADDING_BYTES } from './hosts/edge-robots-hosts.js';
 export { startNoisyNewsSite, type NoisyNewsSite, type NoisyNewsTruth } from './noisy-news/noisy-news-site.js';
 export type { ChangeKind, NoisyNewsOptions } from './noisy-news/noisy-news-model.js';
-export { CALENDAR_START, CHAIN_HOPS, HOSTILE_HOST_NAMES, HOSTILE_PAGES, type HostileOutcome, type HostilePage } from './hosts/hostile-host.js';
+export {
+  CALENDAR_START,
+  CHAIN_HOPS,
+  HOSTILE_HOST_NAMES,
+  HOSTILE_PAGES,
+  type HostileOutcome,
+  type HostilePage,
+} from './hosts/hostile-host.js';
 export { MANY_LINKS, ONE_LINE_BYTES } from './hosts/hostile-bodies.js';
 export { malformedHrefs, type MalformedHref, type MalformedHrefKind } from './hosts/malformed-hrefs.js';

@@ -7,11 +7,22 @@ import { startTestWeb } from './test-web.js';
 describe('options', () => {
   it('fills the documented defaults per profile', () => {
     expect(resolveOptions()).toMatchObject({ seed: 1, profile: 'full', hosts: 6, pagesPerHost: 60 });
-    expect(resolveOptions({ profile: 'bench' })).toMatchObject({ hosts: 10, pagesPerHost: 1000, pageBytes: 4096, linksPerPage: 20 });
+    expect(resolveOptions({ profile: 'bench' })).toMatchObject({
+      hosts: 10,
+      pagesPerHost: 1000,
+      pageBytes: 4096,
+      linksPerPage: 20,
+    });
   });
 
   it('rejects values the web cannot be built with', () => {
-    for (const bad of [{ hosts: 5 }, { pagesPerHost: 10 }, { seed: 1.5 }, { profile: 'bench' as const, pageBytes: -1 }, { basePort: 65_534 }]) {
+    for (const bad of [
+      { hosts: 5 },
+      { pagesPerHost: 10 },
+      { seed: 1.5 },
+      { profile: 'bench' as const, pageBytes: -1 },
+      { basePort: 65_534 },
+    ]) {
       expect(() => resolveOptions(bad)).toThrow(InvalidOptionsError);
     }
   });

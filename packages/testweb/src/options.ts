@@ -27,7 +27,11 @@ export interface TestWebOptions {
 export type ResolvedOptions = Required<Omit<TestWebOptions, 'basePort'>> & { basePort: number | undefined };
 
 const PROFILES = new Set<string>(['full', 'bench', 'edge', 'render', 'hostile']);
-const FIXED_HOSTS: Partial<Record<ResolvedOptions['profile'], number>> = { edge: EDGE_HOST_NAMES.length, render: RENDER_HOST_NAMES.length, hostile: HOSTILE_HOST_NAMES.length };
+const FIXED_HOSTS: Partial<Record<ResolvedOptions['profile'], number>> = {
+  edge: EDGE_HOST_NAMES.length,
+  render: RENDER_HOST_NAMES.length,
+  hostile: HOSTILE_HOST_NAMES.length,
+};
 export const FULL_MIN_HOSTS = 6;
 export const FULL_MIN_PAGES = 30;
 const RENDER_DEFAULT_PAGES = 24;
@@ -45,8 +49,14 @@ export function resolveOptions(options: TestWebOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
     seed: integer('seed', options.seed ?? 1, -0x8000_0000, 0xffff_ffff),
     profile,
-    hosts: fixedHosts ?? integer('hosts', options.hosts ?? (full ? FULL_MIN_HOSTS : 10), full ? FULL_MIN_HOSTS : 1, 1000),
-    pagesPerHost: integer('pagesPerHost', options.pagesPerHost ?? (full ? 60 : render ? RENDER_DEFAULT_PAGES : 1000), full ? FULL_MIN_PAGES : render ? RENDER_MIN_PAGES : 1, 10_000_000),
+    hosts:
+      fixedHosts ?? integer('hosts', options.hosts ?? (full ? FULL_MIN_HOSTS : 10), full ? FULL_MIN_HOSTS : 1, 1000),
+    pagesPerHost: integer(
+      'pagesPerHost',
+      options.pagesPerHost ?? (full ? 60 : render ? RENDER_DEFAULT_PAGES : 1000),
+      full ? FULL_MIN_PAGES : render ? RENDER_MIN_PAGES : 1,
+      10_000_000,
+    ),
     pageBytes: integer('pageBytes', options.pageBytes ?? 4096, 64, 100_000_000),
     linksPerPage: integer('linksPerPage', options.linksPerPage ?? 20, 0, 100_000),
     basePort: options.basePort === undefined ? undefined : integer('basePort', options.basePort, 1, 65_535),

@@ -47,7 +47,8 @@ describe('render profile', () => {
     expect(truth.pages).toContain(`${origin.mixed}/special-offer`);
     // Links a script creates obey robots.txt like any other: the script's forbidden links and fetches are listed.
     expect(truth.disallowed).toEqual([`${origin.app}/private/settings`, `${origin.app}/private/track`]);
-    for (const url of [...rendering.onlyRendered, ...rendering.shells.filter((u) => !u.includes('/go/'))]) expect(truth.pages).toContain(url);
+    for (const url of [...rendering.onlyRendered, ...rendering.shells.filter((u) => !u.includes('/go/'))])
+      expect(truth.pages).toContain(url);
   });
 
   it('a crawler that runs no script finds exactly the pages not marked onlyRendered (and script-redirect pages it can reach)', async () => {
@@ -68,10 +69,14 @@ describe('render profile', () => {
     expect(homeLinks).toContain(`${origin.app}/about`);
     expect(await json(`${origin.app}/api/content?p=%2Fgo%2Fwelcome`)).toEqual({ redirect: '/welcome' });
     const item3 = await json(`${origin.app}/api/content?p=%2Fitem%2F3`);
-    expect((item3.offMachine as { url: string }[]).map((o) => o.url).sort()).toEqual([...truth.rendering.offMachine].sort());
+    expect((item3.offMachine as { url: string }[]).map((o) => o.url).sort()).toEqual(
+      [...truth.rendering.offMachine].sort(),
+    );
 
     const batches = await Promise.all([0, 1].map((step) => json(`${origin.mixed}/api/links?p=%2Ffeed&step=${step}`)));
-    const feedLinks = batches.flatMap((batch) => (batch.links as { href: string }[]).map((l) => canonicalizeUrl(l.href, `${origin.mixed}/feed`)!));
+    const feedLinks = batches.flatMap((batch) =>
+      (batch.links as { href: string }[]).map((l) => canonicalizeUrl(l.href, `${origin.mixed}/feed`)!),
+    );
     expect(feedLinks).toHaveLength(8);
     expect(feedLinks.every((url) => truth.rendering.onlyRendered.includes(url))).toBe(true);
   });

@@ -62,7 +62,12 @@ describe('special responses answer as the ground truth says', () => {
   });
 
   it('fails flaky pages the listed number of times, then serves 200, and again after setRound', async () => {
-    expect(truth.flaky.map((f) => [f.failures, f.status])).toEqual(expect.arrayContaining([[2, 503], [1, 429]]));
+    expect(truth.flaky.map((f) => [f.failures, f.status])).toEqual(
+      expect.arrayContaining([
+        [2, 503],
+        [1, 429],
+      ]),
+    );
     const playThrough = async () => {
       for (const f of truth.flaky) {
         for (let i = 0; i < f.failures; i++) {
@@ -93,7 +98,14 @@ describe('special responses answer as the ground truth says', () => {
   it('serves the non-HTML files with their listed types and real formats', async () => {
     const types = truth.nonHtml.map((n) => n.contentType.split(';')[0]);
     expect(types).toEqual(
-      expect.arrayContaining(['application/pdf', 'image/png', 'application/json', 'text/plain', 'application/rss+xml', 'application/atom+xml']),
+      expect.arrayContaining([
+        'application/pdf',
+        'image/png',
+        'application/json',
+        'text/plain',
+        'application/rss+xml',
+        'application/atom+xml',
+      ]),
     );
     for (const file of truth.nonHtml) {
       const response = await httpGet(file.url);
@@ -101,7 +113,8 @@ describe('special responses answer as the ground truth says', () => {
       const body = response.body;
       if (file.contentType === 'application/pdf') expect(body.subarray(0, 5).toString()).toBe('%PDF-');
       if (file.contentType === 'image/png') expect(body.subarray(1, 4).toString()).toBe('PNG');
-      if (file.contentType === 'application/json') expect(JSON.parse(body.toString()).products.length).toBeGreaterThan(10);
+      if (file.contentType === 'application/json')
+        expect(JSON.parse(body.toString()).products.length).toBeGreaterThan(10);
     }
   });
 

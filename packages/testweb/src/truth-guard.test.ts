@@ -11,7 +11,11 @@ describe('ground truth of the full profile', () => {
   beforeAll(async () => {
     web = await startTestWeb({ seed: 7 });
     truth = web.groundTruth();
-    found = await crawl(web.seeds, truth.maxDepth, truth.traps.map((t) => t.prefix));
+    found = await crawl(
+      web.seeds,
+      truth.maxDepth,
+      truth.traps.map((t) => t.prefix),
+    );
   });
   afterAll(() => web.close());
 

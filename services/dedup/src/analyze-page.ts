@@ -29,10 +29,15 @@ export interface PageAnalysis {
 }
 
 /** Everything dedup computes from one page and its site's template; no I/O. */
-export function analyzePage(page: PageContent, template: SiteTemplate | null, algorithm: DigestAlgorithm): PageAnalysis {
+export function analyzePage(
+  page: PageContent,
+  template: SiteTemplate | null,
+  algorithm: DigestAlgorithm,
+): PageAnalysis {
   const raw = rawBody(page);
   const rawDigest = hexDigest(algorithm, raw);
-  if (isMedia(page.contentType)) return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
+  if (isMedia(page.contentType))
+    return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
   const blocks = isMarkup(page.contentType) ? extractBlocks(decodeBody(raw, page.charset)) : [];
   const text = denoiseText(page.text, blocks, template);
   let fingerprint: TextFingerprint | undefined;

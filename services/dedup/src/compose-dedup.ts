@@ -1,24 +1,51 @@
 import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
-import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, registerGroupMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import {
+  BatchingProducer,
+  catalogGroups,
+  Codec,
+  createMetricsRegistry,
+  createStageMetrics,
+  createStoreMetrics,
+  instrumentProducer,
+  registerGroupMetrics,
+  type Logger,
+  type RunningService,
+  type RuntimeConfig,
+} from '@crawler/core';
 import { loadDedupConfig } from './config.js';
 import { createDedupMetrics } from './dedup-metrics.js';
 import { createDedupService } from './dedup-service.js';
 
 /** Composition root of a standalone dedup worker. */
-export async function composeDedup(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+export async function composeDedup(
+  runtime: RuntimeConfig,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
   const config = loadDedupConfig({ env });
   const registry = createMetricsRegistry('dedup');
   const stores = createStoreMetrics(registry);
   const fingerprints = stores.instrument(await createFingerprintStore(runtime, logger, { env }), 'fingerprints');
   const pages = stores.instrument(await createPageStore(runtime, logger, { env }), 'pages');
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry), metrics: createDedupMetrics(registry) });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+    lingerMs: 5,
+    maxBatchBytes: 1_000_000,
+  });
+  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, {
+    topicPrefix: runtime.topicPrefix,
+    observer: createStageMetrics(registry),
+    metrics: createDedupMetrics(registry),
+  });
   registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
-    details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, decisions: Object.fromEntries(service.stage.decisions) }),
+    details: () => ({
+      processed: service.runner.processed,
+      inFlight: service.runner.busy,
+      decisions: Object.fromEntries(service.stage.decisions),
+    }),
     async stop() {
       await service.stop();
       await producer.close();

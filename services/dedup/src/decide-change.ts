@@ -17,7 +17,11 @@ export interface ChangeVerdict {
   distance: number | null;
 }
 
-const verdict = (change: ChangeDecision, duplicateOf: string | null = null, distance: number | null = null): ChangeVerdict => ({ change, duplicateOf, distance });
+const verdict = (
+  change: ChangeDecision,
+  duplicateOf: string | null = null,
+  distance: number | null = null,
+): ChangeVerdict => ({ change, duplicateOf, distance });
 
 /**
  * The decision the digest alone allows. Registered first by another URL: a duplicate of it (also

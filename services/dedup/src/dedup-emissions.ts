@@ -1,5 +1,13 @@
 import { Schemas, surtKey, Topics, urlIdentityOf } from '@crawler/core';
-import type { ChangeDecision, Emission, Outlinks, ParsedPage, ReviewRecord, StatusUpdate, StoredPage } from '@crawler/core';
+import type {
+  ChangeDecision,
+  Emission,
+  Outlinks,
+  ParsedPage,
+  ReviewRecord,
+  StatusUpdate,
+  StoredPage,
+} from '@crawler/core';
 import type { Judgement } from './judge/judge.js';
 
 /** What dedup adds to a page when it stores it. */
@@ -52,11 +60,26 @@ export function storedPageEmission(page: ParsedPage, stored: StoredPage): Emissi
 }
 
 export function outlinksEmission(page: ParsedPage, links: Outlinks['links']): Emission {
-  const value: Outlinks = { kind: 'page', sourceUrl: page.url, sourceUrlId: page.urlId, jobId: page.jobId, traceId: page.traceId, depth: page.depth + 1, discoveredAt: page.fetchedAt, links };
+  const value: Outlinks = {
+    kind: 'page',
+    sourceUrl: page.url,
+    sourceUrlId: page.urlId,
+    jobId: page.jobId,
+    traceId: page.traceId,
+    depth: page.depth + 1,
+    discoveredAt: page.fetchedAt,
+    links,
+  };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: page.host, value };
 }
 
-export function reviewEmission(page: ParsedPage, digest: string, judgement: Judgement, judge: string, judgedAt: number): Emission {
+export function reviewEmission(
+  page: ParsedPage,
+  digest: string,
+  judgement: Judgement,
+  judge: string,
+  judgedAt: number,
+): Emission {
   const value: ReviewRecord = {
     url: page.url,
     urlId: page.urlId,
@@ -73,7 +96,11 @@ export function reviewEmission(page: ParsedPage, digest: string, judgement: Judg
   return { topic: Topics.review, schema: Schemas.ReviewRecord, key: page.host, value };
 }
 
-export type StatusFields = Pick<StatusUpdate, 'outcome' | 'change' | 'duplicateOf' | 'distance' | 'digest' | 'rawDigest' | 'verdict'> & Partial<StatusUpdate>;
+export type StatusFields = Pick<
+  StatusUpdate,
+  'outcome' | 'change' | 'duplicateOf' | 'distance' | 'digest' | 'rawDigest' | 'verdict'
+> &
+  Partial<StatusUpdate>;
 
 /** The page's status for the scheduler: every dedup decision is a field of it. */
 export function statusEmission(page: ParsedPage, fields: StatusFields): Emission {

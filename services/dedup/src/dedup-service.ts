@@ -14,10 +14,22 @@ export interface DedupPorts {
 }
 
 /** Wires dedup from its config and ports; the judge is built (its rule file read) here, at start. */
-export function createDedupService(config: DedupConfig, ports: DedupPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver; metrics?: DedupMetrics } = {}) {
+export function createDedupService(
+  config: DedupConfig,
+  ports: DedupPorts,
+  logger: Logger,
+  options: { topicPrefix?: string; observer?: StageObserver; metrics?: DedupMetrics } = {},
+) {
   const log = logger.child({ component: 'dedup' });
   const judge = createJudge(config);
-  const stage = createDedupStage({ fingerprints: ports.fingerprints, pages: ports.pages, settings: config, judge, metrics: options.metrics, logger: log });
+  const stage = createDedupStage({
+    fingerprints: ports.fingerprints,
+    pages: ports.pages,
+    settings: config,
+    judge,
+    metrics: options.metrics,
+    logger: log,
+  });
   const runner = new StageRunner({
     stage,
     bus: ports.bus,

@@ -3,7 +3,13 @@ import type { Emission, FingerprintStore, Logger, PageStore, ParsedPage, Stage }
 import { analyzePage, type PageAnalysis } from './analyze-page.js';
 import type { DedupConfig } from './config.js';
 import { createDedupMetrics, type DedupMetrics } from './dedup-metrics.js';
-import { outlinksEmission, reviewEmission, statusEmission, storedPageEmission, toStoredPage } from './dedup-emissions.js';
+import {
+  outlinksEmission,
+  reviewEmission,
+  statusEmission,
+  storedPageEmission,
+  toStoredPage,
+} from './dedup-emissions.js';
 import { decideChange, needsTemplateRecheck, type ChangeVerdict } from './decide-change.js';
 import { simhashHex } from './fingerprint/simhash.js';
 import type { Judge } from './judge/judge.js';
@@ -34,7 +40,16 @@ const MAX_CANDIDATES_RESOLVED = 3;
 
 export type DedupStageSettings = Pick<
   DedupConfig,
-  'digestAlgorithm' | 'digestTtlMs' | 'urlSeenTtlMs' | 'nearDistance' | 'nearTitleDistance' | 'nearSameHeadlineDistance' | 'nearMinTokens' | 'templatePages' | 'templateRelearnMs' | 'harmfulVerdicts'
+  | 'digestAlgorithm'
+  | 'digestTtlMs'
+  | 'urlSeenTtlMs'
+  | 'nearDistance'
+  | 'nearTitleDistance'
+  | 'nearSameHeadlineDistance'
+  | 'nearMinTokens'
+  | 'templatePages'
+  | 'templateRelearnMs'
+  | 'harmfulVerdicts'
 >;
 
 export interface DedupStageOptions {
@@ -67,9 +82,24 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
   const now = options.now ?? Date.now;
   const metrics = options.metrics ?? createDedupMetrics();
   const verdicts = new VerdictCache(options.judge ?? null, settings.harmfulVerdicts, metrics, options.logger ?? null);
-  const templates = new SiteTemplates({ store: fingerprints, samplePages: settings.templatePages, relearnAfterMs: settings.templateRelearnMs, ttlMs: settings.digestTtlMs, now });
-  const index = settings.nearDistance > 0 ? new NearDuplicateIndex(fingerprints, { maxDistance: settings.nearDistance, ttlMs: settings.digestTtlMs }) : null;
-  const thresholds = { body: settings.nearDistance, title: settings.nearTitleDistance, pairs: PAIR_DISTANCE, sameHeadline: settings.nearSameHeadlineDistance, sameHeadlinePairs: SAME_HEADLINE_PAIR_DISTANCE };
+  const templates = new SiteTemplates({
+    store: fingerprints,
+    samplePages: settings.templatePages,
+    relearnAfterMs: settings.templateRelearnMs,
+    ttlMs: settings.digestTtlMs,
+    now,
+  });
+  const index =
+    settings.nearDistance > 0
+      ? new NearDuplicateIndex(fingerprints, { maxDistance: settings.nearDistance, ttlMs: settings.digestTtlMs })
+      : null;
+  const thresholds = {
+    body: settings.nearDistance,
+    title: settings.nearTitleDistance,
+    pairs: PAIR_DISTANCE,
+    sameHeadline: settings.nearSameHeadlineDistance,
+    sameHeadlinePairs: SAME_HEADLINE_PAIR_DISTANCE,
+  };
   const byHeadline = settings.nearSameHeadlineDistance > settings.nearDistance;
   const ttlMs = settings.digestTtlMs;
   const decisions = new Map<string, number>();
@@ -82,27 +112,61 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
   };
 
   /** Registers both digests (media: the raw one, in its own namespace) and decides what they allow. */
-  async function decideExact(page: ParsedPage, analysis: PageAnalysis, template: string): Promise<Decided & { rawSeenBefore: boolean; fetchedBefore: boolean }> {
-    const own: Registration = { url: page.url, fetchedAt: page.fetchedAt, template, verdict: null, nearOf: null, distance: null };
+  async function decideExact(
+    page: ParsedPage,
+    analysis: PageAnalysis,
+    template: string,
+  ): Promise<Decided & { rawSeenBefore: boolean; fetchedBefore: boolean }> {
+    const own: Registration = {
+      url: page.url,
+      fetchedAt: page.fetchedAt,
+      template,
+      verdict: null,
+      nearOf: null,
+      distance: null,
+    };
     const value = encodeRegistration(own);
     const namespace = analysis.media ? MEDIA_NAMESPACE : DIGEST_NAMESPACE;
     const entries = [{ namespace, key: analysis.digest, value, ttlMs }];
     const withRaw = !analysis.media && analysis.rawDigest !== analysis.digest;
     if (withRaw) entries.push({ namespace: RAW_NAMESPACE, key: analysis.rawDigest, value, ttlMs });
     // Only a fetch the link base knows nothing of can be a repeat of one it has not recorded yet.
-    if (page.previousDigest === null) entries.push({ namespace: FETCH_NAMESPACE, key: urlId(page.url), value: String(page.fetchedAt), ttlMs });
+    if (page.previousDigest === null)
+      entries.push({ namespace: FETCH_NAMESPACE, key: urlId(page.url), value: String(page.fetchedAt), ttlMs });
     const [digestResult, ...rest] = await fingerprints.putIfAbsent(entries);
     const rawResult = withRaw ? rest.shift() : undefined;
     const fetchResult = rest.shift();
-    const registeredBy = digestResult!.created || digestResult!.existing === null ? null : decodeRegistration(digestResult!.existing);
-    const decided = decideChange({ url: page.url, fetchedAt: page.fetchedAt, digest: analysis.digest, previousDigest: page.previousDigest, registeredBy });
-    const rawFirst = rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
-    const fetchedBefore = fetchResult !== undefined && !fetchResult.created && fetchResult.existing !== null && Number(fetchResult.existing) !== page.fetchedAt;
-    return { ...decided, owner: registeredBy ?? own, ownerDigest: analysis.digest, rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt, fetchedBefore };
+    const registeredBy =
+      digestResult!.created || digestResult!.existing === null ? null : decodeRegistration(digestResult!.existing);
+    const decided = decideChange({
+      url: page.url,
+      fetchedAt: page.fetchedAt,
+      digest: analysis.digest,
+      previousDigest: page.previousDigest,
+      registeredBy,
+    });
+    const rawFirst =
+      rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
+    const fetchedBefore =
+      fetchResult !== undefined &&
+      !fetchResult.created &&
+      fetchResult.existing !== null &&
+      Number(fetchResult.existing) !== page.fetchedAt;
+    return {
+      ...decided,
+      owner: registeredBy ?? own,
+      ownerDigest: analysis.digest,
+      rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt,
+      fetchedBefore,
+    };
   }
 
   /** The last stored version of another fetch, digested with today's template: same content? */
-  async function recheckStored(page: ParsedPage, template: SiteTemplate | null, digest: string): Promise<'unchanged' | 'changed' | 'missing'> {
+  async function recheckStored(
+    page: ParsedPage,
+    template: SiteTemplate | null,
+    digest: string,
+  ): Promise<'unchanged' | 'changed' | 'missing'> {
     // Any other version: a redelivered earlier fetch may be decided after the later one.
     const stored = (await pages.get(page.url, { versions: 2 })).find((version) => version.fetchedAt !== page.fetchedAt);
     if (!stored) return 'missing';
@@ -110,12 +174,25 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
   }
 
   /** The closest indexed page of another URL within the thresholds, with its registration. */
-  async function findNearDuplicate(page: ParsedPage, analysis: PageAnalysis, lookup: Lookup): Promise<{ registration: Registration; digest: string; distance: number } | null> {
+  async function findNearDuplicate(
+    page: ParsedPage,
+    analysis: PageAnalysis,
+    lookup: Lookup,
+  ): Promise<{ registration: Registration; digest: string; distance: number } | null> {
     // A headline not looked up, or carried by many texts, does not widen the body distance.
     const limits = lookup.headlineOpen ? thresholds : { ...thresholds, sameHeadline: 0 };
-    const matches = nearestMatches(analysis.fingerprint!, urlId(page.url).slice(0, 8), analysis.digest, lookup.pages, limits).slice(0, MAX_CANDIDATES_RESOLVED);
+    const matches = nearestMatches(
+      analysis.fingerprint!,
+      urlId(page.url).slice(0, 8),
+      analysis.digest,
+      lookup.pages,
+      limits,
+    ).slice(0, MAX_CANDIDATES_RESOLVED);
     if (matches.length === 0) return null;
-    const values = await fingerprints.get(DIGEST_NAMESPACE, matches.map((match) => match.page.digest));
+    const values = await fingerprints.get(
+      DIGEST_NAMESPACE,
+      matches.map((match) => match.page.digest),
+    );
     for (const [i, match] of matches.entries()) {
       const registration = values[i] ? decodeRegistration(values[i]!) : null;
       if (!registration || registration.url === page.url) continue;
@@ -138,13 +215,20 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const templateVersion = template?.version ?? NO_TEMPLATE;
       const maybeNew = page.previousDigest !== analysis.digest;
       // analysis.fingerprint is computed on first use: an unchanged page that does not re-index itself never pays for it.
-      const searchable = () => index !== null && analysis.fingerprint !== null && analysis.fingerprint.tokens >= settings.nearMinTokens;
+      const searchable = () =>
+        index !== null && analysis.fingerprint !== null && analysis.fingerprint.tokens >= settings.nearMinTokens;
       // Only a specific headline is looked up and filed under (see nearest-match.ts).
       const byOwnHeadline = () => byHeadline && specificHeadline(analysis.fingerprint!);
       const [exact, previous, lookup, observed] = await Promise.all([
         decideExact(page, analysis, templateVersion),
-        maybeNew && page.previousDigest && !analysis.media ? fingerprints.get(DIGEST_NAMESPACE, [page.previousDigest]).then(([value]) => (value ? decodeRegistration(value) : null)) : null,
-        maybeNew && searchable() ? index!.lookup(analysis.fingerprint!.body, byOwnHeadline() ? analysis.fingerprint!.title : null) : null,
+        maybeNew && page.previousDigest && !analysis.media
+          ? fingerprints
+              .get(DIGEST_NAMESPACE, [page.previousDigest])
+              .then(([value]) => (value ? decodeRegistration(value) : null))
+          : null,
+        maybeNew && searchable()
+          ? index!.lookup(analysis.fingerprint!.body, byOwnHeadline() ? analysis.fingerprint!.title : null)
+          : null,
         markup ? templates.observe(page.host, analysis.blocks, page.title, template) : null,
       ]);
       if (observed) metrics.template(observed);
@@ -171,16 +255,37 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         const near = await findNearDuplicate(page, analysis, lookup);
         if (near) {
           metrics.nearDuplicate(near.distance);
-          decided = { ...decided, change: 'near_duplicate', duplicateOf: near.registration.url, distance: near.distance, owner: { ...decided.owner, nearOf: near.registration.url, distance: near.distance } };
+          decided = {
+            ...decided,
+            change: 'near_duplicate',
+            duplicateOf: near.registration.url,
+            distance: near.distance,
+            owner: { ...decided.owner, nearOf: near.registration.url, distance: near.distance },
+          };
           inheritedVerdict = near.registration.verdict;
         }
       }
 
       const stored = decided.owner.verdict ?? inheritedVerdict;
-      const verdict: ResolvedVerdict = analysis.media ? { label: null, judged: false, judgement: null } : await verdicts.resolve(stored, { url: page.url, title: page.title, text: analysis.text, lang: page.lang });
-      const registrationChanged = verdict.judged || (inheritedVerdict !== null && decided.owner.verdict === null) || decided.owner.nearOf !== exact.owner.nearOf;
+      const verdict: ResolvedVerdict = analysis.media
+        ? { label: null, judged: false, judgement: null }
+        : await verdicts.resolve(stored, { url: page.url, title: page.title, text: analysis.text, lang: page.lang });
+      const registrationChanged =
+        verdict.judged ||
+        (inheritedVerdict !== null && decided.owner.verdict === null) ||
+        decided.owner.nearOf !== exact.owner.nearOf;
       const writes: Promise<unknown>[] = [];
-      if (registrationChanged) writes.push(fingerprints.set([{ namespace: DIGEST_NAMESPACE, key: decided.ownerDigest, value: encodeRegistration({ ...decided.owner, verdict: verdict.label }), ttlMs }]));
+      if (registrationChanged)
+        writes.push(
+          fingerprints.set([
+            {
+              namespace: DIGEST_NAMESPACE,
+              key: decided.ownerDigest,
+              value: encodeRegistration({ ...decided.owner, verdict: verdict.label }),
+              ttlMs,
+            },
+          ]),
+        );
 
       const stores = decided.change === 'new' || decided.change === 'changed';
       count(decided.change, page.noindex && stores);
@@ -188,7 +293,9 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
       // may be getting old, or is new (its digest was registered just now). Only a page that found
       // room in its headline's set (or is in it already) is filed under it: the set stays bounded.
-      const reindex = decided.change === 'unchanged' && (decided.owner.fetchedAt === page.fetchedAt || now() - decided.owner.fetchedAt > ttlMs / 2);
+      const reindex =
+        decided.change === 'unchanged' &&
+        (decided.owner.fetchedAt === page.fetchedAt || now() - decided.owner.fetchedAt > ttlMs / 2);
       if ((stores || reindex) && searchable()) {
         const { body, pairs, title } = analysis.fingerprint!;
         const indexed = { body, pairs, title, urlTag: urlId(page.url).slice(0, 8), digest: analysis.digest };
@@ -198,28 +305,63 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       }
       if (stores && !page.noindex) {
         const body = analysis.fingerprint?.body;
-        const storedPage = toStoredPage(page, { digest: analysis.digest, rawDigest: analysis.rawDigest, simhash: body === undefined ? null : simhashHex(body), change: decided.change, verdict: verdict.label });
+        const storedPage = toStoredPage(page, {
+          digest: analysis.digest,
+          rawDigest: analysis.rawDigest,
+          simhash: body === undefined ? null : simhashHex(body),
+          change: decided.change,
+          verdict: verdict.label,
+        });
         await pages.put([storedPage]);
         emissions.push(storedPageEmission(page, storedPage));
       }
       if (stores && page.links.length > 0) {
-        const { links, seen } = settings.urlSeenTtlMs > 0 ? await filterSeenLinks(fingerprints, page.links, page, settings.urlSeenTtlMs) : { links: page.links, seen: 0 };
+        const { links, seen } =
+          settings.urlSeenTtlMs > 0
+            ? await filterSeenLinks(fingerprints, page.links, page, settings.urlSeenTtlMs)
+            : { links: page.links, seen: 0 };
         metrics.outlinks(links.length, seen);
         if (links.length > 0) emissions.push(outlinksEmission(page, links));
       }
       await Promise.all(writes);
       if (decided.change !== 'unchanged' && verdict.judgement && verdicts.isHarmful(verdict.label)) {
-        const judgement = verdict.judged ? verdict.judgement : { ...verdict.judgement, reasons: [`same content as ${decided.duplicateOf ?? decided.owner.url}`] };
-        emissions.push(reviewEmission(page, analysis.digest, judgement, verdict.judged ? verdicts.judgeName : 'cache', now()));
+        const judgement = verdict.judged
+          ? verdict.judgement
+          : { ...verdict.judgement, reasons: [`same content as ${decided.duplicateOf ?? decided.owner.url}`] };
+        emissions.push(
+          reviewEmission(page, analysis.digest, judgement, verdict.judged ? verdicts.judgeName : 'cache', now()),
+        );
         metrics.review();
       }
-      emissions.push(statusEmission(page, { outcome: page.noindex ? 'noindex' : 'ok', change: decided.change, duplicateOf: decided.duplicateOf, distance: decided.distance, digest: analysis.digest, rawDigest: analysis.rawDigest, verdict: verdict.label }));
+      emissions.push(
+        statusEmission(page, {
+          outcome: page.noindex ? 'noindex' : 'ok',
+          change: decided.change,
+          duplicateOf: decided.duplicateOf,
+          distance: decided.distance,
+          digest: analysis.digest,
+          rawDigest: analysis.rawDigest,
+          verdict: verdict.label,
+        }),
+      );
       return emissions;
     },
 
     onGiveUp(page, error) {
       count('failed');
-      return [statusEmission(page, { outcome: 'processing_failed', change: null, duplicateOf: null, distance: null, digest: null, rawDigest: null, verdict: null, errorCode: errorCode(error), errorMessage: errorMessage(error).slice(0, 500) })];
+      return [
+        statusEmission(page, {
+          outcome: 'processing_failed',
+          change: null,
+          duplicateOf: null,
+          distance: null,
+          digest: null,
+          rawDigest: null,
+          verdict: null,
+          errorCode: errorCode(error),
+          errorMessage: errorMessage(error).slice(0, 500),
+        }),
+      ];
     },
   };
 }

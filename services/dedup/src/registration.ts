@@ -25,9 +25,19 @@ export function encodeRegistration(registration: Registration): string {
 export function decodeRegistration(value: string): Registration {
   if (!value.includes('\t')) {
     const space = value.indexOf(' ');
-    const legacy = space > 0 ? { fetchedAt: Number(value.slice(0, space)), url: value.slice(space + 1) } : { fetchedAt: 0, url: value };
+    const legacy =
+      space > 0
+        ? { fetchedAt: Number(value.slice(0, space)), url: value.slice(space + 1) }
+        : { fetchedAt: 0, url: value };
     return { ...legacy, template: '', verdict: null, nearOf: null, distance: null };
   }
   const [fetchedAt, url, template, verdict, nearOf, distance] = value.split('\t');
-  return { fetchedAt: Number(fetchedAt), url: url ?? '', template: template ?? '', verdict: verdict || null, nearOf: nearOf || null, distance: distance ? Number(distance) : null };
+  return {
+    fetchedAt: Number(fetchedAt),
+    url: url ?? '',
+    template: template ?? '',
+    verdict: verdict || null,
+    nearOf: nearOf || null,
+    distance: distance ? Number(distance) : null,
+  };
 }

@@ -19,11 +19,20 @@ export interface SeenFilterResult {
  * usually found first on an HTML page, and only the sitemap says how often it changes. Sitemaps
  * contribute links only when their content changed, so this costs one read per hinted URL then.
  */
-export async function filterSeenLinks(store: FingerprintStore, links: readonly Link[], source: { url: string; fetchedAt: number }, ttlMs: number): Promise<SeenFilterResult> {
+export async function filterSeenLinks(
+  store: FingerprintStore,
+  links: readonly Link[],
+  source: { url: string; fetchedAt: number },
+  ttlMs: number,
+): Promise<SeenFilterResult> {
   if (links.length === 0) return { links: [], seen: 0 };
   const registration = `${source.fetchedAt}:${urlId(source.url).slice(0, 12)}`;
-  const results = await store.putIfAbsent(links.map((link) => ({ namespace: URL_NAMESPACE, key: urlId(link.url).slice(0, 20), value: registration, ttlMs })));
-  const kept = links.filter((link, index) => results[index]!.created || results[index]!.existing === registration || hasSitemapHints(link));
+  const results = await store.putIfAbsent(
+    links.map((link) => ({ namespace: URL_NAMESPACE, key: urlId(link.url).slice(0, 20), value: registration, ttlMs })),
+  );
+  const kept = links.filter(
+    (link, index) => results[index]!.created || results[index]!.existing === registration || hasSitemapHints(link),
+  );
   return { links: kept, seen: links.length - kept.length };
 }
 

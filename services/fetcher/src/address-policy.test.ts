@@ -4,29 +4,65 @@ import { describe, expect, it } from 'vitest';
 import { AddressPolicy, type Resolver } from './address-policy.js';
 
 /** A resolver stub: no DNS query and no socket ever leaves the machine in these tests. */
-const stub = (table: Record<string, string[]>): Resolver => async (hostname) => {
-  const addresses = table[hostname];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const stub =
+  (table: Record<string, string[]>): Resolver =>
+  async (hostname) => {
+    const addresses = table[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('AddressPolicy', () => {
   const policy = new AddressPolicy([], stub({}));
 
   it.each([
-    '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-    '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe',
-    '2002:a9fe:a9fe::1', '2002:0a00:0001::', '::a9fe:a9fe', 'fec0::1', '100.100.100.200', '192.0.0.192',
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2002:0a00:0001::',
+    '::a9fe:a9fe',
+    'fec0::1',
+    '100.100.100.200',
+    '192.0.0.192',
   ])('refuses %s by default', (address) => {
     expect(policy.isBlocked(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1', '::ffff:8.8.8.8', '2002:0808:0808::1'])('admits public address %s', (address) => {
-    expect(policy.isBlocked(address)).toBe(false);
-  });
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1', '::ffff:8.8.8.8', '2002:0808:0808::1'])(
+    'admits public address %s',
+    (address) => {
+      expect(policy.isBlocked(address)).toBe(false);
+    },
+  );
 
   it('refuses names that resolve only to private or metadata addresses', async () => {
-    const resolving = new AddressPolicy([], stub({ 'metadata.google.internal': ['169.254.169.254'], 'intranet.example': ['10.0.0.5', 'fd12::5'], 'public.example': ['10.0.0.5', '93.184.216.34'] }));
+    const resolving = new AddressPolicy(
+      [],
+      stub({
+        'metadata.google.internal': ['169.254.169.254'],
+        'intranet.example': ['10.0.0.5', 'fd12::5'],
+        'public.example': ['10.0.0.5', '93.184.216.34'],
+      }),
+    );
     await expect(resolving.resolve('metadata.google.internal')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
     await expect(resolving.resolve('intranet.example')).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
     await expect(resolving.resolve('public.example')).resolves.toEqual({ address: '93.184.216.34', family: 4 });
@@ -71,7 +107,9 @@ describe('AddressPolicy', () => {
     const { Agent, request } = await import('undici');
     const guarded = new AddressPolicy([], stub({ 'local.test': ['127.0.0.1'] }));
     const agent = new Agent({ connect: { lookup: guarded.lookup } });
-    await expect(request(`http://local.test:${port}/`, { dispatcher: agent })).rejects.toMatchObject({ code: 'BLOCKED_ADDRESS' });
+    await expect(request(`http://local.test:${port}/`, { dispatcher: agent })).rejects.toMatchObject({
+      code: 'BLOCKED_ADDRESS',
+    });
     expect(requests).toBe(0);
     await agent.close();
     await new Promise((resolve) => server.close(resolve));

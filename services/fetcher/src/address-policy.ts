@@ -4,19 +4,49 @@ import { CrawlerError } from '@crawler/core';
 
 /** Ranges no crawler should reach by default: private, loopback, link-local (cloud metadata), multicast, reserved. */
 const BLOCKED_V4 = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
 ];
-const BLOCKED_V6 = ['::/128', '::1/128', '::/96', '100::/64', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8'];
+const BLOCKED_V6 = [
+  '::/128',
+  '::1/128',
+  '::/96',
+  '100::/64',
+  '2001:db8::/32',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
+];
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 export class BlockedAddressError extends CrawlerError {
-  constructor(readonly hostname: string, readonly address: string) {
-    super('BLOCKED_ADDRESS', `${hostname} resolves to ${address}, which the address policy refuses (private, loopback, link-local or reserved)`);
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+  ) {
+    super(
+      'BLOCKED_ADDRESS',
+      `${hostname} resolves to ${address}, which the address policy refuses (private, loopback, link-local or reserved)`,
+    );
   }
 }
 
@@ -42,11 +72,20 @@ export class AddressPolicy {
   private readonly cache = new Map<string, { addresses: Addresses; expiresAt: number }>();
   private readonly now: () => number;
 
-  constructor(allow: string[] = [], private readonly resolver: Resolver = systemResolver, private readonly options: AddressPolicyOptions = {}) {
+  constructor(
+    allow: string[] = [],
+    private readonly resolver: Resolver = systemResolver,
+    private readonly options: AddressPolicyOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     for (const range of BLOCKED_V4) addRange(this.blocked, range, 'ipv4');
     for (const range of BLOCKED_V6) addRange(this.blocked, range, 'ipv6');
-    for (const entry of allow) addRange(this.allowed, entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`, isIP(entry.split('/')[0]!) === 6 ? 'ipv6' : 'ipv4');
+    for (const entry of allow)
+      addRange(
+        this.allowed,
+        entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`,
+        isIP(entry.split('/')[0]!) === 6 ? 'ipv6' : 'ipv4',
+      );
   }
 
   isBlocked(address: string): boolean {
@@ -62,7 +101,9 @@ export class AddressPolicy {
   /** Resolves a hostname (or takes an IP literal) and returns the first admitted address. */
   async resolve(hostname: string): Promise<{ address: string; family: number }> {
     const bare = hostname.replace(/^\[|\]$/g, '');
-    const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await this.lookupCached(bare.toLowerCase());
+    const addresses = isIP(bare)
+      ? [{ address: bare, family: isIP(bare) }]
+      : await this.lookupCached(bare.toLowerCase());
     const admitted = addresses.find((entry) => !this.isBlocked(entry.address));
     if (!admitted) throw new BlockedAddressError(hostname, addresses[0]?.address ?? 'nothing');
     return admitted;
@@ -76,13 +117,18 @@ export class AddressPolicy {
     if (ttl > 0) {
       this.cache.delete(hostname);
       this.cache.set(hostname, { addresses, expiresAt: this.now() + ttl });
-      if (this.cache.size > (this.options.dnsCacheEntries ?? 10_000)) this.cache.delete(this.cache.keys().next().value as string);
+      if (this.cache.size > (this.options.dnsCacheEntries ?? 10_000))
+        this.cache.delete(this.cache.keys().next().value as string);
     }
     return addresses;
   }
 
   /** A `lookup` for net/tls connect options (what undici's connector passes through). */
-  readonly lookup = (hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void): void => {
+  readonly lookup = (
+    hostname: string,
+    options: { all?: boolean },
+    callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+  ): void => {
     this.resolve(hostname).then(
       (entry) => (options?.all ? callback(null, [entry]) : callback(null, entry.address, entry.family)),
       (error: Error) => callback(error, ''),

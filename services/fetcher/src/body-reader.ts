@@ -7,7 +7,10 @@ export interface CappedBody {
 }
 
 /** Reads a stream up to `cap` bytes; past it, stops reading and flags the body as truncated. */
-export async function readCapped(stream: AsyncIterable<Buffer> & { destroy?: (error?: Error) => void }, cap: number): Promise<CappedBody> {
+export async function readCapped(
+  stream: AsyncIterable<Buffer> & { destroy?: (error?: Error) => void },
+  cap: number,
+): Promise<CappedBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -27,15 +30,25 @@ export async function readCapped(stream: AsyncIterable<Buffer> & { destroy?: (er
  * Decodes Content-Encoding (gzip, deflate, br, also stacked) without ever holding more than `cap`
  * decoded bytes: a gzip bomb yields a truncated body, not an exhausted heap.
  */
-export async function decodeContent(raw: Buffer, contentEncoding: string | undefined, cap: number): Promise<CappedBody & { encoding: string }> {
-  const codings = (contentEncoding ?? '').toLowerCase().split(',').map((coding) => coding.trim()).filter((coding) => coding && coding !== 'identity');
+export async function decodeContent(
+  raw: Buffer,
+  contentEncoding: string | undefined,
+  cap: number,
+): Promise<CappedBody & { encoding: string }> {
+  const codings = (contentEncoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding && coding !== 'identity');
   let current: CappedBody = { body: raw, truncated: false };
   for (const coding of codings.reverse()) {
     const decoder = decoderFor(coding, current.body);
     if (!decoder) return { ...current, encoding: `unsupported:${coding}` };
     const truncatedBefore = current.truncated;
     decoder.end(current.body);
-    current = await readCapped(decoder as unknown as AsyncIterable<Buffer> & { destroy: () => void }, cap).catch(() => ({ body: Buffer.alloc(0), truncated: true }));
+    current = await readCapped(decoder as unknown as AsyncIterable<Buffer> & { destroy: () => void }, cap).catch(
+      () => ({ body: Buffer.alloc(0), truncated: true }),
+    );
     current.truncated ||= truncatedBefore;
   }
   return { ...current, encoding: codings.length > 0 ? codings.join(',') : 'identity' };
@@ -44,7 +57,10 @@ export async function decodeContent(raw: Buffer, contentEncoding: string | undef
 function decoderFor(coding: string, body: Buffer): Transform | null {
   // SYNC_FLUSH tolerates a body cut short (by our own cap or the server): we keep what inflated.
   if (coding === 'gzip' || coding === 'x-gzip') return createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
-  if (coding === 'deflate') return hasZlibHeader(body) ? createInflate({ finishFlush: constants.Z_SYNC_FLUSH }) : createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+  if (coding === 'deflate')
+    return hasZlibHeader(body)
+      ? createInflate({ finishFlush: constants.Z_SYNC_FLUSH })
+      : createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
   if (coding === 'br') return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
   return null;
 }

@@ -1,29 +1,70 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
-import { BatchingProducer, catalogGroups, Codec, createMetricsRegistry, createStageMetrics, createStoreMetrics, instrumentProducer, jobContentTypes, loadCrawlJob, registerGroupMetrics, type Logger, type RunningService, type RuntimeConfig } from '@crawler/core';
+import {
+  BatchingProducer,
+  catalogGroups,
+  Codec,
+  createMetricsRegistry,
+  createStageMetrics,
+  createStoreMetrics,
+  instrumentProducer,
+  jobContentTypes,
+  loadCrawlJob,
+  registerGroupMetrics,
+  type Logger,
+  type RunningService,
+  type RuntimeConfig,
+} from '@crawler/core';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
 /** Composition root of a standalone fetcher: settings, ports from the runtime settings, the service. */
-export async function composeFetcher(runtime: RuntimeConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+export async function composeFetcher(
+  runtime: RuntimeConfig,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
   const loaded = loadFetcherConfig({ env });
   // The job decides whether feeds, sitemaps and plain text are wanted besides HTML.
-  const config = { ...loaded, contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])] };
+  const config = {
+    ...loaded,
+    contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])],
+  };
   const registry = createMetricsRegistry('fetcher');
   // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
-  const state = createStoreMetrics(registry).instrument(await createFingerprintStore(runtime, logger, { env }), 'state');
+  const state = createStoreMetrics(registry).instrument(
+    await createFingerprintStore(runtime, logger, { env }),
+    'state',
+  );
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), { lingerMs: 5, maxBatchBytes: 1_000_000 });
-  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, { topicPrefix: runtime.topicPrefix, observer: createStageMetrics(registry) });
+  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+    lingerMs: 5,
+    maxBatchBytes: 1_000_000,
+  });
+  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, {
+    topicPrefix: runtime.topicPrefix,
+    observer: createStageMetrics(registry),
+  });
   service.metrics.register(registry, () => {
     const depth = service.gate.depth();
-    return { queues: depth.queues, waiting: depth.waiting, inFlight: depth.active, robotsCacheHits: service.robots?.hits ?? 0, robotsCacheMisses: service.robots?.misses ?? 0 };
+    return {
+      queues: depth.queues,
+      waiting: depth.waiting,
+      inFlight: depth.active,
+      robotsCacheHits: service.robots?.hits ?? 0,
+      robotsCacheMisses: service.robots?.misses ?? 0,
+    };
   });
   service.renderer?.metrics.register(registry, () => service.renderer!.gauges());
   registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
-    details: () => ({ processed: service.runner.processed, inFlight: service.runner.busy, outcomes: Object.fromEntries(service.metrics.outcomes), politeness: service.gate.depth() }),
+    details: () => ({
+      processed: service.runner.processed,
+      inFlight: service.runner.busy,
+      outcomes: Object.fromEntries(service.metrics.outcomes),
+      politeness: service.gate.depth(),
+    }),
     async stop() {
       await service.stop();
       await producer.close();

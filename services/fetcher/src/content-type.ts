@@ -6,7 +6,13 @@ export function mediaType(header: string | undefined): string | null {
 }
 
 /** Types a server sends when it does not know: the bytes have to say what they are. */
-export const GENERIC_TYPES: ReadonlySet<string> = new Set(['application/octet-stream', 'text/plain', 'binary/octet-stream', 'application/unknown', 'unknown/unknown']);
+export const GENERIC_TYPES: ReadonlySet<string> = new Set([
+  'application/octet-stream',
+  'text/plain',
+  'binary/octet-stream',
+  'application/unknown',
+  'unknown/unknown',
+]);
 
 /** Markup and text: a cut body is still worth parsing. Anything else (PDF, images) is useless cut. */
 export function isTruncatable(type: string): boolean {
@@ -25,15 +31,28 @@ const SIGNATURES: [Buffer, string][] = [
 
 function sniffBinary(body: Buffer): string | null {
   for (const [signature, type] of SIGNATURES) if (body.subarray(0, signature.length).equals(signature)) return type;
-  if (body.subarray(0, 4).toString('latin1') === 'RIFF' && body.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (body.subarray(0, 4).toString('latin1') === 'RIFF' && body.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
   return null;
 }
 
 /** Markup recognisable by its first non-blank characters. */
 function sniffMarkup(body: Buffer): string | null {
-  const head = body.subarray(0, 512).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
-  if (/^(?:<!doctype html|<html|<head|<body|<!--|<title|<script|<div|<p[ >]|<a |<table|<h1)/.test(head)) return 'text/html';
-  if (head.startsWith('<?xml') || head.startsWith('<rss') || head.startsWith('<feed') || head.startsWith('<urlset') || head.startsWith('<sitemapindex')) {
+  const head = body
+    .subarray(0, 512)
+    .toString('latin1')
+    .replace(/^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
+  if (/^(?:<!doctype html|<html|<head|<body|<!--|<title|<script|<div|<p[ >]|<a |<table|<h1)/.test(head))
+    return 'text/html';
+  if (
+    head.startsWith('<?xml') ||
+    head.startsWith('<rss') ||
+    head.startsWith('<feed') ||
+    head.startsWith('<urlset') ||
+    head.startsWith('<sitemapindex')
+  ) {
     if (/<rss[\s>]/.test(head)) return 'application/rss+xml';
     if (/<feed[\s>]/.test(head)) return 'application/atom+xml';
     if (/<html[\s>]/.test(head)) return 'application/xhtml+xml';

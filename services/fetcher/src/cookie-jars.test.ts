@@ -9,7 +9,9 @@ describe('CookieJars', () => {
     await jars.remember('other-job', a, 'session=2; Path=/');
     expect(await jars.header('shop-job', new URL('http://static.shop.example.co.uk/'))).toBeNull(); // host-only cookie
     expect(await jars.header('shop-job', new URL('http://www.shop.example.co.uk/cart'))).toBe('session=1');
-    expect(await jars.header('shop-job', new URL('http://www.shop.example.co.uk/account/x'))).toBe('theme=dark; session=1');
+    expect(await jars.header('shop-job', new URL('http://www.shop.example.co.uk/account/x'))).toBe(
+      'theme=dark; session=1',
+    );
     expect(await jars.header('other-job', a)).toBeNull();
     expect(await jars.header('shop-job', new URL('http://www.other.example.co.uk/'))).toBeNull();
   });

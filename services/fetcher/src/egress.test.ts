@@ -14,7 +14,11 @@ import { fetchUrl } from './fetch-url.js';
 const resolved: string[] = [];
 const stub: Resolver = async (hostname) => {
   resolved.push(hostname);
-  const table: Record<string, string> = { [EDGE_METADATA_HOST]: '169.254.169.254', 'intranet.test': '10.0.0.5', 'local.test': '127.0.0.1' };
+  const table: Record<string, string> = {
+    [EDGE_METADATA_HOST]: '169.254.169.254',
+    'intranet.test': '10.0.0.5',
+    'local.test': '127.0.0.1',
+  };
   const address = table[hostname];
   if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return [{ address, family: 4 }];
@@ -38,7 +42,12 @@ describe('egress: the address policy on every request, and a proxy', () => {
   const opened: FetcherParts[] = [];
   const at = (path: string) => `${web.hosts.find((host) => host.name === 'http')!.origin}${path}`;
   const fetcher = (overrides: Record<string, unknown>) => {
-    const parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: { minDelayMs: 0, delayFactor: 0, totalTimeoutMs: 3000, ...overrides } }), new MemoryFingerprintStore(), silentLogger(), { resolver: stub });
+    const parts = createFetcherParts(
+      loadFetcherConfig({ env: {}, overrides: { minDelayMs: 0, delayFactor: 0, totalTimeoutMs: 3000, ...overrides } }),
+      new MemoryFingerprintStore(),
+      silentLogger(),
+      { resolver: stub },
+    );
     opened.push(parts);
     return (url: string) => fetchUrl(parts.deps, { url, jobId: 'test', etag: null, lastModified: null });
   };
@@ -58,7 +67,12 @@ describe('egress: the address policy on every request, and a proxy', () => {
     const strict = fetcher({});
     const port = new URL(at('/')).port;
     for (const url of [at('/'), `http://local.test:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
-      expect(await strict(url), url).toMatchObject({ kind: 'status', outcome: 'blocked_address', errorCode: 'BLOCKED_ADDRESS', retriable: false });
+      expect(await strict(url), url).toMatchObject({
+        kind: 'status',
+        outcome: 'blocked_address',
+        errorCode: 'BLOCKED_ADDRESS',
+        retriable: false,
+      });
     }
     expect(web.requests.total()).toBe(0);
   });
@@ -66,7 +80,9 @@ describe('egress: the address policy on every request, and a proxy', () => {
   it('refuses cloud-metadata and private names after resolving them, without connecting', async () => {
     const admitted = fetcher({ allowAddresses: ['127.0.0.1'] });
     const connections = await connectionsDuring(async () => {
-      expect(await admitted(`http://${EDGE_METADATA_HOST}/latest/meta-data/`)).toMatchObject({ outcome: 'blocked_address' });
+      expect(await admitted(`http://${EDGE_METADATA_HOST}/latest/meta-data/`)).toMatchObject({
+        outcome: 'blocked_address',
+      });
       expect(await admitted('http://intranet.test/admin')).toMatchObject({ outcome: 'blocked_address' });
       expect(await admitted('http://169.254.169.254/latest/meta-data/')).toMatchObject({ outcome: 'blocked_address' });
       expect(await admitted('http://[fd00:ec2::254]/')).toMatchObject({ outcome: 'blocked_address' });
@@ -105,7 +121,10 @@ describe('egress: the address policy on every request, and a proxy', () => {
     });
 
     it('sends requests through the proxy, and still refuses blocked addresses before they reach it', async () => {
-      const viaProxy = fetcher({ allowAddresses: ['127.0.0.1'], proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      const viaProxy = fetcher({
+        allowAddresses: ['127.0.0.1'],
+        proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      });
       expect(await viaProxy(at('/encoding/gzip'))).toMatchObject({ kind: 'page' });
       expect(proxied).toContain(at('/encoding/gzip'));
       expect(proxied).toContain(at('/robots.txt'));

@@ -26,13 +26,23 @@ describe('fetchUrl on the full test web', () => {
   let web: TestWeb;
   let truth: GroundTruth;
   let parts: FetcherParts;
-  const fetch = (url: string, extra: { etag?: string; lastModified?: string; maxRedirects?: number } = {}): Promise<FetchUrlOutcome> =>
-    fetchUrl({ ...parts.deps, maxRedirects: extra.maxRedirects ?? 0 }, { url, jobId: 'test', etag: extra.etag ?? null, lastModified: extra.lastModified ?? null });
+  const fetch = (
+    url: string,
+    extra: { etag?: string; lastModified?: string; maxRedirects?: number } = {},
+  ): Promise<FetchUrlOutcome> =>
+    fetchUrl(
+      { ...parts.deps, maxRedirects: extra.maxRedirects ?? 0 },
+      { url, jobId: 'test', etag: extra.etag ?? null, lastModified: extra.lastModified ?? null },
+    );
 
   beforeAll(async () => {
     web = await startTestWeb({ seed: 4 });
     truth = web.groundTruth();
-    parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: testWebSettings }), new MemoryFingerprintStore(), silentLogger());
+    parts = createFetcherParts(
+      loadFetcherConfig({ env: {}, overrides: testWebSettings }),
+      new MemoryFingerprintStore(),
+      silentLogger(),
+    );
   });
   afterAll(async () => {
     parts.gate.close();
@@ -43,14 +53,27 @@ describe('fetchUrl on the full test web', () => {
   it('fetches pages with status, type, charset and one hop', async () => {
     const url = truth.pages.find((page) => page.endsWith('/about'))!;
     const result = await fetch(url);
-    expect(result).toMatchObject({ kind: 'page', httpStatus: 200, contentType: 'text/html', charset: 'utf-8', charsetSource: 'header', truncated: false, sniffed: false });
+    expect(result).toMatchObject({
+      kind: 'page',
+      httpStatus: 200,
+      contentType: 'text/html',
+      charset: 'utf-8',
+      charsetSource: 'header',
+      truncated: false,
+      sniffed: false,
+    });
     expect(result.hops).toEqual([{ url, status: 200, location: null }]);
   });
 
   it('never requests a URL robots.txt disallows, and says which rule did', async () => {
     for (const url of truth.disallowed) {
       const result = await fetch(url);
-      expect(result, url).toMatchObject({ kind: 'status', outcome: 'blocked_robots', errorCode: 'ROBOTS_DISALLOWED', retriable: false });
+      expect(result, url).toMatchObject({
+        kind: 'status',
+        outcome: 'blocked_robots',
+        errorCode: 'ROBOTS_DISALLOWED',
+        retriable: false,
+      });
       expect((result as { errorMessage: string }).errorMessage).toMatch(/line \d+/);
       expect(web.requests.count(url), url).toBe(0);
     }
@@ -58,7 +81,12 @@ describe('fetchUrl on the full test web', () => {
 
   it('hands every HTTP redirect to the scheduler by default, with its target', async () => {
     for (const { from, to, status } of truth.redirects.filter((redirect) => redirect.status !== 'meta-refresh')) {
-      expect(await fetch(from), from).toMatchObject({ kind: 'status', outcome: 'redirect', httpStatus: status, redirectTo: canonicalUrl(to) });
+      expect(await fetch(from), from).toMatchObject({
+        kind: 'status',
+        outcome: 'redirect',
+        httpStatus: status,
+        redirectTo: canonicalUrl(to),
+      });
     }
   });
 
@@ -68,12 +96,25 @@ describe('fetchUrl on the full test web', () => {
     expect(result.kind).toBe('page');
     expect(result.hops.map((hop) => hop.status)).toEqual([301, 302, 307, 200]);
     expect(truth.pages).toContain((result as { finalUrl: string }).finalUrl);
-    expect(await fetch(chainStart, { maxRedirects: 2 })).toMatchObject({ kind: 'status', outcome: 'redirect', hops: [{ status: 301 }, { status: 302 }, { status: 307 }] });
+    expect(await fetch(chainStart, { maxRedirects: 2 })).toMatchObject({
+      kind: 'status',
+      outcome: 'redirect',
+      hops: [{ status: 301 }, { status: 302 }, { status: 307 }],
+    });
     for (const url of truth.redirectLoops.filter((loop) => new URL(loop).host === new URL(chainStart).host)) {
-      expect(await fetch(url, { maxRedirects: 5 }), url).toMatchObject({ kind: 'status', outcome: 'redirect_loop', errorCode: 'REDIRECT_LOOP' });
+      expect(await fetch(url, { maxRedirects: 5 }), url).toMatchObject({
+        kind: 'status',
+        outcome: 'redirect_loop',
+        errorCode: 'REDIRECT_LOOP',
+      });
     }
-    const cross = truth.redirects.find((redirect) => redirect.status !== 'meta-refresh' && new URL(redirect.from).host !== new URL(redirect.to).host)!;
-    expect(await fetch(cross.from, { maxRedirects: 5 })).toMatchObject({ outcome: 'redirect', redirectTo: canonicalUrl(cross.to) });
+    const cross = truth.redirects.find(
+      (redirect) => redirect.status !== 'meta-refresh' && new URL(redirect.from).host !== new URL(redirect.to).host,
+    )!;
+    expect(await fetch(cross.from, { maxRedirects: 5 })).toMatchObject({
+      outcome: 'redirect',
+      redirectTo: canonicalUrl(cross.to),
+    });
     expect(web.requests.count(cross.to)).toBe(0);
   });
 
@@ -94,7 +135,8 @@ describe('fetchUrl on the full test web', () => {
 
   it('gets flaky pages once their failures are spent', async () => {
     for (const { url, failures, status } of truth.flaky) {
-      for (let i = 0; i < failures; i++) expect(await fetch(url), url).toMatchObject({ kind: 'status', httpStatus: status, retriable: true });
+      for (let i = 0; i < failures; i++)
+        expect(await fetch(url), url).toMatchObject({ kind: 'status', httpStatus: status, retriable: true });
       expect(await fetch(url), url).toMatchObject({ kind: 'page', httpStatus: 200 });
     }
   });
@@ -105,14 +147,29 @@ describe('fetchUrl on the full test web', () => {
     expect(first.kind).toBe('page');
     const { etag, 'last-modified': lastModified } = (first as { headers: Record<string, string> }).headers;
     expect(etag && lastModified).toBeTruthy();
-    expect(await fetch(page, { etag })).toMatchObject({ kind: 'status', outcome: 'not_modified', httpStatus: 304, etag });
-    expect(await fetch(page, { lastModified })).toMatchObject({ kind: 'status', outcome: 'not_modified', httpStatus: 304 });
+    expect(await fetch(page, { etag })).toMatchObject({
+      kind: 'status',
+      outcome: 'not_modified',
+      httpStatus: 304,
+      etag,
+    });
+    expect(await fetch(page, { lastModified })).toMatchObject({
+      kind: 'status',
+      outcome: 'not_modified',
+      httpStatus: 304,
+    });
     expect(await fetch(page, { etag: '"stale"' })).toMatchObject({ kind: 'page' });
   });
 
   it('refuses types outside the allow list, bounds the endless page and waits for the slow one', async () => {
-    for (const { url } of truth.nonHtml) expect(await fetch(url), url).toMatchObject({ kind: 'status', outcome: 'unsupported_type', errorCode: 'CONTENT_TYPE_REFUSED' });
-    for (const url of truth.endless) expect(await fetch(url), url).toMatchObject({ kind: 'status', outcome: 'timeout', retriable: true });
+    for (const { url } of truth.nonHtml)
+      expect(await fetch(url), url).toMatchObject({
+        kind: 'status',
+        outcome: 'unsupported_type',
+        errorCode: 'CONTENT_TYPE_REFUSED',
+      });
+    for (const url of truth.endless)
+      expect(await fetch(url), url).toMatchObject({ kind: 'status', outcome: 'timeout', retriable: true });
     for (const { url } of truth.slow) expect(await fetch(url), url).toMatchObject({ kind: 'page' });
   });
 
@@ -128,11 +185,20 @@ describe('fetchUrl on the full test web', () => {
   });
 
   it('hands over the Sitemap lines of each robots.txt once, with the lookup that fetched it', async () => {
-    const fresh = createFetcherParts(loadFetcherConfig({ env: {}, overrides: testWebSettings }), new MemoryFingerprintStore(), silentLogger());
+    const fresh = createFetcherParts(
+      loadFetcherConfig({ env: {}, overrides: testWebSettings }),
+      new MemoryFingerprintStore(),
+      silentLogger(),
+    );
     const handed = new Set<string>();
     for (const host of web.hosts) {
       for (let i = 0; i < 2; i++) {
-        const result = await fetchUrl(fresh.deps, { url: `${host.origin}/`, jobId: 'test', etag: null, lastModified: null });
+        const result = await fetchUrl(fresh.deps, {
+          url: `${host.origin}/`,
+          jobId: 'test',
+          etag: null,
+          lastModified: null,
+        });
         for (const url of result.sitemaps?.urls ?? []) {
           expect(handed.has(url), url).toBe(false);
           handed.add(url);

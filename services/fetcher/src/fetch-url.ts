@@ -85,7 +85,11 @@ const BUSY = new Set([429, 503]);
  * loops are detected. A redirect to another queue is always handed over, so the fetcher that owns
  * that queue fetches it with its own politeness.
  */
-export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, signals?: { handBack: AbortSignal; abort: AbortSignal }): Promise<FetchUrlOutcome> {
+export async function fetchUrl(
+  deps: FetchUrlDeps,
+  request: FetchUrlRequest,
+  signals?: { handBack: AbortSignal; abort: AbortSignal },
+): Promise<FetchUrlOutcome> {
   // The deadline starts with the first request, not while the URL waits for its queue's turn.
   const deadline: { current: Deadline | null } = { current: null };
   try {
@@ -95,18 +99,35 @@ export async function fetchUrl(deps: FetchUrlDeps, request: FetchUrlRequest, sig
   }
 }
 
-async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline: { current: Deadline | null }, signals?: { handBack: AbortSignal; abort: AbortSignal }): Promise<FetchUrlOutcome> {
+async function fetchHops(
+  deps: FetchUrlDeps,
+  request: FetchUrlRequest,
+  deadline: { current: Deadline | null },
+  signals?: { handBack: AbortSignal; abort: AbortSignal },
+): Promise<FetchUrlOutcome> {
   const started = performance.now();
   const hops: Hop[] = [];
   let sitemaps: Common['sitemaps'];
-  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({ kind: 'status', hops, durationMs: elapsed(), ...(sitemaps ? { sitemaps } : {}), ...outcome });
+  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({
+    kind: 'status',
+    hops,
+    durationMs: elapsed(),
+    ...(sitemaps ? { sitemaps } : {}),
+    ...outcome,
+  });
   const elapsed = () => Math.round(performance.now() - started);
 
   let url: URL;
   try {
     url = new URL(request.url);
   } catch {
-    return status({ outcome: 'invalid_url', httpStatus: null, retriable: false, errorCode: 'ERR_INVALID_URL', errorMessage: `not a URL: ${request.url.slice(0, 200)}` });
+    return status({
+      outcome: 'invalid_url',
+      httpStatus: null,
+      retriable: false,
+      errorCode: 'ERR_INVALID_URL',
+      errorMessage: `not a URL: ${request.url.slice(0, 200)}`,
+    });
   }
   const visited = new Set<string>();
   let conditional: Record<string, string> = {};
@@ -125,13 +146,30 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
         return errorStatus(error);
       }
       const { policy } = lookup;
-      if (lookup.fetched && policy.sitemaps.length > 0) sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: policy.sitemaps };
+      if (lookup.fetched && policy.sitemaps.length > 0)
+        sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: policy.sitemaps };
       if (policy.failure) {
-        const classified = policy.failure.httpStatus !== null ? outcomeOfStatus(policy.failure.httpStatus) : outcomeOfError(policy.failure.error);
-        return status({ outcome: classified.outcome, httpStatus: policy.failure.httpStatus, retriable: classified.retriable, errorCode: 'ROBOTS_UNAVAILABLE', errorMessage: `robots.txt of ${url.origin} unavailable (${policy.failure.httpStatus ?? outcomeOfError(policy.failure.error).code}); the site is not crawled until it answers` });
+        const classified =
+          policy.failure.httpStatus !== null
+            ? outcomeOfStatus(policy.failure.httpStatus)
+            : outcomeOfError(policy.failure.error);
+        return status({
+          outcome: classified.outcome,
+          httpStatus: policy.failure.httpStatus,
+          retriable: classified.retriable,
+          errorCode: 'ROBOTS_UNAVAILABLE',
+          errorMessage: `robots.txt of ${url.origin} unavailable (${policy.failure.httpStatus ?? outcomeOfError(policy.failure.error).code}); the site is not crawled until it answers`,
+        });
       }
       const decision = policy.decide(url);
-      if (!decision.allowed) return status({ outcome: 'blocked_robots', httpStatus: null, retriable: false, errorCode: 'ROBOTS_DISALLOWED', errorMessage: `robots.txt disallows ${url.pathname} (line ${decision.rule?.line}: ${decision.rule?.pattern})` });
+      if (!decision.allowed)
+        return status({
+          outcome: 'blocked_robots',
+          httpStatus: null,
+          retriable: false,
+          errorCode: 'ROBOTS_DISALLOWED',
+          errorMessage: `robots.txt disallows ${url.pathname} (line ${decision.rule?.line}: ${decision.rule?.pattern})`,
+        });
       if (policy.crawlDelaySeconds !== null) delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
     }
 
@@ -145,7 +183,14 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
       firstQueueKey = queueKey;
       const admission = deps.gate.admit(queueKey, delayMs);
       if (!admission.admitted) {
-        return status({ outcome: 'throttled', httpStatus: null, retriable: true, retryAfterMs: admission.retryAfterMs, errorCode: 'FETCHER_QUEUE_FULL', errorMessage: `politeness queue ${queueKey} is full; try again in ${Math.round(admission.retryAfterMs / 1000)} s` });
+        return status({
+          outcome: 'throttled',
+          httpStatus: null,
+          retriable: true,
+          retryAfterMs: admission.retryAfterMs,
+          errorCode: 'FETCHER_QUEUE_FULL',
+          errorMessage: `politeness queue ${queueKey} is full; try again in ${Math.round(admission.retryAfterMs / 1000)} s`,
+        });
       }
     }
     const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack);
@@ -168,14 +213,26 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
         throw new GateClosedError();
       }
       const result = deadline.current.expired
-        ? status({ outcome: 'timeout', httpStatus: null, retriable: true, errorCode: 'FETCH_DEADLINE', errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms` })
+        ? status({
+            outcome: 'timeout',
+            httpStatus: null,
+            retriable: true,
+            errorCode: 'FETCH_DEADLINE',
+            errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms`,
+          })
         : errorStatus(error);
       // A timeout or a dropped connection says the site struggles; a refusal or a blocked address says nothing about its load.
-      permit.release(result.outcome === 'timeout' || result.outcome === 'network_error' ? { signal: 'answered', durationMs: performance.now() - requestStarted } : undefined);
+      permit.release(
+        result.outcome === 'timeout' || result.outcome === 'network_error'
+          ? { signal: 'answered', durationMs: performance.now() - requestStarted }
+          : undefined,
+      );
       return result;
     }
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-    const feedback: Feedback = BUSY.has(response.status) ? { signal: 'busy', durationMs: performance.now() - requestStarted, retryAfterMs } : { signal: 'answered', durationMs: performance.now() - requestStarted };
+    const feedback: Feedback = BUSY.has(response.status)
+      ? { signal: 'busy', durationMs: performance.now() - requestStarted, retryAfterMs }
+      : { signal: 'answered', durationMs: performance.now() - requestStarted };
     permit.release(feedback);
     await deps.cookies?.remember(request.jobId, url, response.headers['set-cookie']);
 
@@ -183,12 +240,33 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
     const target = location && REDIRECTS.has(response.status) ? canonicalize(location, url) : null;
     hops.push({ url: url.href, status: response.status, location: target?.ok ? target.url : (location ?? null) });
     if (REDIRECTS.has(response.status) && location) {
-      if (!target?.ok) return status({ outcome: 'invalid_url', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_INVALID', errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}` });
-      if (visited.has(target.url)) return status({ outcome: 'redirect_loop', httpStatus: response.status, retriable: false, errorCode: 'REDIRECT_LOOP', errorMessage: `redirect loop back to ${target.url}` });
+      if (!target?.ok)
+        return status({
+          outcome: 'invalid_url',
+          httpStatus: response.status,
+          retriable: false,
+          errorCode: 'REDIRECT_INVALID',
+          errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}`,
+        });
+      if (visited.has(target.url))
+        return status({
+          outcome: 'redirect_loop',
+          httpStatus: response.status,
+          retriable: false,
+          errorCode: 'REDIRECT_LOOP',
+          errorMessage: `redirect loop back to ${target.url}`,
+        });
       // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
       let targetQueue: string | null = null;
       if (hops.length <= deps.maxRedirects) targetQueue = await deps.queueKeyOf(target.parsed).catch(() => null);
-      if (targetQueue !== queueKey) return status({ outcome: 'redirect', httpStatus: response.status, retriable: false, redirectTo: target.url, headers: response.headers });
+      if (targetQueue !== queueKey)
+        return status({
+          outcome: 'redirect',
+          httpStatus: response.status,
+          retriable: false,
+          redirectTo: target.url,
+          headers: response.headers,
+        });
       url = target.parsed;
       conditional = {};
       continue;
@@ -201,7 +279,9 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
         httpStatus: response.status,
         retriable,
         ...(retryAfterMs !== null ? { retryAfterMs } : {}),
-        ...(outcome === 'client_error' && REDIRECTS.has(response.status) ? { errorCode: 'REDIRECT_WITHOUT_LOCATION' } : {}),
+        ...(outcome === 'client_error' && REDIRECTS.has(response.status)
+          ? { errorCode: 'REDIRECT_WITHOUT_LOCATION' }
+          : {}),
         etag: response.headers.etag ?? null,
         lastModified: response.headers['last-modified'] ?? null,
         headers: response.headers,
@@ -210,11 +290,25 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
     const declared = mediaType(response.headers['content-type']);
     const { type, sniffed } = effectiveMediaType(declared, response.body);
     if (!type || !deps.contentTypes.allows(type)) {
-      return status({ outcome: 'unsupported_type', httpStatus: response.status, retriable: false, errorCode: 'CONTENT_TYPE_REFUSED', errorMessage: `content type ${type ?? 'unknown'}${sniffed ? ` (sniffed; the header said ${declared ?? 'nothing'})` : ''} is not in FETCHER_CONTENT_TYPES`, headers: response.headers });
+      return status({
+        outcome: 'unsupported_type',
+        httpStatus: response.status,
+        retriable: false,
+        errorCode: 'CONTENT_TYPE_REFUSED',
+        errorMessage: `content type ${type ?? 'unknown'}${sniffed ? ` (sniffed; the header said ${declared ?? 'nothing'})` : ''} is not in FETCHER_CONTENT_TYPES`,
+        headers: response.headers,
+      });
     }
     const declaredLength = Number(response.headers['content-length']);
     if (!isTruncatable(type) && (response.truncated || declaredLength > deps.maxBodyBytes)) {
-      return status({ outcome: 'too_large', httpStatus: response.status, retriable: false, errorCode: 'BODY_TOO_LARGE', errorMessage: `${type} body over ${deps.maxBodyBytes} bytes; a cut ${type} is useless, so it is not kept`, headers: response.headers });
+      return status({
+        outcome: 'too_large',
+        httpStatus: response.status,
+        retriable: false,
+        errorCode: 'BODY_TOO_LARGE',
+        errorMessage: `${type} body over ${deps.maxBodyBytes} bytes; a cut ${type} is useless, so it is not kept`,
+        headers: response.headers,
+      });
     }
     const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type'], type) : null;
     return {
@@ -238,7 +332,13 @@ async function fetchHops(deps: FetchUrlDeps, request: FetchUrlRequest, deadline:
 
   function errorStatus(error: unknown): StatusOutcome {
     const classified = outcomeOfError(error);
-    return status({ outcome: classified.outcome, httpStatus: null, retriable: classified.retriable, errorCode: classified.code, errorMessage: ((error as Error).message ?? String(error)).slice(0, 500) });
+    return status({
+      outcome: classified.outcome,
+      httpStatus: null,
+      retriable: classified.retriable,
+      errorCode: classified.code,
+      errorMessage: ((error as Error).message ?? String(error)).slice(0, 500),
+    });
   }
 }
 

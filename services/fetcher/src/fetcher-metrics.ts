@@ -19,10 +19,29 @@ export interface FetcherGauges {
 export class FetcherMetrics {
   /** Outcomes by class, also shown on /healthz. */
   readonly outcomes = new Map<string, number>();
-  private readonly outcomesTotal = new Counter({ name: 'crawler_fetch_outcomes_total', help: 'URLs the fetcher finished, by outcome class.', labelNames: ['class'], registers: [] });
-  private readonly duration = new Histogram({ name: 'crawler_fetch_duration_seconds', help: 'Time from taking a URL to its outcome, politeness waits included.', buckets: LATENCY_BUCKETS, registers: [] });
-  private readonly bodyBytes = new Counter({ name: 'crawler_fetch_body_bytes_total', help: 'Body bytes received on the wire.', registers: [] });
-  private readonly robotsFetches = new Counter({ name: 'crawler_robots_fetches_total', help: 'robots.txt fetches, by result (file, allow-all, unavailable).', labelNames: ['result'], registers: [] });
+  private readonly outcomesTotal = new Counter({
+    name: 'crawler_fetch_outcomes_total',
+    help: 'URLs the fetcher finished, by outcome class.',
+    labelNames: ['class'],
+    registers: [],
+  });
+  private readonly duration = new Histogram({
+    name: 'crawler_fetch_duration_seconds',
+    help: 'Time from taking a URL to its outcome, politeness waits included.',
+    buckets: LATENCY_BUCKETS,
+    registers: [],
+  });
+  private readonly bodyBytes = new Counter({
+    name: 'crawler_fetch_body_bytes_total',
+    help: 'Body bytes received on the wire.',
+    registers: [],
+  });
+  private readonly robotsFetches = new Counter({
+    name: 'crawler_robots_fetches_total',
+    help: 'robots.txt fetches, by result (file, allow-all, unavailable).',
+    labelNames: ['result'],
+    registers: [],
+  });
 
   countOutcome(outcomeClass: string, durationMs: number, wireBytes = 0): void {
     this.outcomes.set(outcomeClass, (this.outcomes.get(outcomeClass) ?? 0) + 1);
@@ -37,21 +56,33 @@ export class FetcherMetrics {
 
   /** Registers every fetcher metric; the gauges call `gauges` at each scrape. */
   register(registry: Registry, gauges: () => FetcherGauges): void {
-    for (const metric of [this.outcomesTotal, this.duration, this.bodyBytes, this.robotsFetches] as Metric[]) registry.registerMetric(metric);
+    for (const metric of [this.outcomesTotal, this.duration, this.bodyBytes, this.robotsFetches] as Metric[])
+      registry.registerMetric(metric);
     const gauge = (name: string, help: string, read: (values: FetcherGauges) => number) =>
-      new Gauge({ name, help, registers: [registry], collect() {
-        this.set(read(gauges()));
-      } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read(gauges()));
+        },
+      });
     gauge('crawler_politeness_queues', 'Politeness queues in memory.', (values) => values.queues);
     gauge('crawler_politeness_waiting', 'URLs waiting for their politeness queue.', (values) => values.waiting);
     gauge('crawler_fetch_in_flight', 'Requests in flight.', (values) => values.inFlight);
     // Counted by the robots cache itself; copied at scrape time.
-    new Counter({ name: 'crawler_robots_cache_lookups_total', help: 'robots.txt lookups, by whether this process had it.', labelNames: ['result'], registers: [registry], collect() {
-      const values = gauges();
-      this.reset();
-      this.inc({ result: 'hit' }, values.robotsCacheHits);
-      this.inc({ result: 'miss' }, values.robotsCacheMisses);
-    } });
+    new Counter({
+      name: 'crawler_robots_cache_lookups_total',
+      help: 'robots.txt lookups, by whether this process had it.',
+      labelNames: ['result'],
+      registers: [registry],
+      collect() {
+        const values = gauges();
+        this.reset();
+        this.inc({ result: 'hit' }, values.robotsCacheHits);
+        this.inc({ result: 'miss' }, values.robotsCacheMisses);
+      },
+    });
   }
 }
 

@@ -47,7 +47,12 @@ export interface FetcherParts {
 }
 
 /** Builds what fetches a URL from config: used by the service, `crawler check fetch` and the benchmark. */
-export function createFetcherParts(config: FetcherConfig, state: FingerprintStore | null, logger: Logger, options: { resolver?: Resolver } = {}): FetcherParts {
+export function createFetcherParts(
+  config: FetcherConfig,
+  state: FingerprintStore | null,
+  logger: Logger,
+  options: { resolver?: Resolver } = {},
+): FetcherParts {
   const metrics = new FetcherMetrics();
   const policy = new AddressPolicy(config.allowAddresses, options.resolver, { dnsCacheMs: config.dnsCacheMs });
   const client = new HttpClient({
@@ -64,7 +69,12 @@ export function createFetcherParts(config: FetcherConfig, state: FingerprintStor
     globalConcurrency: config.concurrency,
     perQueueConcurrency: config.perHostConcurrency,
     minDelayMs: config.minDelayMs,
-    slowDown: { delayFactor: config.delayFactor, backoffBaseMs: config.backoffBaseMs, maxBackoffMs: config.maxBackoffMs, maxRetryAfterMs: config.maxRetryAfterMs },
+    slowDown: {
+      delayFactor: config.delayFactor,
+      backoffBaseMs: config.backoffBaseMs,
+      maxBackoffMs: config.maxBackoffMs,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+    },
     maxWaitingPerQueue: config.queueWaitingMax,
     maxQueueWaitMs: config.maxQueueWaitMs,
     shared: queueState,
@@ -98,7 +108,12 @@ export function createFetcherParts(config: FetcherConfig, state: FingerprintStor
 }
 
 /** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
-export function createFetcherService(config: FetcherConfig, ports: FetcherPorts, logger: Logger, options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {}): FetcherService {
+export function createFetcherService(
+  config: FetcherConfig,
+  ports: FetcherPorts,
+  logger: Logger,
+  options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {},
+): FetcherService {
   const log = logger.child({ component: 'fetcher' });
   const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
   const stopWaiting = new AbortController();
@@ -106,8 +121,25 @@ export function createFetcherService(config: FetcherConfig, ports: FetcherPorts,
   // Every waiting URL and every request listens to these; their number is bounded by FETCHER_QUEUED_MAX.
   setMaxListeners(0, stopWaiting.signal, abortRequests.signal);
   // Rendering shares the plain fetch's client, address policy, robots cache and politeness gate.
-  const renderer = createRenderer(config, { client: parts.client, policy: parts.policy, gate: parts.gate, queueKeyOf: parts.deps.queueKeyOf, robots: parts.robots }, ports.state, log);
-  const stage = createFetcherStage({ deps: parts.deps, bodyCompression: config.bodyCompression, signals: { handBack: stopWaiting.signal, abort: abortRequests.signal }, metrics: parts.metrics, renderer });
+  const renderer = createRenderer(
+    config,
+    {
+      client: parts.client,
+      policy: parts.policy,
+      gate: parts.gate,
+      queueKeyOf: parts.deps.queueKeyOf,
+      robots: parts.robots,
+    },
+    ports.state,
+    log,
+  );
+  const stage = createFetcherStage({
+    deps: parts.deps,
+    bodyCompression: config.bodyCompression,
+    signals: { handBack: stopWaiting.signal, abort: abortRequests.signal },
+    metrics: parts.metrics,
+    renderer,
+  });
   const runner = new StageRunner({
     stage,
     bus: ports.bus,

@@ -1,4 +1,17 @@
-import { Codec, createMetricsRegistry, hostQueueKey, sampleValue, silentLogger, Topics, urlId, type Emission, type FrontierRequest, type Outlinks, type StageContext, type StatusUpdate } from '@crawler/core';
+import {
+  Codec,
+  createMetricsRegistry,
+  hostQueueKey,
+  sampleValue,
+  silentLogger,
+  Topics,
+  urlId,
+  type Emission,
+  type FrontierRequest,
+  type Outlinks,
+  type StageContext,
+  type StatusUpdate,
+} from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,11 +48,29 @@ describe('fetcher stage', () => {
   const opened: FetcherParts[] = [];
   const codec = new Codec();
   const context = {} as StageContext;
-  const stageWith = (overrides: Record<string, unknown> = {}, signals?: { handBack: AbortSignal; abort: AbortSignal }) => {
-    const config = loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, perHostConcurrency: 4, maxBodyBytes: 1024 * 1024, ...overrides } });
+  const stageWith = (
+    overrides: Record<string, unknown> = {},
+    signals?: { handBack: AbortSignal; abort: AbortSignal },
+  ) => {
+    const config = loadFetcherConfig({
+      env: {},
+      overrides: {
+        allowAddresses: ['127.0.0.1'],
+        minDelayMs: 0,
+        delayFactor: 0,
+        perHostConcurrency: 4,
+        maxBodyBytes: 1024 * 1024,
+        ...overrides,
+      },
+    });
     const parts = createFetcherParts(config, new MemoryFingerprintStore(), silentLogger());
     opened.push(parts);
-    return createFetcherStage({ deps: parts.deps, bodyCompression: 'gzip', metrics: parts.metrics, ...(signals ? { signals } : {}) });
+    return createFetcherStage({
+      deps: parts.deps,
+      bodyCompression: 'gzip',
+      metrics: parts.metrics,
+      ...(signals ? { signals } : {}),
+    });
   };
   /** Every emission must encode with its schema: what the bus would refuse, the test refuses. */
   const encoded = (emissions: Emission[]) => {
@@ -67,9 +98,14 @@ describe('fetcher stage', () => {
     expect(first.map((emission) => emission.topic).sort()).toEqual([Topics.fetched, Topics.links]);
     const links = first.find((emission) => emission.topic === Topics.links)!.value as Outlinks;
     expect(links).toMatchObject({ kind: 'robots', sourceUrl: `${sitemapHost}/robots.txt`, jobId: 'job', depth: 1 });
-    expect(links.links.map((link) => link.url)).toEqual(full.groundTruth().sitemaps.filter((url) => url.startsWith(sitemapHost)));
+    expect(links.links.map((link) => link.url)).toEqual(
+      full.groundTruth().sitemaps.filter((url) => url.startsWith(sitemapHost)),
+    );
     expect(links.links.every((link) => link.source === 'sitemap')).toBe(true);
-    const again = await stage.handle(frontier(full.groundTruth().pages.find((url) => url.startsWith(sitemapHost) && !url.endsWith('/'))!), context);
+    const again = await stage.handle(
+      frontier(full.groundTruth().pages.find((url) => url.startsWith(sitemapHost) && !url.endsWith('/'))!),
+      context,
+    );
     expect(again.map((emission) => emission.topic)).toEqual([Topics.fetched]);
   });
 
@@ -77,16 +113,31 @@ describe('fetcher stage', () => {
     const stage = stageWith();
     const at = (path: string) => `${edge.hosts.find((host) => host.name === 'http')!.origin}${path}`;
     const [gone] = encoded(await stage.handle(frontier(at('/status/410')), context));
-    expect(gone).toMatchObject({ topic: Topics.status, value: { outcome: 'gone', httpStatus: 410, retriable: false, jobId: 'job' } });
+    expect(gone).toMatchObject({
+      topic: Topics.status,
+      value: { outcome: 'gone', httpStatus: 410, retriable: false, jobId: 'job' },
+    });
     const [big] = encoded(await stage.handle(frontier(at('/big')), context));
-    expect(big).toMatchObject({ topic: Topics.fetched, value: { truncated: true, bodyEncoding: 'gzip', bodyLength: 1024 * 1024 } });
+    expect(big).toMatchObject({
+      topic: Topics.fetched,
+      value: { truncated: true, bodyEncoding: 'gzip', bodyLength: 1024 * 1024 },
+    });
     const [sniffed] = await stage.handle(frontier(at('/lies/no-type')), context);
     expect(sniffed).toMatchObject({ value: { contentType: 'text/html', meta: { contentTypeSniffed: 'true' } } });
-    const [failing] = await stage.handle(frontier(`${edge.hosts.find((host) => host.name === 'robots-error')!.origin}/`), context);
+    const [failing] = await stage.handle(
+      frontier(`${edge.hosts.find((host) => host.name === 'robots-error')!.origin}/`),
+      context,
+    );
     expect((failing!.value as StatusUpdate).errorCode).toBe('ROBOTS_UNAVAILABLE');
     expect(Object.fromEntries(stage.metrics.outcomes)).toEqual({ gone: 1, truncated: 1, ok: 1, robots_unavailable: 1 });
     const registry = createMetricsRegistry('fetcher', { processMetrics: false });
-    stage.metrics.register(registry, () => ({ queues: 1, waiting: 0, inFlight: 0, robotsCacheHits: 3, robotsCacheMisses: 2 }));
+    stage.metrics.register(registry, () => ({
+      queues: 1,
+      waiting: 0,
+      inFlight: 0,
+      robotsCacheHits: 3,
+      robotsCacheMisses: 2,
+    }));
     const text = await registry.metrics();
     expect(sampleValue(text, 'crawler_fetch_outcomes_total', { class: 'truncated' })).toBe(1);
     expect(sampleValue(text, 'crawler_robots_fetches_total', { result: 'unavailable' })).toBe(1);
@@ -101,7 +152,12 @@ describe('fetcher stage', () => {
     const emissions = encoded(await stage.handle(frontier(start), context));
     expect(emissions.map((emission) => emission.topic)).toEqual([Topics.fetched, Topics.status]);
     expect(emissions[0]!.value).toMatchObject({ url: start.replace('/chain/1', '/chain/end'), previousDigest: null });
-    expect(emissions[1]!.value).toMatchObject({ url: start, outcome: 'redirect', redirectTo: start.replace('/chain/1', '/chain/end'), meta: { followed: 'true' } });
+    expect(emissions[1]!.value).toMatchObject({
+      url: start,
+      outcome: 'redirect',
+      redirectTo: start.replace('/chain/1', '/chain/end'),
+      meta: { followed: 'true' },
+    });
   });
 
   it('hands a URL still waiting for its queue back when the service stops, instead of failing it', async () => {

@@ -39,20 +39,47 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
       const plain = fetched.kind === 'page' && options.renderer ? plainPageOf(request, fetched) : null;
       const rendered = plain ? await options.renderer!.process(plain, options.signals?.abort) : null;
       const result = afterRender(fetched, rendered);
-      const emissions = result.kind === 'status' ? [statusEmission(request, result, now(), rendered?.meta)] : pageEmissions(request, result, rendered?.meta);
-      metrics.countOutcome(result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok', performance.now() - started, fetched.kind === 'page' ? fetched.wireBytes : 0);
+      const emissions =
+        result.kind === 'status'
+          ? [statusEmission(request, result, now(), rendered?.meta)]
+          : pageEmissions(request, result, rendered?.meta);
+      metrics.countOutcome(
+        result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok',
+        performance.now() - started,
+        fetched.kind === 'page' ? fetched.wireBytes : 0,
+      );
       if (fetched.sitemaps) emissions.push(sitemapEmission(request, fetched.sitemaps, now()));
-      if (plain && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0) emissions.push(scriptFetchesEmission(request, plain.url, rendered.pageLinks, now()));
+      if (plain && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0)
+        emissions.push(scriptFetchesEmission(request, plain.url, rendered.pageLinks, now()));
       return emissions;
     },
 
     onGiveUp(request, error) {
       metrics.countOutcome('processing_failed', 0);
-      return [statusEmission(request, { kind: 'status', outcome: 'processing_failed', httpStatus: null, retriable: true, hops: [], durationMs: 0, errorCode: errorCode(error), errorMessage: errorMessage(error).slice(0, 500) }, now())];
+      return [
+        statusEmission(
+          request,
+          {
+            kind: 'status',
+            outcome: 'processing_failed',
+            httpStatus: null,
+            retriable: true,
+            hops: [],
+            durationMs: 0,
+            errorCode: errorCode(error),
+            errorMessage: errorMessage(error).slice(0, 500),
+          },
+          now(),
+        ),
+      ];
     },
   };
 
-  function pageEmissions(request: FrontierRequest, result: Extract<FetchUrlOutcome, { kind: 'page' }>, extraMeta?: Record<string, string>): Emission[] {
+  function pageEmissions(
+    request: FrontierRequest,
+    result: Extract<FetchUrlOutcome, { kind: 'page' }>,
+    extraMeta?: Record<string, string>,
+  ): Emission[] {
     const redirected = result.finalUrl !== request.url;
     const body = options.bodyCompression === 'gzip' ? compressBody(result.body) : result.body;
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
@@ -81,12 +108,32 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
       bodyLength: result.body.length,
       truncated: result.truncated,
       previousDigest: redirected ? null : request.previousDigest,
-      meta: result.sniffed || extraMeta ? { ...request.meta, ...(result.sniffed ? { contentTypeSniffed: 'true' } : {}), ...extraMeta } : request.meta,
+      meta:
+        result.sniffed || extraMeta
+          ? { ...request.meta, ...(result.sniffed ? { contentTypeSniffed: 'true' } : {}), ...extraMeta }
+          : request.meta,
     };
-    const emissions: Emission[] = [{ topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value: fetched }];
+    const emissions: Emission[] = [
+      { topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value: fetched },
+    ];
     if (redirected) {
       const first = result.hops[0]!;
-      emissions.push(statusEmission(request, { kind: 'status', outcome: 'redirect', httpStatus: first.status, retriable: false, redirectTo: result.finalUrl, hops: result.hops, durationMs: result.durationMs }, now(), { followed: 'true' }));
+      emissions.push(
+        statusEmission(
+          request,
+          {
+            kind: 'status',
+            outcome: 'redirect',
+            httpStatus: first.status,
+            retriable: false,
+            redirectTo: result.finalUrl,
+            hops: result.hops,
+            durationMs: result.durationMs,
+          },
+          now(),
+          { followed: 'true' },
+        ),
+      );
     }
     return emissions;
   }
@@ -102,7 +149,12 @@ function compressBody(body: Buffer): Buffer {
   return gzipSync(body, { level: 1, windowBits });
 }
 
-export function statusEmission(request: FrontierRequest, result: StatusOutcome, fetchedAt: number, meta: Record<string, string> = {}): Emission {
+export function statusEmission(
+  request: FrontierRequest,
+  result: StatusOutcome,
+  fetchedAt: number,
+  meta: Record<string, string> = {},
+): Emission {
   const value: StatusUpdate = {
     ...urlIdentityOf(request),
     outcome: result.outcome,
@@ -128,7 +180,11 @@ export function statusEmission(request: FrontierRequest, result: StatusOutcome, 
 }
 
 /** A robots.txt's Sitemap lines, as links one hop from the site's root; the scheduler scopes them. */
-function sitemapEmission(request: FrontierRequest, sitemaps: { robotsUrl: string; urls: string[] }, discoveredAt: number): Emission {
+function sitemapEmission(
+  request: FrontierRequest,
+  sitemaps: { robotsUrl: string; urls: string[] },
+  discoveredAt: number,
+): Emission {
   const value: Outlinks = {
     kind: 'robots',
     sourceUrl: sitemaps.robotsUrl,
@@ -139,7 +195,9 @@ function sitemapEmission(request: FrontierRequest, sitemaps: { robotsUrl: string
     discoveredAt,
     links: sitemaps.urls.flatMap((url) => {
       const canonical = canonicalUrl(url);
-      return canonical ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: null, changefreq: null }] : [];
+      return canonical
+        ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: null, changefreq: null }]
+        : [];
     }),
   };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sitemaps.robotsUrl).host, value };

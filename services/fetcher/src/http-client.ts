@@ -60,7 +60,12 @@ export class HttpClient {
     this.proxied = Boolean(options.proxyUrl);
     this.dispatcher = options.proxyUrl
       ? // proxyTunnel false: plain http goes as absolute-form requests (proxies often refuse CONNECT to port 80); https is tunnelled.
-        new ProxyAgent({ ...common, uri: options.proxyUrl, proxyTunnel: false, connect: { timeout: options.connectTimeoutMs } })
+        new ProxyAgent({
+          ...common,
+          uri: options.proxyUrl,
+          proxyTunnel: false,
+          connect: { timeout: options.connectTimeoutMs },
+        })
       : new Agent({ ...common, connect: { timeout: options.connectTimeoutMs, lookup: options.policy.lookup } });
   }
 
@@ -95,16 +100,33 @@ export class HttpClient {
       },
     });
     const headersAt = performance.now();
-    const timings = () => ({ headersMs: Math.round(headersAt - started), bodyMs: Math.round(performance.now() - headersAt) });
+    const timings = () => ({
+      headersMs: Math.round(headersAt - started),
+      bodyMs: Math.round(performance.now() - headersAt),
+    });
     const headers = flattenHeaders(response.headers);
     response.body.on('error', () => undefined); // errors surface through the reads below
     if (!hop.wantBody(response.statusCode, headers)) {
       response.body.destroy();
-      return { status: response.statusCode, headers, body: Buffer.alloc(0), truncated: false, wireBytes: 0, timings: timings() };
+      return {
+        status: response.statusCode,
+        headers,
+        body: Buffer.alloc(0),
+        truncated: false,
+        wireBytes: 0,
+        timings: timings(),
+      };
     }
     const raw = await readCapped(response.body, hop.maxBodyBytes);
     const decoded = await decodeContent(raw.body, headers['content-encoding'], hop.maxBodyBytes);
-    return { status: response.statusCode, headers, body: decoded.body, truncated: raw.truncated || decoded.truncated, wireBytes: raw.body.length, timings: timings() };
+    return {
+      status: response.statusCode,
+      headers,
+      body: decoded.body,
+      truncated: raw.truncated || decoded.truncated,
+      wireBytes: raw.body.length,
+      timings: timings(),
+    };
   }
 
   close(): Promise<void> {

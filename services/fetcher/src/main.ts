@@ -7,7 +7,12 @@ import { loadFetcherConfig, fetcherSettings } from './config.js';
 void runService({
   name: 'fetcher',
   settings: [
-    { name: 'fetcher', title: 'fetcher', spec: fetcherSettings, check: (_runtime, env) => void loadFetcherConfig({ env }) },
+    {
+      name: 'fetcher',
+      title: 'fetcher',
+      spec: fetcherSettings,
+      check: (_runtime, env) => void loadFetcherConfig({ env }),
+    },
     ...portSettings(['bus', 'fingerprints']),
   ],
   start: composeFetcher,

@@ -17,14 +17,19 @@ export function outcomeOfStatus(status: number): { outcome: Outcome; retriable: 
 export function outcomeOfError(error: unknown): { outcome: Outcome; retriable: boolean; code: string } {
   const code = codeOf(error);
   if (code === 'BLOCKED_ADDRESS') return { outcome: 'blocked_address', retriable: false, code };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') return { outcome: 'dns_failure', retriable: code === 'EAI_AGAIN', code };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME')
+    return { outcome: 'dns_failure', retriable: code === 'EAI_AGAIN', code };
   if (code === 'ECONNREFUSED') return { outcome: 'connection_refused', retriable: true, code };
-  if (code.includes('TIMEOUT') || code === 'ETIMEDOUT' || code === 'ABORT_ERR' || code === 'FETCH_DEADLINE') return { outcome: 'timeout', retriable: true, code };
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO') return { outcome: 'tls_error', retriable: false, code };
-  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { outcome: 'too_large', retriable: false, code };
+  if (code.includes('TIMEOUT') || code === 'ETIMEDOUT' || code === 'ABORT_ERR' || code === 'FETCH_DEADLINE')
+    return { outcome: 'timeout', retriable: true, code };
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO')
+    return { outcome: 'tls_error', retriable: false, code };
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW')
+    return { outcome: 'too_large', retriable: false, code };
   // A server that answers with something other than HTTP (another protocol on the port) will do so again: not worth an attempt.
   if (code === HTTP_PARSE_ERROR || code.startsWith('HPE_')) return { outcome: 'network_error', retriable: false, code };
-  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_ARG_VALUE' || code === 'UND_ERR_INVALID_ARG') return { outcome: 'invalid_url', retriable: false, code };
+  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_ARG_VALUE' || code === 'UND_ERR_INVALID_ARG')
+    return { outcome: 'invalid_url', retriable: false, code };
   return { outcome: 'network_error', retriable: true, code };
 }
 

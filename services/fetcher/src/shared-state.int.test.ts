@@ -40,9 +40,19 @@ describe.each(['standalone', 'cluster'] as const)('two fetchers sharing Redis (%
   it('fetch one robots.txt between them, however their lookups interleave', async () => {
     const a = fetcher();
     const b = fetcher();
-    const results = await Promise.all([a(at('robots-odd', '/')), b(at('robots-odd', '/private/open')), a(at('robots-odd', '/late')), b(at('robots-odd', '/merged'))]);
+    const results = await Promise.all([
+      a(at('robots-odd', '/')),
+      b(at('robots-odd', '/private/open')),
+      a(at('robots-odd', '/late')),
+      b(at('robots-odd', '/merged')),
+    ]);
     expect(web.requests.count(at('robots-odd', '/robots.txt'))).toBe(1);
-    expect(results.map((result) => (result.kind === 'page' ? 'page' : result.outcome))).toEqual(['page', 'page', 'page', 'blocked_robots']);
+    expect(results.map((result) => (result.kind === 'page' ? 'page' : result.outcome))).toEqual([
+      'page',
+      'page',
+      'page',
+      'blocked_robots',
+    ]);
     expect(results.filter((result) => result.sitemaps).length).toBe(1);
     // A third fetcher, started later, reads the shared copy instead of asking the site again.
     expect(await fetcher()(at('robots-odd', '/private/x'))).toMatchObject({ outcome: 'blocked_robots' });

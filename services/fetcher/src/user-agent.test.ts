@@ -30,10 +30,14 @@ describe('User-Agent', () => {
   });
 
   it('sends the configured User-Agent, contact URL included, with robots.txt and page requests', async () => {
-    const config = loadFetcherConfig({ env: { FETCHER_USER_AGENT: AGENT, FETCHER_ALLOW_ADDRESSES: '127.0.0.1', FETCHER_MIN_DELAY_MS: '0' } });
+    const config = loadFetcherConfig({
+      env: { FETCHER_USER_AGENT: AGENT, FETCHER_ALLOW_ADDRESSES: '127.0.0.1', FETCHER_MIN_DELAY_MS: '0' },
+    });
     const parts = createFetcherParts(config, null, silentLogger());
     try {
-      expect(await fetchUrl(parts.deps, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null })).toMatchObject({ kind: 'page' });
+      expect(
+        await fetchUrl(parts.deps, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null }),
+      ).toMatchObject({ kind: 'page' });
     } finally {
       parts.gate.close();
       await parts.client.close();
@@ -47,9 +51,14 @@ describe('User-Agent', () => {
   it('refuses a User-Agent without a contact URL, naming the setting, and the fetcher does not start', async () => {
     const env = { FETCHER_USER_AGENT: 'uatestbot/2.3' };
     expect(() => loadFetcherConfig({ env })).toThrow(ConfigError);
-    expect(() => loadFetcherConfig({ env })).toThrow(/invalid setting FETCHER_USER_AGENT \(userAgent\) = "uatestbot\/2.3": must contain a contact URL/);
+    expect(() => loadFetcherConfig({ env })).toThrow(
+      /invalid setting FETCHER_USER_AGENT \(userAgent\) = "uatestbot\/2.3": must contain a contact URL/,
+    );
     // Embedded ports: should the settings ever be read after connecting, nothing outside this process is reached.
     const runtime = loadRuntimeConfig({ env: { CRAWLER_BUS: 'embedded', CRAWLER_FINGERPRINTS: 'memory' } });
-    await expect(composeFetcher(runtime, silentLogger(), env)).rejects.toMatchObject({ code: 'CRAWLER_CONFIG_INVALID', message: expect.stringContaining('FETCHER_USER_AGENT') });
+    await expect(composeFetcher(runtime, silentLogger(), env)).rejects.toMatchObject({
+      code: 'CRAWLER_CONFIG_INVALID',
+      message: expect.stringContaining('FETCHER_USER_AGENT'),
+    });
   });
 });

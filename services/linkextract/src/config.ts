@@ -4,24 +4,82 @@ import type { ExtractLimits } from './extract-html.js';
 
 /** Every link extraction setting, with its environment variable and default. */
 export const linkextractSettings = {
-  concurrency: setting('LINKEXTRACT_CONCURRENCY', z.number().int().min(1).default(16), 'Pages parsed at once (parsing is CPU-bound; more only overlaps I/O).'),
-  maxLinks: setting('LINKEXTRACT_MAX_LINKS', z.number().int().min(1).default(5000), 'Links kept per page; the rest are dropped and the page flagged.'),
-  maxAnchorChars: setting('LINKEXTRACT_MAX_ANCHOR_CHARS', z.number().int().min(0).default(200), 'Anchor text kept per link.'),
-  maxTextChars: setting('LINKEXTRACT_MAX_TEXT_CHARS', z.number().int().min(1000).default(1_000_000), 'Visible text kept per page.'),
-  maxInputBytes: setting('LINKEXTRACT_MAX_INPUT_BYTES', z.number().int().min(64 * 1024).default(8 * 1024 * 1024), 'Body bytes parsed per page; the rest is ignored and the page flagged.'),
-  maxElements: setting('LINKEXTRACT_MAX_ELEMENTS', z.number().int().min(1000).default(200_000), 'Elements kept for main-text extraction; past it, text goes to the enclosing element.'),
-  maxNesting: setting('LINKEXTRACT_MAX_NESTING', z.number().int().min(16).default(256), 'Element nesting kept for main-text extraction; deeper elements are flattened.'),
-  maxParseMs: setting('LINKEXTRACT_MAX_PARSE_MS', z.number().int().min(100).default(5000), 'Time budget for parsing one page; the rest of a slower page is not parsed and the page is flagged.'),
-  followNofollow: setting('LINKEXTRACT_FOLLOW_NOFOLLOW', z.boolean().default(false), 'Keep links marked rel=nofollow/ugc/sponsored.'),
-  robotsAgent: setting('LINKEXTRACT_ROBOTS_AGENT', z.string().regex(/^[A-Za-z_-]+$/, 'a product token: letters, "_" and "-"').default('crawler'), 'Product token whose own robots meta tag (name=TOKEN) and "TOKEN:" X-Robots-Tag directives apply besides the generic ones (match the fetcher User-Agent).'),
-  jobFile: setting('CRAWL_JOB_FILE', z.string().optional(), 'Crawl job file (seeds, scope, limits) shared by all services.'),
+  concurrency: setting(
+    'LINKEXTRACT_CONCURRENCY',
+    z.number().int().min(1).default(16),
+    'Pages parsed at once (parsing is CPU-bound; more only overlaps I/O).',
+  ),
+  maxLinks: setting(
+    'LINKEXTRACT_MAX_LINKS',
+    z.number().int().min(1).default(5000),
+    'Links kept per page; the rest are dropped and the page flagged.',
+  ),
+  maxAnchorChars: setting(
+    'LINKEXTRACT_MAX_ANCHOR_CHARS',
+    z.number().int().min(0).default(200),
+    'Anchor text kept per link.',
+  ),
+  maxTextChars: setting(
+    'LINKEXTRACT_MAX_TEXT_CHARS',
+    z.number().int().min(1000).default(1_000_000),
+    'Visible text kept per page.',
+  ),
+  maxInputBytes: setting(
+    'LINKEXTRACT_MAX_INPUT_BYTES',
+    z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(8 * 1024 * 1024),
+    'Body bytes parsed per page; the rest is ignored and the page flagged.',
+  ),
+  maxElements: setting(
+    'LINKEXTRACT_MAX_ELEMENTS',
+    z.number().int().min(1000).default(200_000),
+    'Elements kept for main-text extraction; past it, text goes to the enclosing element.',
+  ),
+  maxNesting: setting(
+    'LINKEXTRACT_MAX_NESTING',
+    z.number().int().min(16).default(256),
+    'Element nesting kept for main-text extraction; deeper elements are flattened.',
+  ),
+  maxParseMs: setting(
+    'LINKEXTRACT_MAX_PARSE_MS',
+    z.number().int().min(100).default(5000),
+    'Time budget for parsing one page; the rest of a slower page is not parsed and the page is flagged.',
+  ),
+  followNofollow: setting(
+    'LINKEXTRACT_FOLLOW_NOFOLLOW',
+    z.boolean().default(false),
+    'Keep links marked rel=nofollow/ugc/sponsored.',
+  ),
+  robotsAgent: setting(
+    'LINKEXTRACT_ROBOTS_AGENT',
+    z
+      .string()
+      .regex(/^[A-Za-z_-]+$/, 'a product token: letters, "_" and "-"')
+      .default('crawler'),
+    'Product token whose own robots meta tag (name=TOKEN) and "TOKEN:" X-Robots-Tag directives apply besides the generic ones (match the fetcher User-Agent).',
+  ),
+  jobFile: setting(
+    'CRAWL_JOB_FILE',
+    z.string().optional(),
+    'Crawl job file (seeds, scope, limits) shared by all services.',
+  ),
 };
 
 export type LinkextractConfig = ConfigOf<typeof linkextractSettings>;
 
 /** The extraction caps of a config. */
 export function extractLimitsOf(config: Pick<LinkextractConfig, keyof ExtractLimits>): ExtractLimits {
-  return { maxLinks: config.maxLinks, maxAnchorChars: config.maxAnchorChars, maxTextChars: config.maxTextChars, maxElements: config.maxElements, maxNesting: config.maxNesting, maxParseMs: config.maxParseMs };
+  return {
+    maxLinks: config.maxLinks,
+    maxAnchorChars: config.maxAnchorChars,
+    maxTextChars: config.maxTextChars,
+    maxElements: config.maxElements,
+    maxNesting: config.maxNesting,
+    maxParseMs: config.maxParseMs,
+  };
 }
 
 export function loadLinkextractConfig(options?: LoadOptions): LinkextractConfig {

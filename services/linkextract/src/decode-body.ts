@@ -22,11 +22,17 @@ export function decodeText(bytes: Buffer, charset: string | null): { text: strin
   } catch {
     decoder = new TextDecoder('utf-8', { fatal: false });
   }
-  if (decoder.encoding === 'windows-1252' && windows1252Broken) return { text: iconv.decode(bytes, 'windows-1252'), charset: 'windows-1252' };
+  if (decoder.encoding === 'windows-1252' && windows1252Broken)
+    return { text: iconv.decode(bytes, 'windows-1252'), charset: 'windows-1252' };
   return { text: decoder.decode(bytes), charset: decoder.encoding };
 }
 
 /** The encoding an XML declaration names (`<?xml version="1.0" encoding="ISO-8859-1"?>`), if any. */
 export function xmlDeclaredCharset(bytes: Buffer): string | null {
-  return bytes.subarray(0, 200).toString('latin1').match(/^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/)?.[1] ?? null;
+  return (
+    bytes
+      .subarray(0, 200)
+      .toString('latin1')
+      .match(/^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/)?.[1] ?? null
+  );
 }

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtml, type ExtractLimits, type ExtractOptions } from './extract-html.js';
 
-const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 20, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
-const linksOf = (html: string, options: ExtractOptions = { textLinks: true, feedLinks: false, robotsAgent: null }) => extractHtml(html, limits, options).links.map((link) => [link.source, link.href, link.anchor, link.rel]);
+const limits: ExtractLimits = {
+  maxLinks: 100,
+  maxAnchorChars: 20,
+  maxTextChars: 10_000,
+  maxElements: 10_000,
+  maxNesting: 256,
+  maxParseMs: 5000,
+};
+const linksOf = (html: string, options: ExtractOptions = { textLinks: true, feedLinks: false, robotsAgent: null }) =>
+  extractHtml(html, limits, options).links.map((link) => [link.source, link.href, link.anchor, link.rel]);
 
 describe('extractHtml', () => {
   it('finds links of every kind with anchors and rel', () => {
@@ -13,7 +21,13 @@ describe('extractHtml', () => {
       <body><a href="/a" rel="nofollow">Anchor <b>A</b></a><map><area href="/area" alt="Area"></map><a href="/img"><img src="i.png" alt="Picture alt"></a>
       <frameset><frame src="/frame"></frameset><iframe src="/iframe"></iframe><a name="no-href">x</a></body></html>`;
     const result = extractHtml(html, limits);
-    expect(result).toMatchObject({ title: 'My Page', lang: 'fr', baseHref: '/base/', canonical: '/canon', description: 'About things' });
+    expect(result).toMatchObject({
+      title: 'My Page',
+      lang: 'fr',
+      baseHref: '/base/',
+      canonical: '/canon',
+      description: 'About things',
+    });
     expect(result.links.map((link) => [link.source, link.href, link.anchor, link.rel])).toEqual([
       ['canonical', '/canon', null, 'canonical'],
       ['link', '/p2', null, 'next'],
@@ -29,37 +43,65 @@ describe('extractHtml', () => {
   });
 
   it('keeps feed alternates only when feeds are fetched', () => {
-    const html = '<link rel="alternate" type="application/rss+xml" href="/feed.xml"><link rel="alternate" type="application/pdf" href="/x.pdf">';
+    const html =
+      '<link rel="alternate" type="application/rss+xml" href="/feed.xml"><link rel="alternate" type="application/pdf" href="/x.pdf">';
     expect(linksOf(html)).toEqual([]);
-    expect(linksOf(html, { textLinks: true, feedLinks: true, robotsAgent: null })).toEqual([['link', '/feed.xml', null, 'alternate']]);
+    expect(linksOf(html, { textLinks: true, feedLinks: true, robotsAgent: null })).toEqual([
+      ['link', '/feed.xml', null, 'alternate'],
+    ]);
   });
 
   it('finds URLs written in visible text, but not inside links, scripts or attributes', () => {
     const html = `<p>See https://a.test/x?y=1&amp;z=2. Or (www.b.test/page), and http://c.test/wiki/Foo_(bar)!</p>
       <a href="/l">https://inside.test/link</a><script>var u = "https://script.test/"</script><img alt="https://alt.test/">`;
-    expect(linksOf(html).filter((link) => link[0] === 'text').map((link) => link[1])).toEqual(['https://a.test/x?y=1&z=2', 'http://www.b.test/page', 'http://c.test/wiki/Foo_(bar)']);
-    expect(linksOf(html, { textLinks: false, feedLinks: false, robotsAgent: null }).filter((link) => link[0] === 'text')).toEqual([]);
+    expect(
+      linksOf(html)
+        .filter((link) => link[0] === 'text')
+        .map((link) => link[1]),
+    ).toEqual(['https://a.test/x?y=1&z=2', 'http://www.b.test/page', 'http://c.test/wiki/Foo_(bar)']);
+    expect(
+      linksOf(html, { textLinks: false, feedLinks: false, robotsAgent: null }).filter((link) => link[0] === 'text'),
+    ).toEqual([]);
   });
 
   it('follows URLs inside JSON-LD', () => {
     const html = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","url":"https://a.test/story","image":{"@type":"ImageObject","url":"https://a.test/i.jpg"},
       "isPartOf":{"@type":"WebSite","url":"https://a.test/"},"relatedLink":["https://a.test/r1"]}</script>`;
-    expect(linksOf(html).map((link) => link[1]).sort()).toEqual(['https://a.test/', 'https://a.test/r1', 'https://a.test/story']);
+    expect(
+      linksOf(html)
+        .map((link) => link[1])
+        .sort(),
+    ).toEqual(['https://a.test/', 'https://a.test/r1', 'https://a.test/story']);
   });
 
   it('reads meta robots directives', () => {
-    expect(extractHtml('<meta name="robots" content="noindex, nofollow">', limits)).toMatchObject({ noindex: true, nofollow: true });
+    expect(extractHtml('<meta name="robots" content="noindex, nofollow">', limits)).toMatchObject({
+      noindex: true,
+      nofollow: true,
+    });
     expect(extractHtml('<meta name="ROBOTS" content="none">', limits)).toMatchObject({ noindex: true, nofollow: true });
-    expect(extractHtml('<meta name="robots" content="index,follow">', limits)).toMatchObject({ noindex: false, nofollow: false });
+    expect(extractHtml('<meta name="robots" content="index,follow">', limits)).toMatchObject({
+      noindex: false,
+      nofollow: false,
+    });
   });
 
   it('takes the main text, title, description, language and publish date from the page', () => {
-    const body = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the story, long enough to count, with commas, clauses, and detail.</p>`).join('');
+    const body = Array.from(
+      { length: 5 },
+      (_, i) => `<p>Paragraph ${i} of the story, long enough to count, with commas, clauses, and detail.</p>`,
+    ).join('');
     const html = `<html><head><title>Story | Site</title><meta property="og:description" content="OG description"><meta property="og:locale" content="en_GB">
       <meta property="article:published_time" content="2024-03-05T10:00:00Z"></head><body><nav><a href="/">Home</a></nav><article>${body}</article></body></html>`;
     const result = extractHtml(html, limits);
     expect(result.text.split('\n')).toHaveLength(5);
-    expect(result).toMatchObject({ title: 'Story | Site', description: 'OG description', lang: 'en-GB', publishedAt: Date.UTC(2024, 2, 5, 10), textMethod: 'scored' });
+    expect(result).toMatchObject({
+      title: 'Story | Site',
+      description: 'OG description',
+      lang: 'en-GB',
+      publishedAt: Date.UTC(2024, 2, 5, 10),
+      textMethod: 'scored',
+    });
   });
 
   it('gives Open Graph, JSON-LD and microdata as fields for free', () => {
@@ -88,7 +130,9 @@ describe('extractHtml', () => {
   });
 
   it('flags a broken JSON-LD block and goes on', () => {
-    expect(extractHtml('<script type="application/ld+json">{ not json</script><p>ok</p>', limits).warnings).toEqual(['jsonld-invalid']);
+    expect(extractHtml('<script type="application/ld+json">{ not json</script><p>ok</p>', limits).warnings).toEqual([
+      'jsonld-invalid',
+    ]);
   });
 
   it('survives broken markup', () => {

@@ -12,7 +12,6 @@ import { readJsonLd } from './structured/json-ld.js';
 import { createMicrodataCollector } from './structured/microdata-collector.js';
 import { findPublishedAt } from './structured/publish-date.js';
 
-
 export interface ExtractLimits {
   maxLinks: number;
   maxAnchorChars: number;
@@ -38,7 +37,11 @@ export interface ExtractOptions {
 /** No real page nests this deep; hostile ones stop here (see runHtmlPass). */
 const MAX_OPEN_ELEMENTS = 10_000;
 
-export const defaultExtractOptions: ExtractOptions = Object.freeze({ textLinks: true, feedLinks: false, robotsAgent: null });
+export const defaultExtractOptions: ExtractOptions = Object.freeze({
+  textLinks: true,
+  feedLinks: false,
+  robotsAgent: null,
+});
 
 /**
  * One streaming pass over the markup feeds every collector: links (with anchor text and rel),
@@ -46,7 +49,11 @@ export const defaultExtractOptions: ExtractOptions = Object.freeze({ textLinks: 
  * extraction then walks the tree. Every collection is capped, so hostile pages cost bounded
  * memory; each cap that was hit is named in `warnings`.
  */
-export function extractHtml(html: string, limits: ExtractLimits, options: ExtractOptions = defaultExtractOptions): PageExtraction {
+export function extractHtml(
+  html: string,
+  limits: ExtractLimits,
+  options: ExtractOptions = defaultExtractOptions,
+): PageExtraction {
   const warnings = new Set<string>();
   const warn = (reason: string) => warnings.add(reason);
   const links = new LinkList(limits.maxLinks);
@@ -54,9 +61,18 @@ export function extractHtml(html: string, limits: ExtractLimits, options: Extrac
   const head = createHeadCollector();
   const jsonLd = createJsonLdCollector(warn);
   const microdata = createMicrodataCollector();
-  const tree = createContentTreeBuilder({ maxNodes: limits.maxElements, maxDepth: limits.maxNesting, maxTextChars: limits.maxTextChars }, warn);
+  const tree = createContentTreeBuilder(
+    { maxNodes: limits.maxElements, maxDepth: limits.maxNesting, maxTextChars: limits.maxTextChars },
+    warn,
+  );
   const textLinkCollector = options.textLinks ? createTextLinkCollector(textLinks) : null;
-  const collectors = [createLinkCollector(links, { maxAnchorChars: limits.maxAnchorChars, feedLinks: options.feedLinks }), head, jsonLd, microdata, tree];
+  const collectors = [
+    createLinkCollector(links, { maxAnchorChars: limits.maxAnchorChars, feedLinks: options.feedLinks }),
+    head,
+    jsonLd,
+    microdata,
+    tree,
+  ];
   if (textLinkCollector) collectors.push(textLinkCollector);
   runHtmlPass(html, collectors, { maxOpenElements: MAX_OPEN_ELEMENTS, maxParseMs: limits.maxParseMs, warn });
   textLinkCollector?.flush();
@@ -69,7 +85,8 @@ export function extractHtml(html: string, limits: ExtractLimits, options: Extrac
   if (linksOverflow > 0) warn('links-capped');
 
   const fields = new Map<string, string[]>();
-  for (const [key, values] of meta.metas) if (key.startsWith('og:') || key.startsWith('article:')) fields.set(key, values);
+  for (const [key, values] of meta.metas)
+    if (key.startsWith('og:') || key.startsWith('article:')) fields.set(key, values);
   for (const [key, values] of structured.fields) fields.set(key, values);
   for (const [key, values] of microdata.fields) fields.set(key, values);
 

@@ -38,12 +38,25 @@ export interface Spliced {
  * reads as its content instead of nothing. Frames are fetched in parallel under one deadline;
  * nested framesets are not followed.
  */
-export async function spliceFrames(pageText: string, links: readonly RawLink[], base: URL, page: URL, fetcher: FrameFetcher, options: SpliceOptions): Promise<Spliced> {
+export async function spliceFrames(
+  pageText: string,
+  links: readonly RawLink[],
+  base: URL,
+  page: URL,
+  fetcher: FrameFetcher,
+  options: SpliceOptions,
+): Promise<Spliced> {
   const urls: string[] = [];
   for (const link of links) {
     if (link.source !== 'frame' && link.source !== 'iframe') continue;
     const canonical = canonicalize(link.href, base);
-    if (!canonical.ok || canonical.parsed.host !== page.host || urls.includes(canonical.url) || canonical.url === page.href) continue;
+    if (
+      !canonical.ok ||
+      canonical.parsed.host !== page.host ||
+      urls.includes(canonical.url) ||
+      canonical.url === page.href
+    )
+      continue;
     urls.push(canonical.url);
     if (urls.length >= options.maxFrames) break;
   }
@@ -54,7 +67,10 @@ export async function spliceFrames(pageText: string, links: readonly RawLink[], 
       try {
         const frame = await fetcher.fetchFrame(url, signal);
         if (!frame) return null;
-        const document = await extractDocument({ body: frame.body, mediaType: frame.mediaType, charset: frame.charset }, options.document);
+        const document = await extractDocument(
+          { body: frame.body, mediaType: frame.mediaType, charset: frame.charset },
+          options.document,
+        );
         return document.kind === 'html' ? document.extraction.text : null;
       } catch {
         return null;
@@ -62,5 +78,9 @@ export async function spliceFrames(pageText: string, links: readonly RawLink[], 
     }),
   );
   const found = texts.filter((text): text is string => text !== null);
-  return { text: [pageText, ...found].filter((text) => text.length > 0).join('\n'), spliced: found.length, failed: texts.length - found.length };
+  return {
+    text: [pageText, ...found].filter((text) => text.length > 0).join('\n'),
+    spliced: found.length,
+    failed: texts.length - found.length,
+  };
 }

@@ -8,7 +8,12 @@ import { createPageParser, type PageInput } from './page-parser.js';
 // reason, in bounded time; nothing throws.
 const config = loadLinkextractConfig({ env: {} });
 const limits = extractLimitsOf(config);
-const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits, followNofollow: false, maxInputBytes: config.maxInputBytes });
+const parse = createPageParser({
+  job: parseCrawlJob({ scope: { mode: 'any' } }),
+  limits,
+  followNofollow: false,
+  maxInputBytes: config.maxInputBytes,
+});
 const page = (body: Buffer | string, overrides: Partial<PageInput> = {}): PageInput => ({
   body: Buffer.isBuffer(body) ? body : Buffer.from(body),
   finalUrl: 'http://hostile.test/page',
@@ -55,19 +60,30 @@ describe('hostile HTML', () => {
   }, 30_000);
 
   it('deep nesting: flattened past the tree cap, abandoned past the parser cap', async () => {
-    const deep = await parse(page(`${'<div>'.repeat(2000)}<p>Deep text that should survive the flattening of the tree.</p><a href="/in">in</a>${'</div>'.repeat(2000)}`));
+    const deep = await parse(
+      page(
+        `${'<div>'.repeat(2000)}<p>Deep text that should survive the flattening of the tree.</p><a href="/in">in</a>${'</div>'.repeat(2000)}`,
+      ),
+    );
     expect(deep.warnings).toEqual(['nesting-capped']);
     // Past the cap the <p> and the <a> live in one flattened element, so their text runs together.
     expect(deep.text).toBe('Deep text that should survive the flattening of the tree.in');
     expect(deep.links).toHaveLength(1);
-    const { result, ms } = await timed(() => parse(page(`${'<div>'.repeat(200_000)}never reached${'</div>'.repeat(200_000)}`)));
+    const { result, ms } = await timed(() =>
+      parse(page(`${'<div>'.repeat(200_000)}never reached${'</div>'.repeat(200_000)}`)),
+    );
     expect(result.warnings).toEqual(expect.arrayContaining(['nesting-abandoned']));
     expect(result.text).toBe('');
     expect(ms).toBeLessThan(5000);
   }, 30_000);
 
   it('a slow pathological document stops at the time budget', async () => {
-    const slow = createPageParser({ job: parseCrawlJob({}), limits: { ...limits, maxParseMs: 200 }, followNofollow: false, maxInputBytes: config.maxInputBytes });
+    const slow = createPageParser({
+      job: parseCrawlJob({}),
+      limits: { ...limits, maxParseMs: 200 },
+      followNofollow: false,
+      maxInputBytes: config.maxInputBytes,
+    });
     // Each stray close tag makes the parser scan its whole stack of open elements.
     const body = `${'<div>'.repeat(9000)}${'</span>'.repeat(1_000_000)}`;
     const { result, ms } = await timed(() => slow(page(body)));
@@ -80,7 +96,13 @@ describe('hostile HTML', () => {
       <div </div><table><td><tr><a href="javascript:alert(1)">js</a><a href="http://[::1">bad</a><a href="   ">blank</a>
       <!-- <a href="/comment">c</a> --><script><a href="/script">s</a></script><![CDATA[ <a href="/cdata"> ]]><a href=/five>five`;
     const result = await parse(page(soup));
-    expect(result.links.map((link) => new URL(link.url).pathname)).toEqual(['/one', '/two', '/three', '/page', '/five']);
+    expect(result.links.map((link) => new URL(link.url).pathname)).toEqual([
+      '/one',
+      '/two',
+      '/three',
+      '/page',
+      '/five',
+    ]);
     expect(Object.fromEntries(result.dropped)).toMatchObject({ scheme: 1, invalid: 1 });
   });
 
@@ -93,7 +115,9 @@ describe('hostile HTML', () => {
   });
 
   it('invalid UTF-8 becomes replacement characters, not an error', async () => {
-    const result = await parse(page(Buffer.concat([Buffer.from('<p>ok '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' fine</p>')])));
+    const result = await parse(
+      page(Buffer.concat([Buffer.from('<p>ok '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' fine</p>')])),
+    );
     expect(result.text).toBe('ok \ufffd(\ufffd fine');
   });
 });

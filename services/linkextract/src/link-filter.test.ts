@@ -5,16 +5,52 @@ import { createLinkFilter, type LinkFilterInput } from './link-filter.js';
 
 const page = new URL('http://a.test/dir/page');
 const a = (href: string, rel: string | null = null): RawLink => ({ href, anchor: href, rel, source: 'a' });
-const input = (links: RawLink[], overrides: Partial<LinkFilterInput> = {}): LinkFilterInput => ({ links, overflow: 0, base: page, page, depth: 0, nofollow: false, ...overrides });
+const input = (links: RawLink[], overrides: Partial<LinkFilterInput> = {}): LinkFilterInput => ({
+  links,
+  overflow: 0,
+  base: page,
+  page,
+  depth: 0,
+  nofollow: false,
+  ...overrides,
+});
 
 describe('link filter', () => {
   it('resolves, canonicalizes, dedupes and scopes links, counting each drop under its first reason', () => {
-    const filter = createLinkFilter(parseCrawlJob({ seeds: ['http://a.test/', 'http://b.test/'], scope: { deny: ['/logout'] } }), false);
-    const result = filter(
-      input([a('x#top'), a('./x'), a('../up?utm_source=z'), a('HTTP://B.TEST:80/b'), a('http://c.test/'), a('/logout'), a('mailto:me@a.test'), a('/ad', 'sponsored'), a('/u', 'ugc nofollow'), { href: '/canon', anchor: null, rel: 'canonical', source: 'canonical' }], { overflow: 3 }),
+    const filter = createLinkFilter(
+      parseCrawlJob({ seeds: ['http://a.test/', 'http://b.test/'], scope: { deny: ['/logout'] } }),
+      false,
     );
-    expect(result.links.map((link) => link.url)).toEqual(['http://a.test/dir/x', 'http://a.test/up', 'http://b.test/b']);
-    expect(Object.fromEntries(result.dropped)).toEqual({ 'links-capped': 3, duplicate: 1, 'out-of-scope': 1, denied: 1, scheme: 1, nofollow: 2 });
+    const result = filter(
+      input(
+        [
+          a('x#top'),
+          a('./x'),
+          a('../up?utm_source=z'),
+          a('HTTP://B.TEST:80/b'),
+          a('http://c.test/'),
+          a('/logout'),
+          a('mailto:me@a.test'),
+          a('/ad', 'sponsored'),
+          a('/u', 'ugc nofollow'),
+          { href: '/canon', anchor: null, rel: 'canonical', source: 'canonical' },
+        ],
+        { overflow: 3 },
+      ),
+    );
+    expect(result.links.map((link) => link.url)).toEqual([
+      'http://a.test/dir/x',
+      'http://a.test/up',
+      'http://b.test/b',
+    ]);
+    expect(Object.fromEntries(result.dropped)).toEqual({
+      'links-capped': 3,
+      duplicate: 1,
+      'out-of-scope': 1,
+      denied: 1,
+      scheme: 1,
+      nofollow: 2,
+    });
   });
 
   it('keeps nofollow links when told to, but never from a nofollow page', () => {
@@ -27,15 +63,28 @@ describe('link filter', () => {
     const job = parseCrawlJob({
       maxDepth: 2,
       urls: { sortQuery: true, extraTrackingParams: ['ref'] },
-      scope: { mode: 'any', entryRules: [{ page: '/channel/', links: ['/article/'] }], maxRepeatedSegments: 2, maxQueryParams: 3, maxUrlsPerHost: 2 },
+      scope: {
+        mode: 'any',
+        entryRules: [{ page: '/channel/', links: ['/article/'] }],
+        maxRepeatedSegments: 2,
+        maxQueryParams: 3,
+        maxUrlsPerHost: 2,
+      },
     });
     const filter = createLinkFilter(job, false);
     expect(filter(input([a('/q?b=2&ref=x&a=1')])).links[0]!.url).toBe('http://a.test/q?a=1&b=2');
     expect(Object.fromEntries(filter(input([a('/deeper')], { depth: 2 })).dropped)).toEqual({ depth: 1 });
     const channel = new URL('http://a.test/channel/world');
-    expect(Object.fromEntries(filter(input([a('/article/1'), a('/about')], { page: channel, base: channel })).dropped)).toEqual({ 'entry-rule': 1 });
-    expect(Object.fromEntries(filter(input([a('/x/y/x/y/x'), a('/p?a=1&b=2&c=3&d=4')])).dropped)).toEqual({ 'repeated-segments': 1, 'query-params': 1 });
+    expect(
+      Object.fromEntries(filter(input([a('/article/1'), a('/about')], { page: channel, base: channel })).dropped),
+    ).toEqual({ 'entry-rule': 1 });
+    expect(Object.fromEntries(filter(input([a('/x/y/x/y/x'), a('/p?a=1&b=2&c=3&d=4')])).dropped)).toEqual({
+      'repeated-segments': 1,
+      'query-params': 1,
+    });
     // a.test already passed on /q?… and /article/1: its budget of 2 is spent.
-    expect(Object.fromEntries(filter(input([a('/new'), a('http://b.test/new')])).dropped)).toEqual({ 'host-budget': 1 });
+    expect(Object.fromEntries(filter(input([a('/new'), a('http://b.test/new')])).dropped)).toEqual({
+      'host-budget': 1,
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { canonicalize, createScope, jobCanonicalizeOptions, type CrawlJob, type DropReason, type Link } from '@crawler/core';
+import {
+  canonicalize,
+  createScope,
+  jobCanonicalizeOptions,
+  type CrawlJob,
+  type DropReason,
+  type Link,
+} from '@crawler/core';
 import type { RawLink } from './html/raw-link.js';
 import { HostBudget } from './host-budget.js';
 
@@ -69,7 +76,14 @@ export function createLinkFilter(job: CrawlJob, followNofollow: boolean): LinkFi
         drop('host-budget');
         continue;
       }
-      links.push({ url: canonical.url, anchor: raw.anchor, rel: raw.rel, source: raw.source, lastmod: raw.lastmod ?? null, changefreq: raw.changefreq ?? null });
+      links.push({
+        url: canonical.url,
+        anchor: raw.anchor,
+        rel: raw.rel,
+        source: raw.source,
+        lastmod: raw.lastmod ?? null,
+        changefreq: raw.changefreq ?? null,
+      });
     }
     return { links, dropped };
   };

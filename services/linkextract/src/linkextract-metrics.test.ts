@@ -5,7 +5,10 @@ import { registerLinkextractMetrics } from './linkextract-metrics.js';
 describe('link extraction metrics', () => {
   it('exports drops by reason, flags by warning and pages parsed as counters, as they stand at each scrape', async () => {
     const registry = createMetricsRegistry('linkextract', { processMetrics: false });
-    const counters = { dropped: new Map<DropReason, number>([['out-of-scope' as DropReason, 3]]), warnings: new Map([['links-capped', 2]]) };
+    const counters = {
+      dropped: new Map<DropReason, number>([['out-of-scope' as DropReason, 3]]),
+      warnings: new Map([['links-capped', 2]]),
+    };
     let pages = 7;
     registerLinkextractMetrics(registry, counters, () => pages);
     let text = await registry.metrics();

@@ -11,7 +11,13 @@ export interface LinkextractPorts {
 }
 
 /** Wires link extraction from its config, the crawl job and ports. */
-export function createLinkextractService(config: LinkextractConfig, job: CrawlJob, ports: LinkextractPorts, logger: Logger, options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {}) {
+export function createLinkextractService(
+  config: LinkextractConfig,
+  job: CrawlJob,
+  ports: LinkextractPorts,
+  logger: Logger,
+  options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {},
+) {
   const stage = createLinkextractStage({
     job,
     limits: extractLimitsOf(config),

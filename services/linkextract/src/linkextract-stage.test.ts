@@ -6,11 +6,30 @@ import { describe, expect, it } from 'vitest';
 import type { ExtractLimits } from './extract-html.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
-const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 100, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
+const limits: ExtractLimits = {
+  maxLinks: 100,
+  maxAnchorChars: 100,
+  maxTextChars: 10_000,
+  maxElements: 10_000,
+  maxNesting: 256,
+  maxParseMs: 5000,
+};
 
 function fetched(html: Buffer | string, overrides: Partial<FetchResult> = {}): FetchResult {
   const body = Buffer.isBuffer(html) ? html : Buffer.from(html);
-  return { ...sampleMessages[Schemas.FetchResult], url: 'http://a.test/dir/page', finalUrl: 'http://a.test/dir/page', contentType: 'text/html', charset: null, headers: {}, body: gzipSync(body), bodyEncoding: 'gzip', bodyLength: body.length, depth: 1, ...overrides };
+  return {
+    ...sampleMessages[Schemas.FetchResult],
+    url: 'http://a.test/dir/page',
+    finalUrl: 'http://a.test/dir/page',
+    contentType: 'text/html',
+    charset: null,
+    headers: {},
+    body: gzipSync(body),
+    bodyEncoding: 'gzip',
+    bodyLength: body.length,
+    depth: 1,
+    ...overrides,
+  };
 }
 
 const codec = new Codec();
@@ -28,8 +47,13 @@ describe('linkextract stage', () => {
   it('passes on scoped, canonical links and counts what it drops over all pages', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     await parse(stage, fetched('<a href="x#top">X</a><a href="./x">again</a><a href="http://c.test/">C</a>'));
-    const page = await parse(stage, fetched('<a href="../up?utm_source=z">Up</a><a href="/logout">out</a><a href="/ad" rel="sponsored">ad</a>'));
-    expect(page.links).toEqual([{ url: 'http://a.test/up', anchor: 'Up', rel: null, source: 'a', lastmod: null, changefreq: null }]);
+    const page = await parse(
+      stage,
+      fetched('<a href="../up?utm_source=z">Up</a><a href="/logout">out</a><a href="/ad" rel="sponsored">ad</a>'),
+    );
+    expect(page.links).toEqual([
+      { url: 'http://a.test/up', anchor: 'Up', rel: null, source: 'a', lastmod: null, changefreq: null },
+    ]);
     expect(Object.fromEntries(stage.dropped)).toEqual({ duplicate: 1, 'out-of-scope': 1, denied: 1, nofollow: 1 });
   });
 
@@ -48,14 +72,27 @@ describe('linkextract stage', () => {
     expect(nofollow).toMatchObject({ links: [], noindex: true, nofollow: true });
     const header = await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'noindex' } }));
     expect(header).toMatchObject({ noindex: true, nofollow: false });
-    const otherBot = await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'googlebot: noindex, nofollow' } }));
+    const otherBot = await parse(
+      stage,
+      fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'googlebot: noindex, nofollow' } }),
+    );
     expect(otherBot).toMatchObject({ noindex: false, nofollow: false });
   });
 
   it('honours robots directives addressed to the crawler’s own product token', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false, robotsAgent: 'crawler' });
-    expect(await parse(stage, fetched('<meta name="crawler" content="noindex"><meta name="otherbot" content="nofollow"><a href="/n">n</a>'))).toMatchObject({ noindex: true, nofollow: false });
-    expect(await parse(stage, fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'otherbot: noindex, crawler: nofollow' } }))).toMatchObject({ noindex: false, nofollow: true, links: [] });
+    expect(
+      await parse(
+        stage,
+        fetched('<meta name="crawler" content="noindex"><meta name="otherbot" content="nofollow"><a href="/n">n</a>'),
+      ),
+    ).toMatchObject({ noindex: true, nofollow: false });
+    expect(
+      await parse(
+        stage,
+        fetched('<a href="/n">n</a>', { headers: { 'x-robots-tag': 'otherbot: noindex, crawler: nofollow' } }),
+      ),
+    ).toMatchObject({ noindex: false, nofollow: true, links: [] });
   });
 
   it('decodes the body with the charset the fetcher chose', async () => {
@@ -63,7 +100,10 @@ describe('linkextract stage', () => {
     const gbk = Buffer.from([0x3c, 0x70, 0x3e, 0xc4, 0xe3, 0xba, 0xc3, 0x3c, 0x2f, 0x70, 0x3e]); // <p>你好</p> in GBK
     expect(await parse(stage, fetched(gbk, { charset: 'gbk' }))).toMatchObject({ text: '你好', charset: 'gbk' });
     const cp1252 = Buffer.from([0x3c, 0x70, 0x3e, 0x80, 0x20, 0x93, 0x71, 0x94, 0x3c, 0x2f, 0x70, 0x3e]); // <p>€ “q”</p>
-    expect(await parse(stage, fetched(cp1252, { charset: 'iso-8859-1' }))).toMatchObject({ text: '€ “q”', charset: 'windows-1252' });
+    expect(await parse(stage, fetched(cp1252, { charset: 'iso-8859-1' }))).toMatchObject({
+      text: '€ “q”',
+      charset: 'windows-1252',
+    });
   });
 
   it('records title, description, canonical, language, publish date and fields', async () => {
@@ -73,11 +113,29 @@ describe('linkextract stage', () => {
       fetched(`<html lang="de"><title>T</title><meta name="description" content="D"><link rel="canonical" href="/canon?utm_medium=x">
         <meta property="og:type" content="article"><meta name="date" content="2023-09-01">`),
     );
-    expect(page).toMatchObject({ title: 'T', description: 'D', canonicalUrl: 'http://a.test/canon', lang: 'de', publishedAt: Date.UTC(2023, 8, 1), fields: { 'og:type': ['article'] } });
+    expect(page).toMatchObject({
+      title: 'T',
+      description: 'D',
+      canonicalUrl: 'http://a.test/canon',
+      lang: 'de',
+      publishedAt: Date.UTC(2023, 8, 1),
+      fields: { 'og:type': ['article'] },
+    });
   });
 
   it('applies the job’s extraction rules and flags, not drops, a page missing a required field', async () => {
-    const ruled = parseCrawlJob({ ...job, extraction: { rules: [{ name: 'product', urls: ['/dir/'], fields: { name: { selector: 'h1', required: true }, sku: { selector: '.sku', required: true } } }] } });
+    const ruled = parseCrawlJob({
+      ...job,
+      extraction: {
+        rules: [
+          {
+            name: 'product',
+            urls: ['/dir/'],
+            fields: { name: { selector: 'h1', required: true }, sku: { selector: '.sku', required: true } },
+          },
+        ],
+      },
+    });
     const stage = createLinkextractStage({ job: ruled, limits, followNofollow: false });
     const page = await parse(stage, fetched('<h1>Lamp</h1><a href="/x">x</a>'));
     expect(page.fields).toMatchObject({ name: ['Lamp'], 'rules:matched': ['product'], 'rules:missing': ['sku'] });
@@ -88,16 +146,44 @@ describe('linkextract stage', () => {
 
   it('parses feeds and sitemaps that arrive, and flags binary bodies served as HTML', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
-    const feed = await parse(stage, fetched('<rss><channel><item><title>I</title><link>http://a.test/i</link></item></channel></rss>', { contentType: 'application/rss+xml' }));
-    expect(feed.links).toEqual([{ url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed', lastmod: null, changefreq: null }]);
-    const sitemap = await parse(stage, fetched(gzipSync('<urlset><url><loc>http://b.test/s</loc></url></urlset>'), { contentType: 'application/x-gzip' }));
+    const feed = await parse(
+      stage,
+      fetched('<rss><channel><item><title>I</title><link>http://a.test/i</link></item></channel></rss>', {
+        contentType: 'application/rss+xml',
+      }),
+    );
+    expect(feed.links).toEqual([
+      { url: 'http://a.test/i', anchor: 'I', rel: null, source: 'feed', lastmod: null, changefreq: null },
+    ]);
+    const sitemap = await parse(
+      stage,
+      fetched(gzipSync('<urlset><url><loc>http://b.test/s</loc></url></urlset>'), {
+        contentType: 'application/x-gzip',
+      }),
+    );
     expect(sitemap.links.map((link) => link.url)).toEqual(['http://b.test/s']);
-    const hinted = await parse(stage, fetched('<urlset><url><loc>http://a.test/h#x</loc><lastmod>2026-01-01</lastmod><changefreq>hourly</changefreq></url><url><loc>http://a.test/later</loc><lastmod>2099-01-01</lastmod></url></urlset>', { contentType: 'application/xml', fetchedAt: Date.UTC(2026, 0, 2) }));
+    const hinted = await parse(
+      stage,
+      fetched(
+        '<urlset><url><loc>http://a.test/h#x</loc><lastmod>2026-01-01</lastmod><changefreq>hourly</changefreq></url><url><loc>http://a.test/later</loc><lastmod>2099-01-01</lastmod></url></urlset>',
+        { contentType: 'application/xml', fetchedAt: Date.UTC(2026, 0, 2) },
+      ),
+    );
     expect(hinted.links).toEqual([
-      { url: 'http://a.test/h', anchor: null, rel: null, source: 'sitemap', lastmod: Date.UTC(2026, 0, 1), changefreq: 'hourly' },
+      {
+        url: 'http://a.test/h',
+        anchor: null,
+        rel: null,
+        source: 'sitemap',
+        lastmod: Date.UTC(2026, 0, 1),
+        changefreq: 'hourly',
+      },
       { url: 'http://a.test/later', anchor: null, rel: null, source: 'sitemap', lastmod: null, changefreq: null },
     ]);
-    const binary = await parse(stage, fetched(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), { contentType: 'text/html' }));
+    const binary = await parse(
+      stage,
+      fetched(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2, 3]), { contentType: 'text/html' }),
+    );
     expect(binary).toMatchObject({ text: '', links: [], warnings: ['binary-content'] });
     expect(stage.warnings.get('binary-content')).toBe(1);
   });
@@ -105,6 +191,9 @@ describe('linkextract stage', () => {
   it('reports a processing failure as the URL’s status', () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     const [status] = stage.onGiveUp!(fetched('<p>x</p>'), new Error('boom'));
-    expect(status).toMatchObject({ topic: 'crawl.status', value: { outcome: 'processing_failed', errorMessage: 'boom', retriable: false } });
+    expect(status).toMatchObject({
+      topic: 'crawl.status',
+      value: { outcome: 'processing_failed', errorMessage: 'boom', retriable: false },
+    });
   });
 });

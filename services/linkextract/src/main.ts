@@ -7,7 +7,12 @@ import { loadLinkextractConfig, linkextractSettings } from './config.js';
 void runService({
   name: 'linkextract',
   settings: [
-    { name: 'linkextract', title: 'linkextract', spec: linkextractSettings, check: (_runtime, env) => void loadLinkextractConfig({ env }) },
+    {
+      name: 'linkextract',
+      title: 'linkextract',
+      spec: linkextractSettings,
+      check: (_runtime, env) => void loadLinkextractConfig({ env }),
+    },
     ...portSettings(['bus']),
   ],
   start: composeLinkextract,

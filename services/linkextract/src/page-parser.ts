@@ -68,18 +68,32 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
   const documentOptions = {
     limits: options.limits,
     maxInputBytes: options.maxInputBytes,
-    extract: { textLinks: job.extraction.textLinks, feedLinks: job.extraction.feeds, robotsAgent: options.robotsAgent ?? null },
+    extract: {
+      textLinks: job.extraction.textLinks,
+      feedLinks: job.extraction.feeds,
+      robotsAgent: options.robotsAgent ?? null,
+    },
   };
 
   return async (input) => {
-    const document = await extractDocument({ body: input.body, mediaType: input.mediaType, charset: input.charset, fetchedAt: input.fetchedAt }, documentOptions);
+    const document = await extractDocument(
+      { body: input.body, mediaType: input.mediaType, charset: input.charset, fetchedAt: input.fetchedAt },
+      documentOptions,
+    );
     const extraction = document.extraction;
     const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? ''], options.robotsAgent ?? null);
     const noindex = extraction.noindex || header.noindex;
     const nofollow = extraction.nofollow || header.nofollow;
     const page = new URL(input.finalUrl);
     const base = resolveBase(extraction.baseHref, page);
-    const { links, dropped } = filterLinks({ links: extraction.links, overflow: extraction.linksOverflow, base, page, depth: input.depth, nofollow });
+    const { links, dropped } = filterLinks({
+      links: extraction.links,
+      overflow: extraction.linksOverflow,
+      base,
+      page,
+      depth: input.depth,
+      nofollow,
+    });
 
     const fields = Object.fromEntries(extraction.fields);
     const warnings = [...extraction.warnings];
@@ -96,7 +110,11 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
 
     let text = extraction.text;
     if (job.extraction.spliceFrames && options.frames && document.kind === 'html') {
-      const spliced = await spliceFrames(text, extraction.links, base, page, options.frames, { maxFrames: MAX_FRAMES, timeoutMs: FRAME_TIMEOUT_MS, document: documentOptions });
+      const spliced = await spliceFrames(text, extraction.links, base, page, options.frames, {
+        maxFrames: MAX_FRAMES,
+        timeoutMs: FRAME_TIMEOUT_MS,
+        document: documentOptions,
+      });
       text = spliced.text.slice(0, options.limits.maxTextChars);
       if (spliced.failed > 0) warnings.push('frame-unavailable');
     }

@@ -6,7 +6,10 @@ describe('robots directives', () => {
     [['noindex'], { noindex: true, nofollow: false }],
     [['NoFollow'], { noindex: false, nofollow: true }],
     [['none'], { noindex: true, nofollow: true }],
-    [['index, follow, max-snippet:20, unavailable_after: 25 Jun 2010 15:00:00 PST'], { noindex: false, nofollow: false }],
+    [
+      ['index, follow, max-snippet:20, unavailable_after: 25 Jun 2010 15:00:00 PST'],
+      { noindex: false, nofollow: false },
+    ],
     [['googlebot: noindex, nofollow'], { noindex: false, nofollow: false }],
     [['otherbot: noindex', 'nofollow'], { noindex: false, nofollow: true }],
     [['*: noindex'], { noindex: true, nofollow: false }],
@@ -16,6 +19,9 @@ describe('robots directives', () => {
   });
 
   it('applies directives scoped to the crawler’s own product token', () => {
-    expect(parseRobotsDirectives(['googlebot: nofollow, mybot: noindex'], 'MyBot')).toEqual({ noindex: true, nofollow: false });
+    expect(parseRobotsDirectives(['googlebot: nofollow, mybot: noindex'], 'MyBot')).toEqual({
+      noindex: true,
+      nofollow: false,
+    });
   });
 });

@@ -7,13 +7,28 @@ import { createPageParser, type PageInput } from './page-parser.js';
 
 // Link extraction against pages served by the project's test web, whose truth says what is there.
 
-const limits: ExtractLimits = { maxLinks: 5000, maxAnchorChars: 200, maxTextChars: 1_000_000, maxElements: 200_000, maxNesting: 256, maxParseMs: 5000 };
+const limits: ExtractLimits = {
+  maxLinks: 5000,
+  maxAnchorChars: 200,
+  maxTextChars: 1_000_000,
+  maxElements: 200_000,
+  maxNesting: 256,
+  maxParseMs: 5000,
+};
 
 async function get(url: string): Promise<PageInput & { html: string }> {
   const response = await fetch(url, { redirect: 'manual' });
   const body = Buffer.from(await response.arrayBuffer());
   const headers = Object.fromEntries(response.headers);
-  return { body, html: body.toString('latin1'), finalUrl: url, depth: 0, mediaType: headers['content-type']?.split(';')[0]?.trim() ?? null, charset: null, headers };
+  return {
+    body,
+    html: body.toString('latin1'),
+    finalUrl: url,
+    depth: 0,
+    mediaType: headers['content-type']?.split(';')[0]?.trim() ?? null,
+    charset: null,
+    headers,
+  };
 }
 
 /** Frames fetched straight over HTTP: the test stands in for the fetcher. */
@@ -36,8 +51,15 @@ describe('link extraction on the test web', () => {
   const origin = (name: string) => truth.hosts.find((host) => host.name === name)!.origin;
 
   it('keeps the <main> paragraphs of noisy news pages and none of the noise', async () => {
-    const parse = createPageParser({ job: parseCrawlJob({ seeds: truth.seeds }), limits, followNofollow: false, maxInputBytes: 8 << 20 });
-    const articles = truth.pages.filter((url) => url.startsWith(origin('news')) && /\/article\/\d+$/.test(url)).slice(0, 5);
+    const parse = createPageParser({
+      job: parseCrawlJob({ seeds: truth.seeds }),
+      limits,
+      followNofollow: false,
+      maxInputBytes: 8 << 20,
+    });
+    const articles = truth.pages
+      .filter((url) => url.startsWith(origin('news')) && /\/article\/\d+$/.test(url))
+      .slice(0, 5);
     expect(articles.length).toBeGreaterThan(0);
     for (const url of articles) {
       const page = await get(url);
@@ -64,11 +86,26 @@ describe('link extraction on the test web', () => {
   it('splices a frameset’s frames into its text when the job asks for it', async () => {
     const url = `${origin('legacy')}/`;
     const page = await get(url);
-    const plain = await createPageParser({ job: parseCrawlJob({ seeds: truth.seeds }), limits, followNofollow: false, maxInputBytes: 8 << 20, frames: httpFrames })(page);
+    const plain = await createPageParser({
+      job: parseCrawlJob({ seeds: truth.seeds }),
+      limits,
+      followNofollow: false,
+      maxInputBytes: 8 << 20,
+      frames: httpFrames,
+    })(page);
     expect(plain.text).not.toContain('Pick a page.');
-    expect(plain.links.filter((link) => link.source === 'frame').map((link) => new URL(link.url).pathname)).toEqual(['/nav.html', '/welcome.html']);
+    expect(plain.links.filter((link) => link.source === 'frame').map((link) => new URL(link.url).pathname)).toEqual([
+      '/nav.html',
+      '/welcome.html',
+    ]);
     const job = parseCrawlJob({ seeds: truth.seeds, extraction: { spliceFrames: true } });
-    const spliced = await createPageParser({ job, limits, followNofollow: false, maxInputBytes: 8 << 20, frames: httpFrames })(page);
+    const spliced = await createPageParser({
+      job,
+      limits,
+      followNofollow: false,
+      maxInputBytes: 8 << 20,
+      frames: httpFrames,
+    })(page);
     expect(spliced.text).toContain('Pick a page.');
     expect(spliced.text).toContain('Welcome to the home page of the Regional Rail Society');
     expect(spliced.text.indexOf('Pick a page.')).toBeLessThan(spliced.text.indexOf('Welcome to the home page'));
@@ -82,28 +119,54 @@ describe('link extraction on the test web', () => {
       const parsed = await parse(await get(feed.url));
       expect(parsed.kind, feed.url).toBe('feed');
       expect(parsed.links.length).toBeGreaterThan(2);
-      expect(parsed.links.every((link) => link.source === 'feed' && inTruth.has(link.url)), feed.url).toBe(true);
+      expect(
+        parsed.links.every((link) => link.source === 'feed' && inTruth.has(link.url)),
+        feed.url,
+      ).toBe(true);
     }
     for (const sitemap of truth.sitemaps) {
       const parsed = await parse(await get(sitemap));
       expect(parsed.kind, sitemap).toBe('sitemap');
       expect(parsed.links.length).toBeGreaterThan(0);
-      expect(parsed.links.every((link) => inTruth.has(link.url) || link.rel === 'sitemap'), sitemap).toBe(true);
+      expect(
+        parsed.links.every((link) => inTruth.has(link.url) || link.rel === 'sitemap'),
+        sitemap,
+      ).toBe(true);
     }
     const text = truth.nonHtml.find((file) => file.contentType.startsWith('text/plain'))!;
     const parsed = await parse(await get(text.url));
-    expect([parsed.kind, parsed.text]).toEqual(['text', 'Regional Rail Society web site.\nMaintained by the webmaster since 1998.']);
+    expect([parsed.kind, parsed.text]).toEqual([
+      'text',
+      'Regional Rail Society web site.\nMaintained by the webmaster since 1998.',
+    ]);
   });
 
   it('finds the links the truth lists for tag soup, image maps and meta refresh', async () => {
-    const parse = createPageParser({ job: parseCrawlJob({ seeds: truth.seeds }), limits, followNofollow: false, maxInputBytes: 8 << 20 });
-    const paths = async (path: string) => (await parse(await get(`${origin('legacy')}${path}`))).links.map((link) => `${link.source} ${new URL(link.url).pathname}`);
-    expect(await paths('/map.html')).toEqual(expect.arrayContaining(['area /history.html', 'area /timetable.html', 'area /members.html']));
+    const parse = createPageParser({
+      job: parseCrawlJob({ seeds: truth.seeds }),
+      limits,
+      followNofollow: false,
+      maxInputBytes: 8 << 20,
+    });
+    const paths = async (path: string) =>
+      (await parse(await get(`${origin('legacy')}${path}`))).links.map(
+        (link) => `${link.source} ${new URL(link.url).pathname}`,
+      );
+    expect(await paths('/map.html')).toEqual(
+      expect.arrayContaining(['area /history.html', 'area /timetable.html', 'area /members.html']),
+    );
     expect(await paths('/refresh.html')).toContain('meta-refresh /new-home.html');
-    expect(await paths('/broken.html')).toEqual(expect.arrayContaining(['a /guestbook.html', 'a /links.html', 'a /timetable.html']));
+    expect(await paths('/broken.html')).toEqual(
+      expect.arrayContaining(['a /guestbook.html', 'a /links.html', 'a /timetable.html']),
+    );
   });
 });
 
 function decode(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }

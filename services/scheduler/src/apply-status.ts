@@ -11,9 +11,21 @@ export interface StatusPolicy extends RecrawlPolicy {
 }
 
 /** Outcomes after which another attempt soon may succeed. */
-export const RETRIABLE_OUTCOMES = new Set(['throttled', 'server_error', 'timeout', 'connection_refused', 'network_error', 'dns_failure', 'processing_failed']);
+export const RETRIABLE_OUTCOMES = new Set([
+  'throttled',
+  'server_error',
+  'timeout',
+  'connection_refused',
+  'network_error',
+  'dns_failure',
+  'processing_failed',
+]);
 /** Outcomes after which the URL is never scheduled again. */
-const FINAL: Record<string, LinkRecord['status']> = { gone: 'gone', blocked_robots: 'blocked', blocked_address: 'blocked' };
+const FINAL: Record<string, LinkRecord['status']> = {
+  gone: 'gone',
+  blocked_robots: 'blocked',
+  blocked_address: 'blocked',
+};
 export const NEVER = Number.MAX_SAFE_INTEGER;
 
 /**
@@ -37,7 +49,8 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     rank: random(),
   };
   // A fetcher whose queue for the host was full handed the URL back unfetched: not an attempt.
-  if (status.errorCode === 'FETCHER_QUEUE_FULL') return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
+  if (status.errorCode === 'FETCHER_QUEUE_FULL')
+    return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
   const recrawlAt = now + policy.initialIntervalMs;
   const final = FINAL[status.outcome];
   if (final) return { ...base, status: final, nextFetchAt: NEVER };
@@ -46,7 +59,15 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     case 'ok':
     case 'noindex': {
       const duplicate = status.change === 'duplicate' || status.change === 'near_duplicate';
-      if (duplicate) return { ...base, status: 'duplicate', duplicateOf: status.duplicateOf, digest: status.digest ?? record.digest, consecutiveFailures: 0, nextFetchAt: recrawlAt };
+      if (duplicate)
+        return {
+          ...base,
+          status: 'duplicate',
+          duplicateOf: status.duplicateOf,
+          digest: status.digest ?? record.digest,
+          consecutiveFailures: 0,
+          nextFetchAt: recrawlAt,
+        };
       const changed = contentChanged(record, status);
       const seen: LinkRecord = {
         ...base,
@@ -61,11 +82,23 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
       return reschedule(seen, record, changed, status.lastModified, now, policy);
     }
     case 'not_modified': {
-      const seen: LinkRecord = { ...base, status: 'fetched', etag: status.etag ?? record.etag, lastModified: status.lastModified ?? record.lastModified, consecutiveFailures: 0 };
+      const seen: LinkRecord = {
+        ...base,
+        status: 'fetched',
+        etag: status.etag ?? record.etag,
+        lastModified: status.lastModified ?? record.lastModified,
+        consecutiveFailures: 0,
+      };
       return reschedule(seen, record, false, null, now, policy);
     }
     case 'redirect':
-      return { ...base, status: 'redirect', redirectTo: status.redirectTo, consecutiveFailures: 0, nextFetchAt: recrawlAt };
+      return {
+        ...base,
+        status: 'redirect',
+        redirectTo: status.redirectTo,
+        consecutiveFailures: 0,
+        nextFetchAt: recrawlAt,
+      };
   }
   // A failure of an attempt already counted (a status redelivered after a scheduler restart, or a
   // second fetch of one hand-out after its lease ran out) changes nothing: counting it twice spends the budget.
@@ -91,15 +124,39 @@ function contentChanged(previous: LinkRecord, status: StatusUpdate): boolean | n
 }
 
 /** Adds what this fetch showed to the change history and plans the next visit from it. */
-function reschedule(seen: LinkRecord, previous: LinkRecord, changed: boolean | null, lastModified: string | null, now: number, policy: StatusPolicy): LinkRecord {
+function reschedule(
+  seen: LinkRecord,
+  previous: LinkRecord,
+  changed: boolean | null,
+  lastModified: string | null,
+  now: number,
+  policy: StatusPolicy,
+): LinkRecord {
   const modifiedAt = lastModified ? Date.parse(lastModified) : Number.NaN;
   const observed = fetchObservations({
     at: now,
     previousAt: previous.lastSeenAt,
     changed,
-    lastModifiedAt: Number.isFinite(modifiedAt) ? modifiedAt : previous.lastSeenAt === null ? previous.sitemapLastmod : null,
+    lastModifiedAt: Number.isFinite(modifiedAt)
+      ? modifiedAt
+      : previous.lastSeenAt === null
+        ? previous.sitemapLastmod
+        : null,
   });
-  const next: LinkRecord = { ...seen, lastSeenAt: now, linkYield: decayYield(previous.linkYield), changeHistory: appendObservations(previous.changeHistory, observed) };
+  const next: LinkRecord = {
+    ...seen,
+    lastSeenAt: now,
+    linkYield: decayYield(previous.linkYield),
+    changeHistory: appendObservations(previous.changeHistory, observed),
+  };
   const plan = recrawlPlan(next, policy);
-  return { ...next, changeRate: plan.changeRate, value: plan.value, priority: plan.priority, level: plan.level, trafficClass: plan.trafficClass, nextFetchAt: now + plan.intervalMs };
+  return {
+    ...next,
+    changeRate: plan.changeRate,
+    value: plan.value,
+    priority: plan.priority,
+    level: plan.level,
+    trafficClass: plan.trafficClass,
+    nextFetchAt: now + plan.intervalMs,
+  };
 }

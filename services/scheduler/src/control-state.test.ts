@@ -11,7 +11,12 @@ describe('ControlState', () => {
     const first = await FileLinkBase.open(dir);
     const control = new ControlState(first);
     await control.load();
-    await Promise.all([control.setJobPaused('j1', true), control.setQueuePaused('a.test', true), control.setQueuePaused('b.test', true), control.saveJob({ id: 'j2' })]);
+    await Promise.all([
+      control.setJobPaused('j1', true),
+      control.setQueuePaused('a.test', true),
+      control.setQueuePaused('b.test', true),
+      control.saveJob({ id: 'j2' }),
+    ]);
     await control.setQueuePaused('b.test', false);
     await control.saveJob({ id: 'j2', seeds: ['http://c.test/'] } as { id: string });
     expect(control.exclude()).toEqual({ queues: ['a.test'], jobs: ['j1'] });
@@ -19,7 +24,11 @@ describe('ControlState', () => {
     await first.close();
     const second = await FileLinkBase.open(dir);
     const reloaded = new ControlState(second);
-    expect(await reloaded.load()).toEqual({ pausedJobs: ['j1'], pausedQueues: ['a.test'], jobs: [{ id: 'j2', seeds: ['http://c.test/'] }] });
+    expect(await reloaded.load()).toEqual({
+      pausedJobs: ['j1'],
+      pausedQueues: ['a.test'],
+      jobs: [{ id: 'j2', seeds: ['http://c.test/'] }],
+    });
     await second.close();
     rmSync(dir, { recursive: true, force: true });
   });

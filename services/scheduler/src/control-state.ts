@@ -43,7 +43,10 @@ export class ControlState {
 
   /** Keeps a job added at run time (as given), replacing one with the same id. */
   saveJob(raw: { id: string }): Promise<LinkBaseControl> {
-    return this.change((state) => ({ ...state, jobs: [...state.jobs.filter((job) => (job as { id?: unknown }).id !== raw.id), raw] }));
+    return this.change((state) => ({
+      ...state,
+      jobs: [...state.jobs.filter((job) => (job as { id?: unknown }).id !== raw.id), raw],
+    }));
   }
 
   private change(mutate: (state: LinkBaseControl) => LinkBaseControl): Promise<LinkBaseControl> {

@@ -20,23 +20,30 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}, alreadyHan
   const consumer = bus.consumer({ groupId: 'probe', topics: [Topics.frontier], fromBeginning: true });
   await consumer.start({ onMessage: async (message) => void sent.push(codec.decode(message.value)) });
   let clock = 10_000;
-  const emitter = new FrontierEmitter({
-    linkbase,
-    producer: bus.producer(),
-    codec,
-    jobs: new JobRegistry(parseCrawlJob({})),
-    logger: silentLogger(),
-    tickMs: 10,
-    batchSize: 100,
-    perHostPerRound: 2,
-    maxInFlight: 100,
-    maxInFlightPerHost: 3,
-    leaseMs: 1000,
-    maxLeaseExpiries: 2,
-    selection: { classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'breadth-first' },
-    now: () => clock,
-    ...overrides,
-  }, alreadyHandedOut);
+  const emitter = new FrontierEmitter(
+    {
+      linkbase,
+      producer: bus.producer(),
+      codec,
+      jobs: new JobRegistry(parseCrawlJob({})),
+      logger: silentLogger(),
+      tickMs: 10,
+      batchSize: 100,
+      perHostPerRound: 2,
+      maxInFlight: 100,
+      maxInFlightPerHost: 3,
+      leaseMs: 1000,
+      maxLeaseExpiries: 2,
+      selection: {
+        classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 },
+        levelWeights: [8, 4, 2, 1],
+        hostOrder: 'breadth-first',
+      },
+      now: () => clock,
+      ...overrides,
+    },
+    alreadyHandedOut,
+  );
   const cleanup = async () => {
     await consumer.stop();
     await bus.close();
@@ -65,14 +72,20 @@ describe('FrontierEmitter', () => {
     ]);
     await ctx.emitter.runRound();
     await flush();
-    expect(ctx.sent.map((request) => new URL(request.url).host + new URL(request.url).pathname).sort()).toEqual(['a.test/d0', 'a.test/d1', 'b.test/']);
+    expect(ctx.sent.map((request) => new URL(request.url).host + new URL(request.url).pathname).sort()).toEqual([
+      'a.test/d0',
+      'a.test/d1',
+      'b.test/',
+    ]);
     await ctx.emitter.runRound();
     await flush();
     expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([0, 1, 2]);
     ctx.emitter.answered(ctx.sent.find((request) => request.host === 'a.test')!.urlId);
     await ctx.emitter.runRound();
     await flush();
-    expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([0, 1, 2, 3]);
+    expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([
+      0, 1, 2, 3,
+    ]);
     expect(ctx.sent.every((request) => request.leaseUntil === 11_000 && request.traceId.length > 0)).toBe(true);
   });
 
@@ -87,12 +100,19 @@ describe('FrontierEmitter', () => {
     }
     await flush();
     expect(ctx.sent.filter((request) => request.urlId === record.id)).toHaveLength(3);
-    expect((await ctx.linkbase.getMany([record.id])).get(record.id)).toMatchObject({ status: 'error', errorCode: 'LEASE_EXPIRED' });
+    expect((await ctx.linkbase.getMany([record.id])).get(record.id)).toMatchObject({
+      status: 'error',
+      errorCode: 'LEASE_EXPIRED',
+    });
     expect(ctx.emitter.poisoned).toBe(1);
   });
 
   it('stops handing out new URLs when the page budget is spent', async () => {
-    const ctx = await setup({ jobs: new JobRegistry(parseCrawlJob({ maxPages: 2 })), perHostPerRound: 10, maxInFlightPerHost: 10 });
+    const ctx = await setup({
+      jobs: new JobRegistry(parseCrawlJob({ maxPages: 2 })),
+      perHostPerRound: 10,
+      maxInFlightPerHost: 10,
+    });
     cleanup = ctx.cleanup;
     await ctx.linkbase.insertNew([0, 1, 2, 3].map((i) => makeLinkRecord(`http://a.test/${i}`)));
     await ctx.emitter.runRound();
@@ -107,7 +127,10 @@ describe('FrontierEmitter', () => {
     jobs.add(parseCrawlJob({ id: 'side', maxPages: 1 }));
     const ctx = await setup({ jobs, perHostPerRound: 10, maxInFlightPerHost: 10 }, { main: 2 });
     cleanup = ctx.cleanup;
-    await ctx.linkbase.insertNew([...[0, 1, 2].map((i) => makeLinkRecord(`http://a.test/main${i}`, { jobId: 'main' })), ...[0, 1, 2].map((i) => makeLinkRecord(`http://b.test/side${i}`, { jobId: 'side' }))]);
+    await ctx.linkbase.insertNew([
+      ...[0, 1, 2].map((i) => makeLinkRecord(`http://a.test/main${i}`, { jobId: 'main' })),
+      ...[0, 1, 2].map((i) => makeLinkRecord(`http://b.test/side${i}`, { jobId: 'side' })),
+    ]);
     await ctx.emitter.runRound();
     await flush();
     expect(ctx.sent.map((request) => request.jobId).sort()).toEqual(['main', 'side']);
@@ -117,17 +140,34 @@ describe('FrontierEmitter', () => {
     const paused = { queues: ['a.test'], jobs: ['quiet'] };
     const ctx = await setup({ exclude: () => paused });
     cleanup = ctx.cleanup;
-    await ctx.linkbase.insertNew([makeLinkRecord('http://a.test/'), makeLinkRecord('http://b.test/'), makeLinkRecord('http://c.test/', { jobId: 'quiet' })]);
+    await ctx.linkbase.insertNew([
+      makeLinkRecord('http://a.test/'),
+      makeLinkRecord('http://b.test/'),
+      makeLinkRecord('http://c.test/', { jobId: 'quiet' }),
+    ]);
     await ctx.emitter.runRound();
     await flush();
     expect(ctx.sent.map((request) => request.host)).toEqual(['b.test']);
   });
 
   it('applies politeness overrides: fewer in flight, and a minimum time between two URLs of a host', async () => {
-    const job = parseCrawlJob({ politeness: [{ hosts: ['slow.test'], minDelayMs: 5000 }, { hosts: ['narrow.test'], maxInFlight: 2 }] });
-    const ctx = await setup({ jobs: new JobRegistry(job), perHostPerRound: 10, maxInFlightPerHost: 10, leaseMs: 60_000 });
+    const job = parseCrawlJob({
+      politeness: [
+        { hosts: ['slow.test'], minDelayMs: 5000 },
+        { hosts: ['narrow.test'], maxInFlight: 2 },
+      ],
+    });
+    const ctx = await setup({
+      jobs: new JobRegistry(job),
+      perHostPerRound: 10,
+      maxInFlightPerHost: 10,
+      leaseMs: 60_000,
+    });
     cleanup = ctx.cleanup;
-    await ctx.linkbase.insertNew([...[0, 1, 2].map((i) => makeLinkRecord(`http://slow.test/${i}`)), ...[0, 1, 2, 3].map((i) => makeLinkRecord(`http://narrow.test/${i}`))]);
+    await ctx.linkbase.insertNew([
+      ...[0, 1, 2].map((i) => makeLinkRecord(`http://slow.test/${i}`)),
+      ...[0, 1, 2, 3].map((i) => makeLinkRecord(`http://narrow.test/${i}`)),
+    ]);
     await ctx.emitter.runRound();
     ctx.tick(1000);
     await ctx.emitter.runRound();

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Schemas, Topics, TRACE_HEADER, type BusProducer, type Codec, type DueQuery, type FrontierRequest, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
+import {
+  Schemas,
+  Topics,
+  TRACE_HEADER,
+  type BusProducer,
+  type Codec,
+  type DueQuery,
+  type FrontierRequest,
+  type LinkBase,
+  type LinkRecord,
+  type Logger,
+} from '@crawler/core';
 import { NEVER } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
 import { hostPoliteness, type HostPoliteness } from './jobs/host-politeness.js';
@@ -116,7 +127,9 @@ export class FrontierEmitter {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.round = this.runRound()
-        .catch((error: unknown) => this.options.logger.error({ err: (error as Error).message }, 'frontier round failed; retrying next round'))
+        .catch((error: unknown) =>
+          this.options.logger.error({ err: (error as Error).message }, 'frontier round failed; retrying next round'),
+        )
         .then((full) => this.schedule(full === true ? 0 : this.options.tickMs));
     }, delayMs);
   }
@@ -127,7 +140,12 @@ export class FrontierEmitter {
     this.forgetExpired(now);
     const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight.size);
     if (room <= 0) return false;
-    const due = await this.options.linkbase.findDue({ now, limit: room * CANDIDATES_PER_SLOT, perQueueLimit: this.options.perHostPerRound, exclude: this.options.exclude?.() });
+    const due = await this.options.linkbase.findDue({
+      now,
+      limit: room * CANDIDATES_PER_SLOT,
+      perQueueLimit: this.options.perHostPerRound,
+      exclude: this.options.exclude?.(),
+    });
     const firstVisits = new Map<string, number>();
     const allowances = new Map<string, number>();
     const chosen = selectRound(
@@ -172,7 +190,11 @@ export class FrontierEmitter {
       sendable.map((record) => {
         const request = toRequest(record, now, until);
         // The trace id also travels as a header, as on every message the stage runners produce.
-        return { key: record.queueKey, value: this.options.codec.encode(Schemas.FrontierRequest, request), headers: { [TRACE_HEADER]: request.traceId } };
+        return {
+          key: record.queueKey,
+          value: this.options.codec.encode(Schemas.FrontierRequest, request),
+          headers: { [TRACE_HEADER]: request.traceId },
+        };
       }),
     );
     this.emitted += sendable.length;
@@ -184,8 +206,13 @@ export class FrontierEmitter {
   private hostAllowance(queueKey: string, now: number): number {
     const overrides = this.politenessOf(queueKey);
     if ((this.nextAllowed.get(queueKey) ?? 0) > now) return 0;
-    const perRound = Math.min(this.options.perHostPerRound, overrides.perRound ?? Infinity, overrides.minDelayMs ? 1 : Infinity);
-    const inFlightRoom = Math.min(this.options.maxInFlightPerHost, overrides.maxInFlight ?? Infinity) - (this.perHost.get(queueKey) ?? 0);
+    const perRound = Math.min(
+      this.options.perHostPerRound,
+      overrides.perRound ?? Infinity,
+      overrides.minDelayMs ? 1 : Infinity,
+    );
+    const inFlightRoom =
+      Math.min(this.options.maxInFlightPerHost, overrides.maxInFlight ?? Infinity) - (this.perHost.get(queueKey) ?? 0);
     return Math.max(0, Math.min(perRound, inFlightRoom));
   }
 
@@ -203,10 +230,20 @@ export class FrontierEmitter {
   /** A URL whose leases keep running out without any answer is failed instead of retried forever. */
   private async giveUpOn(records: LinkRecord[]): Promise<void> {
     this.poisoned += records.length;
-    this.options.logger.warn({ urls: records.slice(0, 5).map((record) => record.url), count: records.length }, 'URLs lost their lease too often; marked failed');
+    this.options.logger.warn(
+      { urls: records.slice(0, 5).map((record) => record.url), count: records.length },
+      'URLs lost their lease too often; marked failed',
+    );
     await this.options.linkbase.update(
       records.map((record) => record.id),
-      (record) => ({ ...record, status: 'error', leaseUntil: 0, lastOutcome: 'processing_failed', errorCode: 'LEASE_EXPIRED', nextFetchAt: NEVER }),
+      (record) => ({
+        ...record,
+        status: 'error',
+        leaseUntil: 0,
+        lastOutcome: 'processing_failed',
+        errorCode: 'LEASE_EXPIRED',
+        nextFetchAt: NEVER,
+      }),
     );
   }
 

@@ -1,4 +1,14 @@
-import { BatchingProducer, Codec, loadCatalog, parseCrawlJob, silentLogger, Topics, type FrontierRequest, type LinkBase, type LinkRecord } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  loadCatalog,
+  parseCrawlJob,
+  silentLogger,
+  Topics,
+  type FrontierRequest,
+  type LinkBase,
+  type LinkRecord,
+} from '@crawler/core';
 import { makeLinkRecord, waitFor } from '@crawler/core/testing';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { InProcessBus } from '@crawler/embedded';
@@ -18,7 +28,11 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
   const index = `crawler-sched-lease-${randomUUID().slice(0, 12)}`;
   const codec = new Codec();
   let linkbase: LinkBase;
-  const open = () => createElasticsearchLinkBase(loadElasticsearchConfig({ env: {}, overrides: { url: URL_ES, index, refreshMinIntervalMs: 50 } }), silentLogger());
+  const open = () =>
+    createElasticsearchLinkBase(
+      loadElasticsearchConfig({ env: {}, overrides: { url: URL_ES, index, refreshMinIntervalMs: 50 } }),
+      silentLogger(),
+    );
 
   beforeAll(async () => {
     linkbase = await open();
@@ -45,7 +59,13 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
     const config = loadSchedulerConfig({ env: {}, overrides: { tickMs: 20, leaseMs: 60_000 } });
     const first = await frontier();
     let clock = NOW;
-    const crashed = await createSchedulerService(config, job, { bus: first.bus, producer: new BatchingProducer(first.bus.producer()), codec, linkbase }, silentLogger(), { now: () => clock });
+    const crashed = await createSchedulerService(
+      config,
+      job,
+      { bus: first.bus, producer: new BatchingProducer(first.bus.producer()), codec, linkbase },
+      silentLogger(),
+      { now: () => clock },
+    );
     await crashed.start();
     await waitFor(() => first.sent.length === 2);
     // The process dies with both URLs in flight: no status ever comes back for them.
@@ -53,7 +73,13 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
     await first.close();
     const second = await frontier();
     clock = NOW + 30_000;
-    const restarted = await createSchedulerService(config, job, { bus: second.bus, producer: new BatchingProducer(second.bus.producer()), codec, linkbase: await open() }, silentLogger(), { now: () => clock });
+    const restarted = await createSchedulerService(
+      config,
+      job,
+      { bus: second.bus, producer: new BatchingProducer(second.bus.producer()), codec, linkbase: await open() },
+      silentLogger(),
+      { now: () => clock },
+    );
     await restarted.start();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(second.sent).toEqual([]);
@@ -68,11 +94,30 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
 
   it('gives low levels and every traffic class their share of rounds, even behind a flood of top-level URLs', async () => {
     const records: LinkRecord[] = [];
-    for (let i = 0; i < 600; i++) records.push(makeLinkRecord(`http://flood.starve.test/${i}`, { level: 0, depth: 1, rank: i / 600, nextFetchAt: NOW - 1000 }));
+    for (let i = 0; i < 600; i++)
+      records.push(
+        makeLinkRecord(`http://flood.starve.test/${i}`, { level: 0, depth: 1, rank: i / 600, nextFetchAt: NOW - 1000 }),
+      );
     // Within the flooded host too, deeper low-level URLs get their turn (priority host order).
-    for (let i = 0; i < 10; i++) records.push(makeLinkRecord(`http://flood.starve.test/deep/${i}`, { level: 3, depth: 6, nextFetchAt: NOW - 1000 }));
-    for (let h = 0; h < 10; h++) for (let i = 0; i < 5; i++) records.push(makeLinkRecord(`http://low${h}.starve.test/${i}`, { level: 3, depth: 1, nextFetchAt: NOW - 1000 }));
-    for (let i = 0; i < 30; i++) records.push(makeLinkRecord(`http://recheck.starve.test/${i}`, { level: 2, status: 'fetched', fetchCount: 1, trafficClass: 'update', nextFetchAt: NOW - 1000 - i }));
+    for (let i = 0; i < 10; i++)
+      records.push(
+        makeLinkRecord(`http://flood.starve.test/deep/${i}`, { level: 3, depth: 6, nextFetchAt: NOW - 1000 }),
+      );
+    for (let h = 0; h < 10; h++)
+      for (let i = 0; i < 5; i++)
+        records.push(
+          makeLinkRecord(`http://low${h}.starve.test/${i}`, { level: 3, depth: 1, nextFetchAt: NOW - 1000 }),
+        );
+    for (let i = 0; i < 30; i++)
+      records.push(
+        makeLinkRecord(`http://recheck.starve.test/${i}`, {
+          level: 2,
+          status: 'fetched',
+          fetchCount: 1,
+          trafficClass: 'update',
+          nextFetchAt: NOW - 1000 - i,
+        }),
+      );
     await linkbase.insertNew(records);
     const { bus, sent, close } = await frontier();
     const emitter = new FrontierEmitter({
@@ -88,7 +133,11 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
       maxInFlightPerHost: 1000,
       leaseMs: 3_600_000,
       maxLeaseExpiries: 3,
-      selection: { classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'priority' },
+      selection: {
+        classShares: { discovery: 0.5, freshness: 0.3, update: 0.2 },
+        levelWeights: [8, 4, 2, 1],
+        hostOrder: 'priority',
+      },
       now: () => NOW,
       random: (() => {
         let state = 11;

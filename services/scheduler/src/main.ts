@@ -7,7 +7,12 @@ import { loadSchedulerConfig, schedulerSettings } from './config.js';
 void runService({
   name: 'scheduler',
   settings: [
-    { name: 'scheduler', title: 'scheduler', spec: schedulerSettings, check: (_runtime, env) => void loadSchedulerConfig({ env }) },
+    {
+      name: 'scheduler',
+      title: 'scheduler',
+      spec: schedulerSettings,
+      check: (_runtime, env) => void loadSchedulerConfig({ env }),
+    },
     ...portSettings(['bus', 'linkbase']),
   ],
   start: composeScheduler,

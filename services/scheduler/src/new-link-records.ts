@@ -1,4 +1,13 @@
-import { createLinkRecord, createScope, MAX_ANCHORS, urlId, type CrawlJob, type LinkRecord, type Outlinks, type Scope } from '@crawler/core';
+import {
+  createLinkRecord,
+  createScope,
+  MAX_ANCHORS,
+  urlId,
+  type CrawlJob,
+  type LinkRecord,
+  type Outlinks,
+  type Scope,
+} from '@crawler/core';
 import { discoveryPlan } from './policy/recrawl-plan.js';
 
 export interface LinkCandidate {
@@ -24,7 +33,8 @@ export interface SitemapHints {
  */
 export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scope): LinkCandidate[] {
   if (message.depth > job.maxDepth && message.kind !== 'seed') return [];
-  const scope = message.kind === 'page' || message.kind === 'seed' || !message.sourceUrl ? null : (jobScope ?? createScope(job));
+  const scope =
+    message.kind === 'page' || message.kind === 'seed' || !message.sourceUrl ? null : (jobScope ?? createScope(job));
   const source = message.sourceUrl ? new URL(message.sourceUrl) : null;
   const byId = new Map<string, LinkCandidate>();
   for (const link of message.links) {
@@ -45,13 +55,24 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
       }
       if (scope.check(parsed, source) !== null) continue;
     }
-    byId.set(id, { id, url: link.url, anchors: link.anchor ? [link.anchor] : [], source: message.kind === 'page' ? link.source : message.kind, hints });
+    byId.set(id, {
+      id,
+      url: link.url,
+      anchors: link.anchor ? [link.anchor] : [],
+      source: message.kind === 'page' ? link.source : message.kind,
+      hints,
+    });
   }
   return [...byId.values()];
 }
 
 /** A queued record, due now, for a link the link base does not know yet, with its value, level and a random rank. */
-export function recordForCandidate(candidate: LinkCandidate, message: Outlinks, now: number, random: () => number = Math.random): LinkRecord | null {
+export function recordForCandidate(
+  candidate: LinkCandidate,
+  message: Outlinks,
+  now: number,
+  random: () => number = Math.random,
+): LinkRecord | null {
   let record: LinkRecord;
   try {
     record = createLinkRecord(candidate.url, {
@@ -80,7 +101,9 @@ export function addInlink(record: LinkRecord, anchors: readonly string[]): LinkR
   const merged = [...record.anchors];
   for (const anchor of anchors) if (merged.length < MAX_ANCHORS && !merged.includes(anchor)) merged.push(anchor);
   const next = { ...record, inlinks: record.inlinks + 1, anchors: merged };
-  return next.fetchCount === 0 && next.status === 'queued' && next.trafficClass === 'discovery' ? { ...next, ...discoveryPlan(next) } : next;
+  return next.fetchCount === 0 && next.status === 'queued' && next.trafficClass === 'discovery'
+    ? { ...next, ...discoveryPlan(next) }
+    : next;
 }
 
 /** Statuses of a fetched URL waiting for its next re-crawl: the ones a newer lastmod can bring forward. */
@@ -102,12 +125,24 @@ export function updateSitemapHints(record: LinkRecord, hints: SitemapHints, now:
   const sitemapChangefreq = hints.changefreq ?? record.sitemapChangefreq;
   if (sitemapLastmod === record.sitemapLastmod && sitemapChangefreq === record.sitemapChangefreq) return record;
   const modifiedSince =
-    hints.lastmod !== null && hints.lastmod !== record.sitemapLastmod && hints.lastmod <= now && record.lastSeenAt !== null && hints.lastmod > record.lastSeenAt && RECRAWLED.has(record.status);
-  return { ...record, sitemapLastmod, sitemapChangefreq, ...(modifiedSince && record.nextFetchAt > now ? { nextFetchAt: now } : {}) };
+    hints.lastmod !== null &&
+    hints.lastmod !== record.sitemapLastmod &&
+    hints.lastmod <= now &&
+    record.lastSeenAt !== null &&
+    hints.lastmod > record.lastSeenAt &&
+    RECRAWLED.has(record.status);
+  return {
+    ...record,
+    sitemapLastmod,
+    sitemapChangefreq,
+    ...(modifiedSince && record.nextFetchAt > now ? { nextFetchAt: now } : {}),
+  };
 }
 
 /** Two listings of one URL in one message: the newer lastmod and the changefreq that came with it, else the first one given. */
 function mergeHints(first: SitemapHints, next: SitemapHints): SitemapHints {
   const nextIsNewer = next.lastmod !== null && (first.lastmod === null || next.lastmod > first.lastmod);
-  return nextIsNewer ? { lastmod: next.lastmod, changefreq: next.changefreq ?? first.changefreq } : { lastmod: first.lastmod, changefreq: first.changefreq ?? next.changefreq };
+  return nextIsNewer
+    ? { lastmod: next.lastmod, changefreq: next.changefreq ?? first.changefreq }
+    : { lastmod: first.lastmod, changefreq: first.changefreq ?? next.changefreq };
 }

@@ -23,9 +23,17 @@ describe('scheduler on Elasticsearch against the test web', () => {
     truth = web.groundTruth();
     // The slow host's endless page and 1.5 s answer would only make every simulated day longer.
     const slow = web.hosts.find((host) => host.name === 'slow')!.origin;
-    crawl = await startStackCrawl(parseCrawlJob({ id: 'recrawl', seeds: web.seeds.filter((seed) => !seed.startsWith(slow)), maxDepth: truth.maxDepth, scope: { deny: [`^${escape(slow)}/`] } }), {
-      scheduler: { retryBaseMs: RETRY_BASE, retryMaxMs: 10 * RETRY_BASE },
-    });
+    crawl = await startStackCrawl(
+      parseCrawlJob({
+        id: 'recrawl',
+        seeds: web.seeds.filter((seed) => !seed.startsWith(slow)),
+        maxDepth: truth.maxDepth,
+        scope: { deny: [`^${escape(slow)}/`] },
+      }),
+      {
+        scheduler: { retryBaseMs: RETRY_BASE, retryMaxMs: 10 * RETRY_BASE },
+      },
+    );
     await crawl.settle();
     first = await crawl.records();
   }, 180_000);
@@ -37,13 +45,17 @@ describe('scheduler on Elasticsearch against the test web', () => {
   it('stops scheduling gone and robots-blocked URLs: requested once, and never, respectively', async () => {
     const gone = truth.errors.filter((error) => error.status === 404 || error.status === 410).map((error) => error.url);
     expect(gone.length).toBeGreaterThan(0);
-    for (const url of gone) expect(first.get(url)).toMatchObject({ status: 'gone', nextFetchAt: Number.MAX_SAFE_INTEGER });
+    for (const url of gone)
+      expect(first.get(url)).toMatchObject({ status: 'gone', nextFetchAt: Number.MAX_SAFE_INTEGER });
     for (const url of truth.disallowed) expect(web.requests.count(url)).toBe(0);
     expect([...first.values()].filter((record) => record.status === 'blocked').length).toBeGreaterThan(0);
   });
 
   it('backs failures off exponentially, then waits for the re-crawl', async () => {
-    const failing = truth.errors.filter((error) => error.status >= 500).map((error) => error.url).filter((url) => first.has(url));
+    const failing = truth.errors
+      .filter((error) => error.status >= 500)
+      .map((error) => error.url)
+      .filter((url) => first.has(url));
     expect(failing.length).toBeGreaterThan(0);
     const delay = (record: LinkRecord) => record.nextFetchAt - record.lastFetchAt!;
     for (const url of failing) {
@@ -62,7 +74,12 @@ describe('scheduler on Elasticsearch against the test web', () => {
     crawl.clock.now += 2 * RETRY_BASE;
     await crawl.settle();
     const third = await crawl.records();
-    for (const url of failing) expect(third.get(url)).toMatchObject({ status: 'error', consecutiveFailures: 3, nextFetchAt: third.get(url)!.lastFetchAt! + DAY });
+    for (const url of failing)
+      expect(third.get(url)).toMatchObject({
+        status: 'error',
+        consecutiveFailures: 3,
+        nextFetchAt: third.get(url)!.lastFetchAt! + DAY,
+      });
   }, 120_000);
 
   it(`re-crawls pages that change sooner than pages that do not, over ${DAYS} simulated days`, async () => {
@@ -84,10 +101,16 @@ describe('scheduler on Elasticsearch against the test web', () => {
     const interval = (group: LinkRecord[]) => median(group.map((record) => record.nextFetchAt - record.lastSeenAt!));
     expect(fetches(often)).toBeGreaterThan(2 * fetches(never));
     expect(interval(often)).toBeLessThan(interval(never) / 4);
-    expect(median(often.map((record) => record.changeRate!))).toBeGreaterThan(10 * median(never.map((record) => record.changeRate!)));
+    expect(median(often.map((record) => record.changeRate!))).toBeGreaterThan(
+      10 * median(never.map((record) => record.changeRate!)),
+    );
     expect(never.every((record) => record.changeHistory.every((observation) => !observation.changed))).toBe(true);
     // A page its sitemap called "never" before its first fetch is planned 30 days out, so it may
     // have no re-fetch (and no history) in these days; any other page was re-fetched after a day.
-    expect(never.filter((record) => record.changeHistory.length === 0).every((record) => record.sitemapChangefreq === 'never')).toBe(true);
+    expect(
+      never
+        .filter((record) => record.changeHistory.length === 0)
+        .every((record) => record.sitemapChangefreq === 'never'),
+    ).toBe(true);
   }, 600_000);
 });

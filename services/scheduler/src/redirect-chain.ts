@@ -4,7 +4,12 @@ import { urlId, type LinkBase, type LinkRecord } from '@crawler/core';
  * The redirect loop through `originUrl`, if following redirectTo from `start` comes back to it
  * within `maxHops` records: the records of the loop, else null. Each hop is one link base read.
  */
-export async function findRedirectLoop(linkbase: LinkBase, start: LinkRecord, originUrl: string, maxHops: number): Promise<LinkRecord[] | null> {
+export async function findRedirectLoop(
+  linkbase: LinkBase,
+  start: LinkRecord,
+  originUrl: string,
+  maxHops: number,
+): Promise<LinkRecord[] | null> {
   const loop: LinkRecord[] = [];
   let current: LinkRecord | undefined = start;
   for (let hop = 0; current && hop <= maxHops; hop++) {

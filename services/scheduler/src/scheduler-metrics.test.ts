@@ -10,8 +10,19 @@ describe('scheduler metrics', () => {
     const counters = createSchedulerCounters();
     const handedOut = new Map<string, number>();
     let inFlight = 3;
-    registerSchedulerMetrics(registry, { counters, handedOut, inFlight: () => inFlight, poisoned: () => 1, monitored: () => 4, paused: () => ({ jobs: 1, queues: 2 }) });
-    countHandedOut(handedOut, [makeLinkRecord('http://a.test/1', { level: 2 }), makeLinkRecord('http://a.test/2', { level: 2 }), makeLinkRecord('http://a.test/3', { trafficClass: 'update' })]);
+    registerSchedulerMetrics(registry, {
+      counters,
+      handedOut,
+      inFlight: () => inFlight,
+      poisoned: () => 1,
+      monitored: () => 4,
+      paused: () => ({ jobs: 1, queues: 2 }),
+    });
+    countHandedOut(handedOut, [
+      makeLinkRecord('http://a.test/1', { level: 2 }),
+      makeLinkRecord('http://a.test/2', { level: 2 }),
+      makeLinkRecord('http://a.test/3', { trafficClass: 'update' }),
+    ]);
     counters.outcomes.set('ok', 5);
     inFlight = 7;
     const text = await registry.metrics();

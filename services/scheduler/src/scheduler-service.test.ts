@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchingProducer, Codec, loadCatalog, parseCrawlJob, silentLogger, Topics, type FrontierRequest } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  loadCatalog,
+  parseCrawlJob,
+  silentLogger,
+  Topics,
+  type FrontierRequest,
+} from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +29,12 @@ describe('scheduler service', () => {
     const config = loadSchedulerConfig({ env: {}, overrides: { tickMs: 20 } });
     for (let run = 0; run < 2; run++) {
       const linkbase = await FileLinkBase.open(dir);
-      const service = await createSchedulerService(config, job, { bus, producer: new BatchingProducer(bus.producer()), codec, linkbase }, silentLogger());
+      const service = await createSchedulerService(
+        config,
+        job,
+        { bus, producer: new BatchingProducer(bus.producer()), codec, linkbase },
+        silentLogger(),
+      );
       await service.start();
       if (run === 0) await waitFor(() => requests.length === 2);
       expect((await linkbase.stats(Date.now())).total).toBe(2);
@@ -29,7 +42,9 @@ describe('scheduler service', () => {
       await linkbase.close();
     }
     expect(requests.map((request) => request.url).sort()).toEqual(['http://a.test/', 'http://b.test/start']);
-    expect(requests.every((request) => request.depth === 0 && request.queueKey === new URL(request.url).host)).toBe(true);
+    expect(requests.every((request) => request.depth === 0 && request.queueKey === new URL(request.url).host)).toBe(
+      true,
+    );
     await probe.stop();
     await bus.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,16 @@
-import { errorMessage, parseCrawlJob, StageRunner, type Bus, type BusProducer, type Codec, type CrawlJob, type LinkBase, type LinkBaseStats, type Logger, type StageObserver } from '@crawler/core';
+import {
+  errorMessage,
+  parseCrawlJob,
+  StageRunner,
+  type Bus,
+  type BusProducer,
+  type Codec,
+  type CrawlJob,
+  type LinkBase,
+  type LinkBaseStats,
+  type Logger,
+  type StageObserver,
+} from '@crawler/core';
 import { SchedulerAdmin } from './admin/scheduler-admin.js';
 import type { SchedulerConfig } from './config.js';
 import { ControlState } from './control-state.js';
@@ -7,7 +19,12 @@ import { JobRegistry } from './jobs/job-registry.js';
 import { jobStartRecords } from './jobs/job-seeds.js';
 import { MonitoringSchedules } from './jobs/monitoring.js';
 import { countHandedOut, type SchedulerGauges } from './scheduler-metrics.js';
-import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerCounters } from './scheduler-stages.js';
+import {
+  createLinksStage,
+  createSchedulerCounters,
+  createStatusStage,
+  type SchedulerCounters,
+} from './scheduler-stages.js';
 import { UpdateBatcher } from './update-batcher.js';
 
 export interface SchedulerPorts {
@@ -41,7 +58,13 @@ const MONITOR_CHECK_MS = 5000;
  * jobs (the job file's, and those added at run time), their monitoring schedules, and the
  * operator state (paused jobs and hosts) kept in the link base.
  */
-export async function createSchedulerService(config: SchedulerConfig, job: CrawlJob, ports: SchedulerPorts, logger: Logger, options: SchedulerServiceOptions = {}) {
+export async function createSchedulerService(
+  config: SchedulerConfig,
+  job: CrawlJob,
+  ports: SchedulerPorts,
+  logger: Logger,
+  options: SchedulerServiceOptions = {},
+) {
   const log = logger.child({ component: 'scheduler' });
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -55,7 +78,9 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
     }
   }
   // Page budgets count what earlier runs handed out.
-  const visited = Object.fromEntries(Object.entries((await ports.linkbase.stats(now())).byJob).map(([id, counts]) => [id, counts.visited]));
+  const visited = Object.fromEntries(
+    Object.entries((await ports.linkbase.stats(now())).byJob).map(([id, counts]) => [id, counts.visited]),
+  );
   const handedOut = new Map<string, number>();
   const emitter = new FrontierEmitter(
     {
@@ -103,7 +128,17 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
     random,
   };
   const runner = (stage: ReturnType<typeof createStatusStage> | ReturnType<typeof createLinksStage>, groupId: string) =>
-    new StageRunner({ stage: stage as never, bus: ports.bus, codec: ports.codec, producer: ports.producer, groupId, logger: log, concurrency: 64, topicPrefix: options.topicPrefix, observer: options.observer });
+    new StageRunner({
+      stage: stage as never,
+      bus: ports.bus,
+      codec: ports.codec,
+      producer: ports.producer,
+      groupId,
+      logger: log,
+      concurrency: 64,
+      topicPrefix: options.topicPrefix,
+      observer: options.observer,
+    });
   const statusRunner = runner(createStatusStage(stageOptions), 'scheduler.status');
   const linksRunner = runner(createLinksStage(stageOptions), 'scheduler.links');
   const monitoring = new MonitoringSchedules(jobs, ports.linkbase, log, (id) => control.isJobPaused(id), random);
@@ -116,7 +151,16 @@ export async function createSchedulerService(config: SchedulerConfig, job: Crawl
       .then((count) => void (monitored += count))
       .catch((error: unknown) => log.error({ err: errorMessage(error) }, 'monitoring schedules failed; trying again'));
   };
-  const admin = new SchedulerAdmin({ linkbase: ports.linkbase, jobs, control, emitter, log, now, random, onInserted: (count) => void (counters.discovered += count) });
+  const admin = new SchedulerAdmin({
+    linkbase: ports.linkbase,
+    jobs,
+    control,
+    emitter,
+    log,
+    now,
+    random,
+    onInserted: (count) => void (counters.discovered += count),
+  });
   const gauges: SchedulerGauges = {
     counters,
     handedOut,

@@ -3,14 +3,22 @@ import type { LinkBase, Outlinks, StageContext, StatusUpdate } from '@crawler/co
 import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { JobRegistry } from './jobs/job-registry.js';
-import { createLinksStage, createSchedulerCounters, createStatusStage, type SchedulerStageOptions } from './scheduler-stages.js';
+import {
+  createLinksStage,
+  createSchedulerCounters,
+  createStatusStage,
+  type SchedulerStageOptions,
+} from './scheduler-stages.js';
 
 /** A link base whose writes take a moment, as a remote one does, so handlers interleave. */
 function slowLinkBase() {
   const records = new Map<string, ReturnType<typeof makeLinkRecord>>();
   const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 5));
   const linkbase = {
-    insertNew: async (batch) => later(batch.filter((record) => !records.has(record.id) && records.set(record.id, record)).map((record) => record.id)),
+    insertNew: async (batch) =>
+      later(
+        batch.filter((record) => !records.has(record.id) && records.set(record.id, record)).map((record) => record.id),
+      ),
     getMany: async (ids) => later(new Map(ids.filter((id) => records.has(id)).map((id) => [id, records.get(id)!]))),
     update: async (ids, mutate) => {
       const out = [];
@@ -27,7 +35,15 @@ function slowLinkBase() {
 const options = (linkbase: LinkBase, counters = createSchedulerCounters()): SchedulerStageOptions => ({
   linkbase,
   jobs: new JobRegistry(parseCrawlJob({})),
-  policy: { minIntervalMs: 1000, maxIntervalMs: 10_000, targetProbability: 0.5, hubBoost: 3, maxAttempts: 3, retryBaseMs: 1, retryMaxMs: 1 },
+  policy: {
+    minIntervalMs: 1000,
+    maxIntervalMs: 10_000,
+    targetProbability: 0.5,
+    hubBoost: 3,
+    maxAttempts: 3,
+    retryBaseMs: 1,
+    retryMaxMs: 1,
+  },
   counters,
   leaseMs: 1000,
   maxRedirectHops: 5,
@@ -39,7 +55,17 @@ describe('links stage', () => {
   it('counts every discovered URL when many messages are handled at once', async () => {
     const counters = createSchedulerCounters();
     const stage = createLinksStage(options(slowLinkBase().linkbase, counters));
-    const message = (n: number): Outlinks => ({ ...sampleMessages[Schemas.Outlinks], links: Array.from({ length: 10 }, (_, i) => ({ url: `http://a.test/${n * 10 + i}`, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null })) });
+    const message = (n: number): Outlinks => ({
+      ...sampleMessages[Schemas.Outlinks],
+      links: Array.from({ length: 10 }, (_, i) => ({
+        url: `http://a.test/${n * 10 + i}`,
+        anchor: null,
+        rel: null,
+        source: 'a',
+        lastmod: null,
+        changefreq: null,
+      })),
+    });
     await Promise.all(Array.from({ length: 30 }, (_, n) => stage.handle(message(n), {} as StageContext)));
     expect(counters.discovered).toBe(300);
     expect(counters.linksReceived).toBe(300);
@@ -56,7 +82,17 @@ describe('links stage', () => {
       { url: 'http://a.test/new', anchor: 'New page', rel: null, source: 'a', lastmod: null, changefreq: null },
       { url: 'http://a.test/', anchor: 'Home', rel: null, source: 'a', lastmod: null, changefreq: null },
     ];
-    await stage.handle({ ...sampleMessages[Schemas.Outlinks], kind: 'page', sourceUrl: source.url, sourceUrlId: source.id, depth: 1, links }, {} as StageContext);
+    await stage.handle(
+      {
+        ...sampleMessages[Schemas.Outlinks],
+        kind: 'page',
+        sourceUrl: source.url,
+        sourceUrlId: source.id,
+        depth: 1,
+        links,
+      },
+      {} as StageContext,
+    );
     expect(records.get(known.id)).toMatchObject({ inlinks: 1, anchors: ['Old', 'Known page'] });
     expect(records.get(source.id)).toMatchObject({ inlinks: 0, linkYield: 0.3 });
     const fresh = [...records.values()].find((record) => record.url === 'http://a.test/new')!;
@@ -78,7 +114,12 @@ describe('links stage', () => {
     });
     await stage.handle(sitemap(1_000, 'weekly'), {} as StageContext);
     const id = urlId('http://a.test/p');
-    expect(records.get(id)).toMatchObject({ source: 'sitemap', sitemapLastmod: 1_000, sitemapChangefreq: 'weekly', inlinks: 0 });
+    expect(records.get(id)).toMatchObject({
+      source: 'sitemap',
+      sitemapLastmod: 1_000,
+      sitemapChangefreq: 'weekly',
+      inlinks: 0,
+    });
     await stage.handle(sitemap(2_000, 'daily'), {} as StageContext);
     expect(records.get(id)).toMatchObject({ sitemapLastmod: 2_000, sitemapChangefreq: 'daily', inlinks: 0 });
     await stage.handle(sitemap(1_500, 'yearly'), {} as StageContext);
@@ -99,12 +140,31 @@ describe('sitemap hints through links and status', () => {
     const { linkbase, records } = slowLinkBase();
     const stageOptions = { ...options(linkbase), policy, now: () => now };
     await createLinksStage(stageOptions).handle(
-      { ...sampleMessages[Schemas.Outlinks], kind: 'page', sourceUrl: 'http://a.test/sitemap.xml', sourceUrlId: urlId('http://a.test/sitemap.xml'), depth: 1, links: entries.map((entry) => ({ ...entry, anchor: null, rel: null, source: 'sitemap' })) },
+      {
+        ...sampleMessages[Schemas.Outlinks],
+        kind: 'page',
+        sourceUrl: 'http://a.test/sitemap.xml',
+        sourceUrlId: urlId('http://a.test/sitemap.xml'),
+        depth: 1,
+        links: entries.map((entry) => ({ ...entry, anchor: null, rel: null, source: 'sitemap' })),
+      },
       {} as StageContext,
     );
     const status = createStatusStage(stageOptions);
     for (const entry of entries) {
-      const update: StatusUpdate = { ...sampleMessages[Schemas.StatusUpdate], url: entry.url, urlId: urlId(entry.url), host: 'a.test', queueKey: 'a.test', depth: 1, outcome: 'ok', change: 'new', digest: `d-${entry.url}`, lastModified: null, fetchedAt: now };
+      const update: StatusUpdate = {
+        ...sampleMessages[Schemas.StatusUpdate],
+        url: entry.url,
+        urlId: urlId(entry.url),
+        host: 'a.test',
+        queueKey: 'a.test',
+        depth: 1,
+        outcome: 'ok',
+        change: 'new',
+        digest: `d-${entry.url}`,
+        lastModified: null,
+        fetchedAt: now,
+      };
       await status.handle(update, {} as StageContext);
     }
     return entries.map((entry) => records.get(urlId(entry.url))!);
@@ -155,4 +215,3 @@ describe('sitemap hints through links and status', () => {
     expect(records.get(page!.id)).toMatchObject({ sitemapLastmod: now + 60_000, nextFetchAt: later });
   });
 });
-

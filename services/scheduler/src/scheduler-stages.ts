@@ -62,7 +62,10 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
       if (candidates.length === 0) return [];
       const known = await options.linkbase.getMany(candidates.map((candidate) => candidate.id));
       const at = now();
-      const fresh = candidates.filter((candidate) => !known.has(candidate.id)).map((candidate) => recordForCandidate(candidate, message, at, random)).filter((record) => record !== null);
+      const fresh = candidates
+        .filter((candidate) => !known.has(candidate.id))
+        .map((candidate) => recordForCandidate(candidate, message, at, random))
+        .filter((record) => record !== null);
       // Awaited first: `x += await y` would read x before the await and lose concurrent increments.
       const inserted = fresh.length > 0 ? await options.linkbase.insertNew(fresh) : [];
       options.counters.discovered += inserted.length;
@@ -72,10 +75,20 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
         if (!stored) continue;
         const inlink = options.countInlinks && candidate.id !== message.sourceUrlId;
         const hinted = updateSitemapHints(stored, candidate.hints, at) !== stored;
-        if (inlink || hinted) writes.push(updates.update(candidate.id, (record) => updateSitemapHints(inlink ? addInlink(record, candidate.anchors) : record, candidate.hints, at)));
+        if (inlink || hinted)
+          writes.push(
+            updates.update(candidate.id, (record) =>
+              updateSitemapHints(inlink ? addInlink(record, candidate.anchors) : record, candidate.hints, at),
+            ),
+          );
       }
       if (message.kind === 'page' && message.sourceUrlId && inserted.length > 0) {
-        writes.push(updates.update(message.sourceUrlId, (record) => ({ ...record, linkYield: addYield(record.linkYield, inserted.length) })));
+        writes.push(
+          updates.update(message.sourceUrlId, (record) => ({
+            ...record,
+            linkYield: addYield(record.linkYield, inserted.length),
+          })),
+        );
       }
       await Promise.all(writes);
       return [];
@@ -94,7 +107,11 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const updates = options.updates ?? new UpdateBatcher(options.linkbase);
-  const policyOf = (jobId: string): StatusPolicy => ({ ...options.policy, random, initialIntervalMs: options.jobs.get(jobId).recrawlIntervalMs });
+  const policyOf = (jobId: string): StatusPolicy => ({
+    ...options.policy,
+    random,
+    initialIntervalMs: options.jobs.get(jobId).recrawlIntervalMs,
+  });
   return {
     name: 'scheduler',
     input: { topic: Topics.status, schema: Schemas.StatusUpdate },
@@ -107,7 +124,12 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       const updated = await updates.update(status.urlId, (record) => applyStatus(record, status, at, policy));
       if (!updated && status.meta.followed !== 'true') {
         // A status for a URL the link base never saw: a page reached through an inline redirect.
-        const record = createLinkRecord(status.url, { jobId: status.jobId, depth: status.depth, source: 'redirect', discoveredAt: at });
+        const record = createLinkRecord(status.url, {
+          jobId: status.jobId,
+          depth: status.depth,
+          source: 'redirect',
+          discoveredAt: at,
+        });
         await options.linkbase.insertNew([applyStatus({ ...record, ...discoveryPlan(record) }, status, at, policy)]);
       }
       options.onAnswered?.(status.urlId, status.queueKey);
@@ -119,7 +141,11 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
   async function followRedirect(source: LinkRecord, status: StatusUpdate, at: number): Promise<void> {
     const target = canonicalize(status.redirectTo!);
     const followed = status.meta.followed === 'true';
-    if (!target.ok || (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null)) return;
+    if (
+      !target.ok ||
+      (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null)
+    )
+      return;
     const hops = source.redirectHops + 1;
     if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', 'REDIRECT_LIMIT');
     const targetId = urlId(target.url);
@@ -145,6 +171,11 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
 
   async function fail(record: LinkRecord, outcome: string, code: string): Promise<void> {
     bump(options.counters.outcomes, outcome);
-    await options.linkbase.update([record.id], (current) => ({ ...current, status: 'error', lastOutcome: outcome, errorCode: code }));
+    await options.linkbase.update([record.id], (current) => ({
+      ...current,
+      status: 'error',
+      lastOutcome: outcome,
+      errorCode: code,
+    }));
   }
 }

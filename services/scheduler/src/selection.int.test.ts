@@ -18,11 +18,15 @@ describe('selection on Elasticsearch against the test web', () => {
     web = await startTestWeb({ profile: 'bench', hosts: 3, pagesPerHost: 60, linksPerPage: 6 });
     const truth = web.groundTruth();
     // One URL per host in flight: the order a host's URLs are handed out is the order it is crawled.
-    crawl = await startStackCrawl(parseCrawlJob({ id: 'bfs', seeds: web.seeds, maxDepth: truth.maxDepth }), { scheduler: { maxInFlightPerHost: 1 } });
+    crawl = await startStackCrawl(parseCrawlJob({ id: 'bfs', seeds: web.seeds, maxDepth: truth.maxDepth }), {
+      scheduler: { maxInFlightPerHost: 1 },
+    });
     await crawl.settle(120_000);
     for (const url of truth.pages) expect(web.requests.count(url)).toBe(1);
     for (const host of web.hosts) {
-      const depths = crawl.handedOut.filter((request) => request.url.startsWith(`${host.origin}/`)).map((request) => request.depth);
+      const depths = crawl.handedOut
+        .filter((request) => request.url.startsWith(`${host.origin}/`))
+        .map((request) => request.depth);
       expect(depths.length).toBe(60);
       expect(depths).toEqual([...depths].sort((a, b) => a - b));
       expect(new Set(depths).size).toBeGreaterThan(2);

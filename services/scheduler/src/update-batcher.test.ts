@@ -47,6 +47,11 @@ describe('UpdateBatcher', () => {
     const batcher = new UpdateBatcher(countingLinkBase([a]).linkbase);
     expect(await batcher.update(a.id, () => null)).toBeNull();
     const failing = new UpdateBatcher(countingLinkBase([a], true).linkbase);
-    await expect(Promise.all([failing.update(a.id, (r) => ({ ...r, depth: 1 })), failing.update(a.id, (r) => ({ ...r, depth: 2 }))])).rejects.toThrow('cluster down');
+    await expect(
+      Promise.all([
+        failing.update(a.id, (r) => ({ ...r, depth: 1 })),
+        failing.update(a.id, (r) => ({ ...r, depth: 2 })),
+      ]),
+    ).rejects.toThrow('cluster down');
   });
 });

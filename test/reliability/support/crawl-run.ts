@@ -1,12 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogGroups, silentLogger, Topics, type Bus, type FingerprintStore, type LinkBase, type LinkBaseStats, type PageStore } from '@crawler/core';
+import {
+  catalogGroups,
+  silentLogger,
+  Topics,
+  type Bus,
+  type FingerprintStore,
+  type LinkBase,
+  type LinkBaseStats,
+  type PageStore,
+} from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { createRedisFingerprintStore, loadRedisConfig } from '@crawler/redis';
 import { createScratchDir, removeScratchDir } from '../../support/scratch-dir.js';
-import { startServiceProcess, waitForFetcherGroup, waitUntilReady, type ServiceProcess } from '../../support/service-processes.js';
+import {
+  startServiceProcess,
+  waitForFetcherGroup,
+  waitUntilReady,
+  type ServiceProcess,
+} from '../../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../../support/test-web-service-env.js';
 import { stackAddresses, type StackAddresses } from './stack-env.js';
 import { dropNames, freshNames, type StackNames } from './stack-names.js';
@@ -52,13 +66,29 @@ export class CrawlRun {
   readonly bus: Bus;
   private readonly processes = new Map<string, { service: ServiceName; process: ServiceProcess; generation: number }>();
 
-  private constructor(options: CrawlRunOptions, stack: StackAddresses, linkbase: LinkBase, pages: PageStore, fingerprints: FingerprintStore, bus: Bus, names: StackNames, logDir: string) {
+  private constructor(
+    options: CrawlRunOptions,
+    stack: StackAddresses,
+    linkbase: LinkBase,
+    pages: PageStore,
+    fingerprints: FingerprintStore,
+    bus: Bus,
+    names: StackNames,
+    logDir: string,
+  ) {
     this.stack = stack;
     this.names = names;
     this.logDir = logDir;
     const jobFile = join(logDir, 'job.json');
     writeFileSync(jobFile, JSON.stringify({ id: names.CRAWLER_TOPIC_PREFIX.slice(0, -1), ...options.job }));
-    this.env = { ...stack, ...options.serviceAddresses, ...names, ...RELIABILITY_ENV, ...options.env, CRAWL_JOB_FILE: jobFile };
+    this.env = {
+      ...stack,
+      ...options.serviceAddresses,
+      ...names,
+      ...RELIABILITY_ENV,
+      ...options.env,
+      CRAWL_JOB_FILE: jobFile,
+    };
     this.linkbase = linkbase;
     this.pages = pages;
     this.fingerprints = fingerprints;
@@ -83,7 +113,10 @@ export class CrawlRun {
       logDir,
     );
     try {
-      const consumers: [ServiceName, string][] = [['dedup', 'dedup'], ['linkextract', 'linkextract']];
+      const consumers: [ServiceName, string][] = [
+        ['dedup', 'dedup'],
+        ['linkextract', 'linkextract'],
+      ];
       for (let i = 1; i <= (options.fetchers ?? 2); i++) consumers.push(['fetcher', `fetcher-${i}`]);
       await Promise.all(consumers.map(([service, name]) => run.launch(service, name)));
       await waitForFetcherGroup(run.bus, names.CRAWLER_TOPIC_PREFIX, options.fetchers ?? 2);
@@ -116,12 +149,18 @@ export class CrawlRun {
   /** A new process in place of a dead one, ready when this resolves. */
   async restart(name: string): Promise<ServiceProcess> {
     const entry = this.processes.get(name)!;
-    if (entry.process.child.exitCode === null && entry.process.child.signalCode === null) throw new Error(`${name} still runs`);
+    if (entry.process.child.exitCode === null && entry.process.child.signalCode === null)
+      throw new Error(`${name} still runs`);
     return this.launch(entry.service, name, entry.generation + 1);
   }
 
   private async launch(service: ServiceName, name: string, generation = 1): Promise<ServiceProcess> {
-    const started = await startServiceProcess(service, generation === 1 ? name : `${name}.${generation}`, this.env, this.logDir);
+    const started = await startServiceProcess(
+      service,
+      generation === 1 ? name : `${name}.${generation}`,
+      this.env,
+      this.logDir,
+    );
     this.processes.set(name, { service, process: started, generation });
     await waitUntilReady(started);
     return started;
@@ -141,7 +180,10 @@ export class CrawlRun {
       } catch {
         // A store may be down on purpose: ask again.
       }
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; scheduler log:\n${this.process('scheduler').logTail(10)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; scheduler log:\n${this.process('scheduler').logTail(10)}`,
+        );
       await sleep(500);
     }
   }
@@ -150,7 +192,9 @@ export class CrawlRun {
   async lag(groups?: readonly string[]): Promise<number> {
     const wanted = groups && new Set(groups.map((group) => this.names.CRAWLER_TOPIC_PREFIX + group));
     let total = 0;
-    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX).filter((entry) => !wanted || wanted.has(entry.group))) {
+    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX).filter(
+      (entry) => !wanted || wanted.has(entry.group),
+    )) {
       for (const lag of await this.bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
     }
     return total;
@@ -158,7 +202,9 @@ export class CrawlRun {
 
   /** Records on this crawl's dead-letter topic. */
   async deadLetters(): Promise<number> {
-    const ends = await this.bus.lag(`${this.names.CRAWLER_TOPIC_PREFIX}reliability-probe`, [this.names.CRAWLER_TOPIC_PREFIX + Topics.dlq]);
+    const ends = await this.bus.lag(`${this.names.CRAWLER_TOPIC_PREFIX}reliability-probe`, [
+      this.names.CRAWLER_TOPIC_PREFIX + Topics.dlq,
+    ]);
     return ends.reduce((sum, partition) => sum + partition.end, 0);
   }
 
@@ -182,7 +228,8 @@ export class CrawlRun {
   async close(): Promise<void> {
     await Promise.all([...this.processes.values()].map((entry) => entry.process.stop()));
     await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
-    for (const problem of await dropNames(this.stack, this.names)) process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
+    for (const problem of await dropNames(this.stack, this.names))
+      process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
     removeScratchDir(this.logDir);
   }
 }

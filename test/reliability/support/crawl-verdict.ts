@@ -39,9 +39,13 @@ export async function judgeCrawl(run: CrawlRun, truth: GroundTruth, requests: Re
     storedTwice: [],
     notStored: [],
     duplicatesStored: [],
-    unsettled: [...records.values()].filter((record) => !SETTLED.has(record.status) || record.leaseUntil > now).map((record) => `${record.url} (${record.status})`),
+    unsettled: [...records.values()]
+      .filter((record) => !SETTLED.has(record.status) || record.leaseUntil > now)
+      .map((record) => `${record.url} (${record.status})`),
     disallowedRequested: truth.disallowed.filter((url) => requests.count(url) > 0),
-    duplicateGroupsMissed: truth.exactDuplicates.filter((group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length !== group.length - 1),
+    duplicateGroupsMissed: truth.exactDuplicates.filter(
+      (group) => group.filter((url) => records.get(canonical(url))?.status === 'duplicate').length !== group.length - 1,
+    ),
     lag: await run.lag(),
     deadLetters: await run.deadLetters(),
   };

@@ -1,4 +1,13 @@
-import { Codec, loadCatalog, Schemas, topicSpec, type DeadLetter, type OutgoingMessage, type Stage, type TopicName } from '@crawler/core';
+import {
+  Codec,
+  loadCatalog,
+  Schemas,
+  topicSpec,
+  type DeadLetter,
+  type OutgoingMessage,
+  type Stage,
+  type TopicName,
+} from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
 import { expect } from 'vitest';
 
@@ -49,22 +58,38 @@ export function poisonSequence(consumed: ConsumedTopic, label: string): TopicRec
   const key = `${label}.${consumed.topic}.test`;
   const limit = topicSpec(consumed.topic).maxMessageBytes;
   const goodUrls = [1, 2].map((n) => `http://${key}/good-${n}`);
-  const good = goodUrls.map((url) => ({ key, value: encodeWithUrl(consumed.schema, url), headers: { 'trace-id': `${label}-${url}` } }));
+  const good = goodUrls.map((url) => ({
+    key,
+    value: encodeWithUrl(consumed.schema, url),
+    headers: { 'trace-id': `${label}-${url}` },
+  }));
   const wrongSchema = consumed.schema === Schemas.ReviewRecord ? Schemas.StoredPage : Schemas.ReviewRecord;
   const poison: PoisonRecord[] = [
     {
-      message: { key, value: Buffer.from('{"url":"http://not-avro.test/"}\u0000\u00ff'), headers: { 'poison-case': 'undecodable' } },
+      message: {
+        key,
+        value: Buffer.from('{"url":"http://not-avro.test/"}\u0000\u00ff'),
+        headers: { 'poison-case': 'undecodable' },
+      },
       code: 'CODEC_BAD_HEADER',
       reason: /^not an Avro single-object message: 34 bytes starting 7b227572$/,
     },
     {
-      message: { key, value: codec.encode(wrongSchema, sampleMessages[wrongSchema as keyof typeof sampleMessages]), headers: { 'poison-case': 'wrong-schema' } },
+      message: {
+        key,
+        value: codec.encode(wrongSchema, sampleMessages[wrongSchema as keyof typeof sampleMessages]),
+        headers: { 'poison-case': 'wrong-schema' },
+      },
       code: 'CODEC_WRONG_SCHEMA',
       reason: new RegExp(`^expected a ${consumed.schema} but the payload is a ${wrongSchema} v1$`),
     },
     {
       // A valid record of the right schema, only too large: refused for its size, not its content.
-      message: { key, value: encodeWithUrl(consumed.schema, `http://${key}/${'x'.repeat(limit)}`), headers: { 'poison-case': 'oversized' } },
+      message: {
+        key,
+        value: encodeWithUrl(consumed.schema, `http://${key}/${'x'.repeat(limit)}`),
+        headers: { 'poison-case': 'oversized' },
+      },
       code: 'INPUT_TOO_LARGE',
       reason: new RegExp(`^\\d+ bytes exceed ${consumed.topic.replace('.', '\\.')} max ${limit}$`),
     },
@@ -88,7 +113,12 @@ export function notingStage(consumed: ConsumedTopic): Stage<unknown> & { seen: s
 }
 
 /** Each poison record's dead letter carries its code, reason, exact bytes, key and headers. */
-export function expectDeadLetters(dead: DeadLetter[], records: TopicRecords, consumed: ConsumedTopic, prefix = ''): void {
+export function expectDeadLetters(
+  dead: DeadLetter[],
+  records: TopicRecords,
+  consumed: ConsumedTopic,
+  prefix = '',
+): void {
   const key = records.poison[0]!.message.key;
   const mine = dead.filter((letter) => letter.key?.toString() === key);
   expect(mine.map((letter) => letter.errorCode)).toEqual(records.poison.map((record) => record.code));
@@ -96,6 +126,13 @@ export function expectDeadLetters(dead: DeadLetter[], records: TopicRecords, con
     const letter = mine[i]!;
     expect(letter.reason).toMatch(record.reason);
     expect(letter.value.equals(record.message.value), `${consumed.topic} ${record.code}: original bytes`).toBe(true);
-    expect(letter).toMatchObject({ topic: prefix + consumed.topic, service: consumed.service, consumerGroup: prefix + consumed.group, headers: record.message.headers, valueTruncatedFrom: null, attempts: 1 });
+    expect(letter).toMatchObject({
+      topic: prefix + consumed.topic,
+      service: consumed.service,
+      consumerGroup: prefix + consumed.group,
+      headers: record.message.headers,
+      valueTruncatedFrom: null,
+      attempts: 1,
+    });
   }
 }

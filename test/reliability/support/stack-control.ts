@@ -47,7 +47,10 @@ async function stackCommand(action: 'stop' | 'start', component: StackComponent)
     await run('bash', [`${repoRoot}deploy/local/stack.sh`, action, component], { env: process.env, timeout: 240_000 });
   } catch (error) {
     const { stderr } = error as { stderr?: string };
-    throw new StackControlError(`stack.sh ${action} ${component} failed: ${stderr?.trim().split('\n').slice(-5).join('\n') ?? String(error)}`, error);
+    throw new StackControlError(
+      `stack.sh ${action} ${component} failed: ${stderr?.trim().split('\n').slice(-5).join('\n') ?? String(error)}`,
+      error,
+    );
   }
 }
 
@@ -55,7 +58,11 @@ async function stackCommand(action: 'stop' | 'start', component: StackComponent)
  * Stops a component of the stack, waits `outageMs`, and starts it again, whatever happens in
  * between: `whileDown` runs during the outage and its failure still ends with the start.
  */
-export async function withOutage(component: StackComponent, outageMs: number, whileDown: () => Promise<void> = async () => undefined): Promise<{ downMs: number; controlMs: number }> {
+export async function withOutage(
+  component: StackComponent,
+  outageMs: number,
+  whileDown: () => Promise<void> = async () => undefined,
+): Promise<{ downMs: number; controlMs: number }> {
   checkSameStack(component);
   const began = Date.now();
   await stackCommand('stop', component);

@@ -16,7 +16,12 @@ export interface StackNames {
 /** Topics, index, table and keys of one test alone: others share the stack. */
 export function freshNames(label: string): StackNames {
   const run = `rel-${label}-${randomUUID().slice(0, 8)}`;
-  return { CRAWLER_TOPIC_PREFIX: `${run}.`, ELASTICSEARCH_INDEX: `crawler-${run}`, HBASE_TABLE: `crawler_${run.replace(/-/g, '_')}`, REDIS_KEY_PREFIX: `crawler-${run}:` };
+  return {
+    CRAWLER_TOPIC_PREFIX: `${run}.`,
+    ELASTICSEARCH_INDEX: `crawler-${run}`,
+    HBASE_TABLE: `crawler_${run.replace(/-/g, '_')}`,
+    REDIS_KEY_PREFIX: `crawler-${run}:`,
+  };
 }
 
 /** Drops what a test made, by its exact names; returns what could not be dropped (cleanup must not fail a test). */
@@ -30,7 +35,11 @@ export async function dropNames(stack: StackAddresses, names: StackNames): Promi
     }
   };
   await attempt('topics', async () => {
-    const admin = new Kafka({ clientId: 'reliability-cleanup', brokers: stack.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'reliability-cleanup',
+      brokers: stack.KAFKA_BROKERS.split(','),
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(names.CRAWLER_TOPIC_PREFIX));
@@ -52,6 +61,10 @@ export async function dropNames(stack: StackAddresses, names: StackNames): Promi
     const client = createHbaseRestClient({ url: stack.HBASE_REST_URL, requestTimeoutMs: 60_000 });
     if (await client.getSchema(names.HBASE_TABLE)) await client.dropTable(names.HBASE_TABLE);
   });
-  await attempt('keys', () => deleteKeysWithPrefix(loadRedisConfig({ env: { REDIS_URL: stack.REDIS_URL, REDIS_KEY_PREFIX: names.REDIS_KEY_PREFIX } })));
+  await attempt('keys', () =>
+    deleteKeysWithPrefix(
+      loadRedisConfig({ env: { REDIS_URL: stack.REDIS_URL, REDIS_KEY_PREFIX: names.REDIS_KEY_PREFIX } }),
+    ),
+  );
   return problems;
 }

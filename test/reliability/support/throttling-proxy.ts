@@ -23,7 +23,9 @@ export async function startThrottlingProxy(target: string, delayMs: number): Pro
     let chain = Promise.resolve();
     client.on('data', (chunk) => {
       delayedChunks++;
-      chain = chain.then(() => new Promise((resolve) => setTimeout(resolve, delayMs))).then(() => void (upstream.destroyed || upstream.write(chunk)));
+      chain = chain
+        .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
+        .then(() => void (upstream.destroyed || upstream.write(chunk)));
     });
     upstream.pipe(client);
     const end = () => {

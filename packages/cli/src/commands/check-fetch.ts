@@ -39,7 +39,8 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${checkFetchHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('crawler check fetch: give exactly one URL (see crawler check fetch --help)');
+  if (positionals.length !== 1)
+    throw new UsageError('crawler check fetch: give exactly one URL (see crawler check fetch --help)');
   const target = positionals[0]!;
   if (!/^https?:\/\//i.test(target)) throw new UsageError(`crawler check fetch: "${target}" is not an http(s) URL`);
   const overrides: Record<string, unknown> = { minDelayMs: 0 };
@@ -48,7 +49,8 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
   if (values['ignore-robots']) overrides.obeyRobots = false;
   const maxRedirects = intFlag('check fetch', 'max-redirects', values['max-redirects'], 0);
   if (maxRedirects !== undefined) overrides.maxRedirects = maxRedirects;
-  if (values['content-type']) overrides.contentTypes = [...loadFetcherConfig({ overrides }).contentTypes, ...values['content-type']];
+  if (values['content-type'])
+    overrides.contentTypes = [...loadFetcherConfig({ overrides }).contentTypes, ...values['content-type']];
   const parts = createFetcherParts(loadFetcherConfig({ overrides }), null, silentLogger());
   try {
     const url = new URL(target);
@@ -59,7 +61,12 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
       (error: unknown) => `not used: ${errorMessage(error)}`,
     );
     const dnsMs = Math.round(performance.now() - dnsStarted);
-    const result = await fetchUrl(parts.deps, { url: url.href, jobId: 'check', etag: values.etag ?? null, lastModified: values['last-modified'] ?? null });
+    const result = await fetchUrl(parts.deps, {
+      url: url.href,
+      jobId: 'check',
+      etag: values.etag ?? null,
+      lastModified: values['last-modified'] ?? null,
+    });
     const report = reportOf(url.href, address, dnsMs, result);
     process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
     return report.outcome === 'ok' || report.outcome === 'not_modified' || report.outcome === 'redirect' ? 0 : 1;
@@ -91,7 +98,12 @@ export interface FetchReport {
 }
 
 function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlOutcome): FetchReport {
-  const common = { url, address, hops: result.hops, timings: { dnsMs, headersMs: null, bodyMs: null, totalMs: result.durationMs } };
+  const common = {
+    url,
+    address,
+    hops: result.hops,
+    timings: { dnsMs, headersMs: null, bodyMs: null, totalMs: result.durationMs },
+  };
   if (result.kind === 'status') {
     return {
       ...common,
@@ -123,7 +135,11 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
     contentTypeSniffed: result.sniffed,
     charset: result.charset,
     charsetSource: result.charsetSource,
-    title: text.match(/<title[^>]*>([^<]*)<\/title>/i)?.[1]?.trim().replace(/\s+/g, ' ') ?? null,
+    title:
+      text
+        .match(/<title[^>]*>([^<]*)<\/title>/i)?.[1]
+        ?.trim()
+        .replace(/\s+/g, ' ') ?? null,
     bytes: { wire: result.wireBytes, body: result.body.length, truncated: result.truncated },
     timings: { ...common.timings, headersMs: result.timings.headersMs, bodyMs: result.timings.bodyMs },
     retryAfterMs: null,
@@ -133,17 +149,29 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
 }
 
 function formatReport(report: FetchReport): string {
-  const lines = [`url         ${report.url}`, `address     ${report.address}`, `outcome     ${report.outcome}${report.httpStatus !== null ? ` (HTTP ${report.httpStatus})` : ''}${report.errorCode ? ` [${report.errorCode}]` : ''}`];
+  const lines = [
+    `url         ${report.url}`,
+    `address     ${report.address}`,
+    `outcome     ${report.outcome}${report.httpStatus !== null ? ` (HTTP ${report.httpStatus})` : ''}${report.errorCode ? ` [${report.errorCode}]` : ''}`,
+  ];
   if (report.errorMessage) lines.push(`why         ${report.errorMessage}`);
-  for (const hop of report.hops) lines.push(`hop         ${hop.status} ${hop.url}${hop.location ? ` -> ${hop.location}` : ''}`);
+  for (const hop of report.hops)
+    lines.push(`hop         ${hop.status} ${hop.url}${hop.location ? ` -> ${hop.location}` : ''}`);
   if (report.redirectTo) lines.push(`redirect to ${report.redirectTo} (the scheduler fetches it as its own URL)`);
   if (report.retryAfterMs !== null) lines.push(`retry after ${Math.round(report.retryAfterMs / 1000)} s`);
-  if (report.contentType) lines.push(`type        ${report.contentType}${report.contentTypeSniffed ? ' (sniffed from the bytes)' : ''}`);
+  if (report.contentType)
+    lines.push(`type        ${report.contentType}${report.contentTypeSniffed ? ' (sniffed from the bytes)' : ''}`);
   if (report.charset) lines.push(`charset     ${report.charset} (from ${report.charsetSource})`);
   if (report.title) lines.push(`title       ${report.title}`);
-  if (report.outcome === 'ok') lines.push(`bytes       ${report.bytes.wire} on the wire, ${report.bytes.body} decoded${report.bytes.truncated ? ', TRUNCATED at the size cap' : ''}`);
+  if (report.outcome === 'ok')
+    lines.push(
+      `bytes       ${report.bytes.wire} on the wire, ${report.bytes.body} decoded${report.bytes.truncated ? ', TRUNCATED at the size cap' : ''}`,
+    );
   const { dnsMs, headersMs, bodyMs, totalMs } = report.timings;
-  lines.push(`timings     dns ${dnsMs} ms${headersMs !== null ? ` · headers ${headersMs} ms · body ${bodyMs} ms` : ''} · total ${totalMs} ms`);
-  for (const [name, value] of Object.entries(report.headers)) lines.push(`header      ${name}: ${value.replace(/\n/g, ' | ')}`);
+  lines.push(
+    `timings     dns ${dnsMs} ms${headersMs !== null ? ` · headers ${headersMs} ms · body ${bodyMs} ms` : ''} · total ${totalMs} ms`,
+  );
+  for (const [name, value] of Object.entries(report.headers))
+    lines.push(`header      ${name}: ${value.replace(/\n/g, ' | ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -23,8 +23,14 @@ describe('crawler check url and check parse', () => {
 
   it('url: prints the canonical form and the SURT key, and refuses what cannot be crawled', async () => {
     const io = capture();
-    expect(await runCli(['check', 'url', '--json', 'HTTP://News.Example.CO.UK:80/a/../b?utm_source=x&id=3#top'])).toBe(0);
-    expect(JSON.parse(io.out()) as UrlReport).toMatchObject({ canonical: 'http://news.example.co.uk/b?id=3', surt: 'uk,co,example,news)/b?id=3', registrableDomain: 'example.co.uk' });
+    expect(await runCli(['check', 'url', '--json', 'HTTP://News.Example.CO.UK:80/a/../b?utm_source=x&id=3#top'])).toBe(
+      0,
+    );
+    expect(JSON.parse(io.out()) as UrlReport).toMatchObject({
+      canonical: 'http://news.example.co.uk/b?id=3',
+      surt: 'uk,co,example,news)/b?id=3',
+      registrableDomain: 'example.co.uk',
+    });
     expect(await runCli(['check', 'url', 'javascript:void(0)'])).toBe(1);
     expect(io.out()).toContain('refused    scheme');
     expect(await runCli(['check', 'url'])).toBe(2);
@@ -34,7 +40,18 @@ describe('crawler check url and check parse', () => {
     const dir = mkdtempSync(join(tmpdir(), 'check-url-'));
     writeFileSync(join(dir, 'job.json'), JSON.stringify({ seeds: ['https://a.test/'], urls: { sortQuery: true } }));
     const io = capture();
-    expect(await runCli(['check', 'url', '--json', '--job', join(dir, 'job.json'), '--base', 'https://a.test/dir/page', '../x?b=1&a=2'])).toBe(0);
+    expect(
+      await runCli([
+        'check',
+        'url',
+        '--json',
+        '--job',
+        join(dir, 'job.json'),
+        '--base',
+        'https://a.test/dir/page',
+        '../x?b=1&a=2',
+      ]),
+    ).toBe(0);
     expect(JSON.parse(io.out()) as UrlReport).toMatchObject({ canonical: 'https://a.test/x?a=2&b=1', scope: null });
   });
 
@@ -47,13 +64,18 @@ describe('crawler check url and check parse', () => {
     expect(report.title).toMatch(/\| The Daily Ledger$/);
     expect(report.text).not.toMatch(/Advertisement|visitor no\./);
     expect(report.links.length).toBeGreaterThan(3);
-    expect(report.links.every((link) => link.url.startsWith('http://127.0.0.1:') && typeof link.source === 'string')).toBe(true);
+    expect(
+      report.links.every((link) => link.url.startsWith('http://127.0.0.1:') && typeof link.source === 'string'),
+    ).toBe(true);
     expect(report.dropped).toBeTypeOf('object');
   });
 
   it('parse: reads a file against --base, with readable output by default', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'check-parse-')), 'page.html');
-    writeFileSync(file, `<title>Local</title><script type="application/ld+json">{"@type":"Article","headline":"H"}</script><p>${'Words of a paragraph, with commas, long enough. '.repeat(3)}</p><a href="next" rel="next">Next</a><a href="/ad" rel="sponsored">Ad</a>`);
+    writeFileSync(
+      file,
+      `<title>Local</title><script type="application/ld+json">{"@type":"Article","headline":"H"}</script><p>${'Words of a paragraph, with commas, long enough. '.repeat(3)}</p><a href="next" rel="next">Next</a><a href="/ad" rel="sponsored">Ad</a>`,
+    );
     const io = capture();
     expect(await runCli(['check', 'parse', '--base', 'https://site.test/dir/', file])).toBe(0);
     expect(io.out()).toContain('title        Local');
@@ -65,7 +87,9 @@ describe('crawler check url and check parse', () => {
   it('parse: splices frames on request, and exits 1 for a page that cannot be fetched', async () => {
     const io = capture();
     expect(await runCli(['check', 'parse', '--json', '--splice-frames', ...local, `${origin('legacy')}/`])).toBe(0);
-    expect((JSON.parse(io.out()) as ParseReport).text).toContain('Welcome to the home page of the Regional Rail Society');
+    expect((JSON.parse(io.out()) as ParseReport).text).toContain(
+      'Welcome to the home page of the Regional Rail Society',
+    );
     expect(await runCli(['check', 'parse', ...local, `${origin('legacy')}/missing.html`])).toBe(1);
     expect(io.err()).toMatch(/was not fetched: gone \(HTTP 404\)/);
   });

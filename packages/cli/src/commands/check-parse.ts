@@ -52,26 +52,45 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${checkParseHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('crawler check parse: give exactly one URL or file (see crawler check parse --help)');
+  if (positionals.length !== 1)
+    throw new UsageError('crawler check parse: give exactly one URL or file (see crawler check parse --help)');
   const target = positionals[0]!;
   const isUrl = /^https?:\/\//i.test(target);
   const baseJob = values.job ? loadCrawlJob(values.job) : parseCrawlJob({ scope: { mode: 'any' } });
-  const job = values['splice-frames'] ? parseCrawlJob({ ...baseJob, extraction: { ...baseJob.extraction, spliceFrames: true } }) : baseJob;
+  const job = values['splice-frames']
+    ? parseCrawlJob({ ...baseJob, extraction: { ...baseJob.extraction, spliceFrames: true } })
+    : baseJob;
   const config = loadLinkextractConfig();
-  const fetcher = isUrl || values['splice-frames'] ? createCheckFetcher({ userAgent: values['user-agent'], allowAddresses: values['allow-address'], ignoreRobots: values['ignore-robots'] }) : null;
+  const fetcher =
+    isUrl || values['splice-frames']
+      ? createCheckFetcher({
+          userAgent: values['user-agent'],
+          allowAddresses: values['allow-address'],
+          ignoreRobots: values['ignore-robots'],
+        })
+      : null;
   try {
     let page;
     if (isUrl) {
       const fetched = await fetchPage(fetcher!.parts, target);
       if (!fetched.ok) {
-        process.stderr.write(`crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`);
+        process.stderr.write(
+          `crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+        );
         return 1;
       }
       page = fetched.page;
     } else {
       page = readPage(target, values.base, values['content-type'], values.charset);
     }
-    const parse = createPageParser({ job, limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, robotsAgent: config.robotsAgent, frames: fetcher ? fetcherFrames(fetcher.parts) : undefined });
+    const parse = createPageParser({
+      job,
+      limits: extractLimitsOf(config),
+      followNofollow: config.followNofollow,
+      maxInputBytes: config.maxInputBytes,
+      robotsAgent: config.robotsAgent,
+      frames: fetcher ? fetcherFrames(fetcher.parts) : undefined,
+    });
     const content = await parse(page);
     const report: ParseReport = {
       ...content,
@@ -99,8 +118,15 @@ function formatParseReport(report: ParseReport): string {
     `published    ${report.publishedAt ?? '-'}`,
     `robots       ${report.noindex ? 'noindex' : 'index'}, ${report.nofollow ? 'nofollow' : 'follow'}`,
     `warnings     ${report.warnings.join(', ') || '-'}`,
-    `links        ${report.links.length} kept; not passed on: ${Object.entries(report.dropped).map(([reason, count]) => `${reason} ${count}`).join(', ') || 'none'}`,
-    ...report.links.map((link) => `  ${link.source.padEnd(12)} ${(link.rel ?? '').padEnd(10)} ${link.url}${link.anchor ? `  "${link.anchor}"` : ''}`),
+    `links        ${report.links.length} kept; not passed on: ${
+      Object.entries(report.dropped)
+        .map(([reason, count]) => `${reason} ${count}`)
+        .join(', ') || 'none'
+    }`,
+    ...report.links.map(
+      (link) =>
+        `  ${link.source.padEnd(12)} ${(link.rel ?? '').padEnd(10)} ${link.url}${link.anchor ? `  "${link.anchor}"` : ''}`,
+    ),
     `fields       ${Object.keys(report.fields).length === 0 ? '-' : ''}`,
     ...Object.entries(report.fields).map(([name, values]) => `  ${name}: ${values.join(' | ')}`),
     `main text    (${report.textMethod}, ${report.text.length} characters)`,

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { silentLogger } from '@crawler/core';
-import { createFetcherParts, fetchRobots, loadFetcherConfig, policyOf, productTokenOf, robotsTokenOf, type RobotsPolicy, type RobotsRecord } from '@crawler/fetcher';
+import {
+  createFetcherParts,
+  fetchRobots,
+  loadFetcherConfig,
+  policyOf,
+  productTokenOf,
+  robotsTokenOf,
+  type RobotsPolicy,
+  type RobotsRecord,
+} from '@crawler/fetcher';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -46,7 +55,8 @@ export async function checkRobotsCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${checkRobotsHelp}\n`);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('crawler check robots: give at least one URL (see crawler check robots --help)');
+  if (positionals.length === 0)
+    throw new UsageError('crawler check robots: give at least one URL (see crawler check robots --help)');
   const urls = positionals.map((value) => {
     try {
       return new URL(value);
@@ -54,9 +64,14 @@ export async function checkRobotsCommand(argv: string[]): Promise<number> {
       throw new UsageError(`crawler check robots: "${value}" is not a URL`);
     }
   });
-  const config = loadFetcherConfig({ overrides: { ...(values['allow-address'] ? { allowAddresses: values['allow-address'] } : {}) } });
+  const config = loadFetcherConfig({
+    overrides: { ...(values['allow-address'] ? { allowAddresses: values['allow-address'] } : {}) },
+  });
   const token = values.agent ? productTokenOf(values.agent) : robotsTokenOf(config);
-  if (!token) throw new UsageError(`crawler check robots: --agent "${values.agent}" has no product token (it must start with letters)`);
+  if (!token)
+    throw new UsageError(
+      `crawler check robots: --agent "${values.agent}" has no product token (it must start with letters)`,
+    );
   const parts = createFetcherParts(config, null, silentLogger());
   const sources = new Map<string, { source: RobotsSource; policy: RobotsPolicy }>();
   try {
@@ -76,12 +91,24 @@ export async function checkRobotsCommand(argv: string[]): Promise<number> {
     await parts.client.close();
   }
   const all = [...sources.values()].map((loaded) => loaded.source);
-  const fine = all.every((source) => source.record.kind !== 'unavailable' && source.urls.every((verdict) => verdict.allowed));
-  process.stdout.write(values.json ? `${JSON.stringify({ agent: token, robots: all.map(({ record, ...rest }) => ({ ...rest, result: record.kind, httpStatus: record.httpStatus ?? null, reason: record.reason ?? record.errorCode ?? null })) })}\n` : formatSources(token, all));
+  const fine = all.every(
+    (source) => source.record.kind !== 'unavailable' && source.urls.every((verdict) => verdict.allowed),
+  );
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify({ agent: token, robots: all.map(({ record, ...rest }) => ({ ...rest, result: record.kind, httpStatus: record.httpStatus ?? null, reason: record.reason ?? record.errorCode ?? null })) })}\n`
+      : formatSources(token, all),
+  );
   return fine ? 0 : 1;
 }
 
-async function loadSource(location: string, isFile: boolean, client: ReturnType<typeof createFetcherParts>['client'], timeoutMs: number, token: string): Promise<{ source: RobotsSource; policy: RobotsPolicy }> {
+async function loadSource(
+  location: string,
+  isFile: boolean,
+  client: ReturnType<typeof createFetcherParts>['client'],
+  timeoutMs: number,
+  token: string,
+): Promise<{ source: RobotsSource; policy: RobotsPolicy }> {
   let record: RobotsRecord;
   let hops: RobotsSource['hops'] = [];
   if (isFile) {
@@ -99,7 +126,18 @@ async function loadSource(location: string, isFile: boolean, client: ReturnType<
   }
   const policy = policyOf(record, token);
   const { body: _body, ...summary } = record as RobotsRecord & { body?: string };
-  return { policy, source: { robotsUrl: location, record: summary, hops, groupAgents: policy.groupAgents, crawlDelaySeconds: policy.crawlDelaySeconds, sitemaps: policy.sitemaps, urls: [] } };
+  return {
+    policy,
+    source: {
+      robotsUrl: location,
+      record: summary,
+      hops,
+      groupAgents: policy.groupAgents,
+      crawlDelaySeconds: policy.crawlDelaySeconds,
+      sitemaps: policy.sitemaps,
+      urls: [],
+    },
+  };
 }
 
 function formatSources(token: string, sources: RobotsSource[]): string {
@@ -115,7 +153,9 @@ function formatSources(token: string, sources: RobotsSource[]): string {
     if (source.crawlDelaySeconds !== null) lines.push(`crawl-delay ${source.crawlDelaySeconds} s`);
     for (const sitemap of source.sitemaps) lines.push(`sitemap     ${sitemap}`);
     for (const verdict of source.urls) {
-      const why = verdict.rule ? `line ${verdict.rule.line}: ${verdict.rule.allow ? 'Allow' : 'Disallow'}: ${verdict.rule.pattern}` : 'no rule matched';
+      const why = verdict.rule
+        ? `line ${verdict.rule.line}: ${verdict.rule.allow ? 'Allow' : 'Disallow'}: ${verdict.rule.pattern}`
+        : 'no rule matched';
       lines.push(`${verdict.allowed ? 'allowed   ' : 'DISALLOWED'}  ${verdict.url}  (${why})`);
     }
     lines.push('');

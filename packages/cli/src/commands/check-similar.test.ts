@@ -8,7 +8,12 @@ import type { SimilarReport } from './check-similar.js';
 import { capture } from '../test-support/capture-output.js';
 
 const local = ['--allow-address', '127.0.0.1', '--user-agent', 'crawler-test/1.0 (+https://example.test/bot)'];
-const sentences = (salt: string) => Array.from({ length: 40 }, (_, i) => `<p>The ${salt} harbor council met for session ${i} and discussed ferries, budgets and the bridge repairs in detail.</p>`).join('');
+const sentences = (salt: string) =>
+  Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<p>The ${salt} harbor council met for session ${i} and discussed ferries, budgets and the bridge repairs in detail.</p>`,
+  ).join('');
 
 describe('crawler check similar', () => {
   let web: TestWeb;
@@ -20,12 +25,17 @@ describe('crawler check similar', () => {
   afterAll(() => web.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it('finds the test web\'s reprint of a news article near the original, with both fingerprints', async () => {
+  it("finds the test web's reprint of a news article near the original, with both fingerprints", async () => {
     const pair = truth.nearDuplicates.find((entry) => entry.kind === 'reprint-other-template')!;
     const io = capture();
     expect(await runCli(['check', 'similar', '--json', ...local, pair.a, pair.b])).toBe(0);
     const report = JSON.parse(io.out()) as SimilarReport;
-    expect(report).toMatchObject({ decision: 'near_duplicate', a: { url: pair.a }, b: { url: pair.b }, limits: { body: 3, title: 12 } });
+    expect(report).toMatchObject({
+      decision: 'near_duplicate',
+      a: { url: pair.a },
+      b: { url: pair.b },
+      limits: { body: 3, title: 12 },
+    });
     expect(report.bodyDistance).toBeLessThanOrEqual(3);
     expect(report.a.simhash).toMatch(/^[0-9a-f]{16}$/);
     expect(report.a.textChars).toBeGreaterThan(200);
@@ -34,17 +44,30 @@ describe('crawler check similar', () => {
 
   it('reads files, says why two pages differ, and prints it for people', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'similar-'));
-    writeFileSync(join(dir, 'a.html'), `<html><head><title>Council notes | Ledger</title></head><body><article>${sentences('north')}</article></body></html>`);
-    writeFileSync(join(dir, 'b.html'), `<html><head><title>Council notes | Ledger</title></head><body><nav>Home</nav><article>${sentences('north')}</article></body></html>`);
-    writeFileSync(join(dir, 'c.html'), `<html><head><title>Weather today | Ledger</title></head><body><article><p>Rain, then sun.</p></article></body></html>`);
+    writeFileSync(
+      join(dir, 'a.html'),
+      `<html><head><title>Council notes | Ledger</title></head><body><article>${sentences('north')}</article></body></html>`,
+    );
+    writeFileSync(
+      join(dir, 'b.html'),
+      `<html><head><title>Council notes | Ledger</title></head><body><nav>Home</nav><article>${sentences('north')}</article></body></html>`,
+    );
+    writeFileSync(
+      join(dir, 'c.html'),
+      `<html><head><title>Weather today | Ledger</title></head><body><article><p>Rain, then sun.</p></article></body></html>`,
+    );
     const io = capture();
     expect(await runCli(['check', 'similar', join(dir, 'a.html'), join(dir, 'b.html')])).toBe(0);
     expect(io.out()).toMatch(/decision +exact duplicate: same digest/);
     expect(io.out()).toMatch(/main text +\d+ characters, \d+ content words/);
     expect(await runCli(['check', 'similar', '--json', join(dir, 'a.html'), join(dir, 'c.html')])).toBe(0);
-    expect(JSON.parse(io.out().split('\n').filter(Boolean).at(-1)!) as SimilarReport).toMatchObject({ decision: 'too_short' });
+    expect(JSON.parse(io.out().split('\n').filter(Boolean).at(-1)!) as SimilarReport).toMatchObject({
+      decision: 'too_short',
+    });
     expect(await runCli(['check', 'similar', join(dir, 'a.html')])).toBe(2);
-    expect(await runCli(['check', 'similar', ...local, `${truth.hosts[0]!.origin}/no-such-page`, join(dir, 'a.html')])).toBe(1);
+    expect(
+      await runCli(['check', 'similar', ...local, `${truth.hosts[0]!.origin}/no-such-page`, join(dir, 'a.html')]),
+    ).toBe(1);
     expect(io.err()).toContain('was not fetched');
   });
 });

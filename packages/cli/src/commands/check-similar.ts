@@ -1,5 +1,14 @@
 import { parseCrawlJob } from '@crawler/core';
-import { analyzePage, comparePages, loadDedupConfig, PAIR_DISTANCE, SAME_HEADLINE_PAIR_DISTANCE, simhashHex, type PageAnalysis, type PageComparison } from '@crawler/dedup';
+import {
+  analyzePage,
+  comparePages,
+  loadDedupConfig,
+  PAIR_DISTANCE,
+  SAME_HEADLINE_PAIR_DISTANCE,
+  simhashHex,
+  type PageAnalysis,
+  type PageComparison,
+} from '@crawler/dedup';
 import { createPageParser, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -49,7 +58,14 @@ export interface SimilarPage {
 export interface SimilarReport extends PageComparison {
   a: SimilarPage;
   b: SimilarPage;
-  limits: { body: number; title: number; pairs: number; sameHeadline: number; sameHeadlinePairs: number; minWords: number };
+  limits: {
+    body: number;
+    title: number;
+    pairs: number;
+    sameHeadline: number;
+    sameHeadlinePairs: number;
+    minWords: number;
+  };
 }
 
 export async function checkSimilarCommand(argv: string[]): Promise<number> {
@@ -58,13 +74,34 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${checkSimilarHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 2) throw new UsageError('crawler check similar: give exactly two URLs or files (see crawler check similar --help)');
+  if (positionals.length !== 2)
+    throw new UsageError('crawler check similar: give exactly two URLs or files (see crawler check similar --help)');
   const dedup = loadDedupConfig();
-  const limits = { body: intFlag('check similar', 'k', values.k) ?? dedup.nearDistance, title: intFlag('check similar', 'title-k', values['title-k']) ?? dedup.nearTitleDistance, pairs: PAIR_DISTANCE, sameHeadline: dedup.nearSameHeadlineDistance, sameHeadlinePairs: SAME_HEADLINE_PAIR_DISTANCE, minWords: dedup.nearMinTokens };
-  if (limits.body > 64 || limits.title > 64) throw new UsageError('crawler check similar: --k and --title-k count bits of a 64-bit hash: 0..64');
+  const limits = {
+    body: intFlag('check similar', 'k', values.k) ?? dedup.nearDistance,
+    title: intFlag('check similar', 'title-k', values['title-k']) ?? dedup.nearTitleDistance,
+    pairs: PAIR_DISTANCE,
+    sameHeadline: dedup.nearSameHeadlineDistance,
+    sameHeadlinePairs: SAME_HEADLINE_PAIR_DISTANCE,
+    minWords: dedup.nearMinTokens,
+  };
+  if (limits.body > 64 || limits.title > 64)
+    throw new UsageError('crawler check similar: --k and --title-k count bits of a 64-bit hash: 0..64');
   const config = loadLinkextractConfig();
-  const parse = createPageParser({ job: parseCrawlJob({ scope: { mode: 'any' } }), limits: extractLimitsOf(config), followNofollow: config.followNofollow, maxInputBytes: config.maxInputBytes, robotsAgent: config.robotsAgent });
-  const fetcher = positionals.some(isUrl) ? createCheckFetcher({ userAgent: values['user-agent'], allowAddresses: values['allow-address'], ignoreRobots: values['ignore-robots'] }) : null;
+  const parse = createPageParser({
+    job: parseCrawlJob({ scope: { mode: 'any' } }),
+    limits: extractLimitsOf(config),
+    followNofollow: config.followNofollow,
+    maxInputBytes: config.maxInputBytes,
+    robotsAgent: config.robotsAgent,
+  });
+  const fetcher = positionals.some(isUrl)
+    ? createCheckFetcher({
+        userAgent: values['user-agent'],
+        allowAddresses: values['allow-address'],
+        ignoreRobots: values['ignore-robots'],
+      })
+    : null;
   try {
     const read: { page: SimilarPage; host: string; analysis: PageAnalysis }[] = [];
     for (const target of positionals) {
@@ -72,7 +109,9 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
       if (isUrl(target)) {
         const fetched = await fetchPage(fetcher!.parts, target);
         if (!fetched.ok) {
-          process.stderr.write(`crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`);
+          process.stderr.write(
+            `crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+          );
           return 1;
         }
         input = fetched.page;
@@ -80,8 +119,24 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
         input = readPage(target, undefined, undefined, undefined);
       }
       const content = await parse(input);
-      const analysis = analyzePage({ title: content.title, text: content.text, lang: content.lang, contentType: input.mediaType, charset: content.charset, body: input.body, bodyEncoding: 'identity' }, null, dedup.digestAlgorithm);
-      read.push({ page: describe(isUrl(target) ? input.url : target, content.title, analysis), host: new URL(input.finalUrl).host, analysis });
+      const analysis = analyzePage(
+        {
+          title: content.title,
+          text: content.text,
+          lang: content.lang,
+          contentType: input.mediaType,
+          charset: content.charset,
+          body: input.body,
+          bodyEncoding: 'identity',
+        },
+        null,
+        dedup.digestAlgorithm,
+      );
+      read.push({
+        page: describe(isUrl(target) ? input.url : target, content.title, analysis),
+        host: new URL(input.finalUrl).host,
+        analysis,
+      });
     }
     const [a, b] = read as [(typeof read)[0], (typeof read)[0]];
     const report: SimilarReport = { ...comparePages(a, b, limits, limits.minWords), a: a.page, b: b.page, limits };

@@ -1,4 +1,14 @@
-import { canonicalize, createScope, defaultCanonicalizeOptions, hostQueueKey, jobCanonicalizeOptions, loadCrawlJob, registrableDomain, surtKey, urlId } from '@crawler/core';
+import {
+  canonicalize,
+  createScope,
+  defaultCanonicalizeOptions,
+  hostQueueKey,
+  jobCanonicalizeOptions,
+  loadCrawlJob,
+  registrableDomain,
+  surtKey,
+  urlId,
+} from '@crawler/core';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -39,17 +49,29 @@ export async function checkUrlCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${checkUrlHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('crawler check url: give exactly one URL (see crawler check url --help)');
+  if (positionals.length !== 1)
+    throw new UsageError('crawler check url: give exactly one URL (see crawler check url --help)');
   const report = urlReport(positionals[0]!, values.base, values.job);
   process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatUrlReport(report));
   return report.canonical ? 0 : 1;
 }
 
 export function urlReport(input: string, base: string | undefined, jobFile: string | undefined): UrlReport {
-  if (base !== undefined && !URL.canParse(base)) throw new UsageError(`crawler check url: --base "${base}" is not an absolute URL`);
+  if (base !== undefined && !URL.canParse(base))
+    throw new UsageError(`crawler check url: --base "${base}" is not an absolute URL`);
   const job = jobFile ? loadCrawlJob(jobFile) : null;
   const result = canonicalize(input, base, job ? jobCanonicalizeOptions(job) : defaultCanonicalizeOptions);
-  if (!result.ok) return { input, canonical: null, refused: result.reason, surt: null, urlId: null, host: null, registrableDomain: null, queueKey: null };
+  if (!result.ok)
+    return {
+      input,
+      canonical: null,
+      refused: result.reason,
+      surt: null,
+      urlId: null,
+      host: null,
+      registrableDomain: null,
+      queueKey: null,
+    };
   const report: UrlReport = {
     input,
     canonical: result.url,

@@ -6,11 +6,31 @@ import { checkSimilarCommand, checkSimilarHelp } from './check-similar.js';
 import { checkUrlCommand, checkUrlHelp } from './check-url.js';
 
 const checks: Record<string, { summary: string; help: string; run(argv: string[]): Promise<number> }> = {
-  robots: { summary: 'would robots.txt let the crawler fetch these URLs, and which rule decides', help: checkRobotsHelp, run: checkRobotsCommand },
-  fetch: { summary: 'fetch one URL as the fetcher does and show outcome, hops, headers, charset, timings', help: checkFetchHelp, run: checkFetchCommand },
-  url: { summary: 'canonical form, SURT key, link base id and registrable domain of a URL', help: checkUrlHelp, run: checkUrlCommand },
-  parse: { summary: 'parse a page (URL or file) as link extraction does: links, main text, fields', help: checkParseHelp, run: checkParseCommand },
-  similar: { summary: 'compare two pages (URLs or files) as dedup does: fingerprints, distances, decision', help: checkSimilarHelp, run: checkSimilarCommand },
+  robots: {
+    summary: 'would robots.txt let the crawler fetch these URLs, and which rule decides',
+    help: checkRobotsHelp,
+    run: checkRobotsCommand,
+  },
+  fetch: {
+    summary: 'fetch one URL as the fetcher does and show outcome, hops, headers, charset, timings',
+    help: checkFetchHelp,
+    run: checkFetchCommand,
+  },
+  url: {
+    summary: 'canonical form, SURT key, link base id and registrable domain of a URL',
+    help: checkUrlHelp,
+    run: checkUrlCommand,
+  },
+  parse: {
+    summary: 'parse a page (URL or file) as link extraction does: links, main text, fields',
+    help: checkParseHelp,
+    run: checkParseCommand,
+  },
+  similar: {
+    summary: 'compare two pages (URLs or files) as dedup does: fingerprints, distances, decision',
+    help: checkSimilarHelp,
+    run: checkSimilarCommand,
+  },
 };
 
 export const checkHelp = `Usage: crawler check <what> [options]

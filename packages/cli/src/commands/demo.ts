@@ -40,14 +40,28 @@ const flagSpec = {
 
 /** Settings for crawling our own local site: admitted loopback address, no politeness delay, short timeouts. */
 export const testWebOverrides = {
-  fetcher: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, perHostConcurrency: 4, concurrency: 32, totalTimeoutMs: 2500, headersTimeoutMs: 2500, bodyTimeoutMs: 2000 },
+  fetcher: {
+    allowAddresses: ['127.0.0.1'],
+    minDelayMs: 0,
+    delayFactor: 0,
+    perHostConcurrency: 4,
+    concurrency: 32,
+    totalTimeoutMs: 2500,
+    headersTimeoutMs: 2500,
+    bodyTimeoutMs: 2000,
+  },
   scheduler: { retryBaseMs: 300, retryMaxMs: 2000, tickMs: 50 },
 };
 
 /** A demo on the stack starts from nothing: its own topics, index, table and key prefix, unless the environment names them. */
 function freshStackNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const run = randomUUID().slice(0, 8);
-  const fresh = { CRAWLER_TOPIC_PREFIX: `demo-${run}.`, ELASTICSEARCH_INDEX: `crawler-demo-${run}`, HBASE_TABLE: `crawler_demo_${run}`, REDIS_KEY_PREFIX: `crawler-demo-${run}:` };
+  const fresh = {
+    CRAWLER_TOPIC_PREFIX: `demo-${run}.`,
+    ELASTICSEARCH_INDEX: `crawler-demo-${run}`,
+    HBASE_TABLE: `crawler_demo_${run}`,
+    REDIS_KEY_PREFIX: `crawler-demo-${run}:`,
+  };
   return { ...fresh, ...env };
 }
 
@@ -67,7 +81,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
   try {
     const truth = web.groundTruth();
     const quiet = values.quiet === true || values.json === true;
-    if (!quiet) process.stderr.write(`Test web: ${web.hosts.length} hosts on 127.0.0.1 (${web.hosts.map((host) => `${host.name} ${host.origin}`).join(', ')})\n`);
+    if (!quiet)
+      process.stderr.write(
+        `Test web: ${web.hosts.length} hosts on 127.0.0.1 (${web.hosts.map((host) => `${host.name} ${host.origin}`).join(', ')})\n`,
+      );
     let report: TruthReport | null = null;
     const summary = await runCrawlSession({
       outDir,
@@ -83,8 +100,15 @@ export async function demoCommand(argv: string[]): Promise<number> {
       },
     });
     const finalReport = report as unknown as TruthReport;
-    writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify({ summary, groundTruth: finalReport }, null, 2)}\n`);
-    process.stdout.write(values.json ? `${JSON.stringify({ summary, groundTruth: finalReport })}\n` : `${formatSummary(summary)}\n\n${formatTruthReport(finalReport)}\n`);
+    writeFileSync(
+      join(outDir, 'crawl-summary.json'),
+      `${JSON.stringify({ summary, groundTruth: finalReport }, null, 2)}\n`,
+    );
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ summary, groundTruth: finalReport })}\n`
+        : `${formatSummary(summary)}\n\n${formatTruthReport(finalReport)}\n`,
+    );
     return finalReport.pass ? 0 : 1;
   } finally {
     await web.close();

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { BatchingProducer, Codec, CrawlerError, loadCatalog, Schemas, silentLogger, StageRunner, Topics, type FrontierRequest, type Stage } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  CrawlerError,
+  loadCatalog,
+  Schemas,
+  silentLogger,
+  StageRunner,
+  Topics,
+  type FrontierRequest,
+  type Stage,
+} from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { Kafka, logLevel } from 'kafkajs';
@@ -36,10 +47,25 @@ const stage: Stage<FrontierRequest> = {
     return [];
   },
 };
-const runner = new StageRunner({ stage, bus, codec, producer: new BatchingProducer(bus.producer()), groupId: 'fetcher', logger: silentLogger(), concurrency: 2, commitIntervalMs: 200, topicPrefix: prefix });
+const runner = new StageRunner({
+  stage,
+  bus,
+  codec,
+  producer: new BatchingProducer(bus.producer()),
+  groupId: 'fetcher',
+  logger: silentLogger(),
+  concurrency: 2,
+  commitIntervalMs: 200,
+  topicPrefix: prefix,
+});
 const request = (host: string, n: number) => ({
   key: host,
-  value: codec.encode(Schemas.FrontierRequest, { ...sampleMessages[Schemas.FrontierRequest], url: `http://${host}/${n}`, host, queueKey: host }),
+  value: codec.encode(Schemas.FrontierRequest, {
+    ...sampleMessages[Schemas.FrontierRequest],
+    url: `http://${host}/${n}`,
+    host,
+    queueKey: host,
+  }),
   headers: { 'trace-id': `trace-${host}-${n}` },
 });
 
@@ -55,24 +81,49 @@ afterAll(async () => {
   await admin.connect();
   const groups = (await admin.listGroups()).groups.map(({ groupId }) => groupId).filter((id) => id.startsWith(prefix));
   await admin.deleteGroups(groups).catch(() => undefined);
-  await admin.deleteTopics({ topics: (await admin.listTopics()).filter((topic) => topic.startsWith(prefix)) }).catch(() => undefined);
+  await admin
+    .deleteTopics({ topics: (await admin.listTopics()).filter((topic) => topic.startsWith(prefix)) })
+    .catch(() => undefined);
   await admin.disconnect();
 });
 
 describe('crawler dlq on Kafka', () => {
   it('lists what a service dead-lettered; replay sends it back once and the fixed service processes it', async () => {
-    await bus.producer().send(prefix + Topics.frontier, [request('ok.test', 1), request('buggy.test', 2), { key: 'ok.test', value: Buffer.from('garbage'), headers: {} }, request('ok.test', 3)]);
+    await bus
+      .producer()
+      .send(prefix + Topics.frontier, [
+        request('ok.test', 1),
+        request('buggy.test', 2),
+        { key: 'ok.test', value: Buffer.from('garbage'), headers: {} },
+        request('ok.test', 3),
+      ]);
     await waitFor(() => handled.length === 2, 30_000, 100);
 
-    const listed = await waitFor(async () => {
-      const text = await dlq(['list']);
-      return text.endsWith('2 dead letters\n') ? text : null;
-    }, 30_000, 500);
+    const listed = await waitFor(
+      async () => {
+        const text = await dlq(['list']);
+        return text.endsWith('2 dead letters\n') ? text : null;
+      },
+      30_000,
+      500,
+    );
     console.info(`crawler dlq list:\n${listed}`);
-    expect(listed).toMatch(/ crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +FETCH_BUG +1 +no +cannot handle http:\/\/buggy\.test\/2\n/);
-    expect(listed).toMatch(/ crawl\.frontier +\d+:\d+ +ok\.test +fetcher +CODEC_BAD_HEADER +1 +no +not an Avro single-object message: 7 bytes starting 67617262\n/);
-    const [json] = (await dlq(['list', '--code', 'FETCH_BUG', '--json'])).trim().split('\n').map((line) => JSON.parse(line));
-    expect(json).toMatchObject({ topic: Topics.frontier, key: 'buggy.test', headers: { 'trace-id': 'trace-buggy.test-2' }, value: request('buggy.test', 2).value.toString('base64') });
+    expect(listed).toMatch(
+      / crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +FETCH_BUG +1 +no +cannot handle http:\/\/buggy\.test\/2\n/,
+    );
+    expect(listed).toMatch(
+      / crawl\.frontier +\d+:\d+ +ok\.test +fetcher +CODEC_BAD_HEADER +1 +no +not an Avro single-object message: 7 bytes starting 67617262\n/,
+    );
+    const [json] = (await dlq(['list', '--code', 'FETCH_BUG', '--json']))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(json).toMatchObject({
+      topic: Topics.frontier,
+      key: 'buggy.test',
+      headers: { 'trace-id': 'trace-buggy.test-2' },
+      value: request('buggy.test', 2).value.toString('base64'),
+    });
 
     fixed = true;
     const dry = await dlq(['replay', '--code', 'FETCH_BUG', '--dry-run']);

@@ -7,10 +7,28 @@ import { parseDlqRequest, runDlq, type DlqRequest } from './dlq.js';
 
 const codec = new Codec();
 const NOW = 1_790_000_000_000;
-const list = (extra: Partial<DlqRequest> = {}): DlqRequest => ({ action: 'list', limit: 50, json: false, dryRun: false, ...extra });
-const replay = (extra: Partial<DlqRequest> = {}): DlqRequest => ({ action: 'replay', limit: 50, json: false, dryRun: false, ...extra });
+const list = (extra: Partial<DlqRequest> = {}): DlqRequest => ({
+  action: 'list',
+  limit: 50,
+  json: false,
+  dryRun: false,
+  ...extra,
+});
+const replay = (extra: Partial<DlqRequest> = {}): DlqRequest => ({
+  action: 'replay',
+  limit: 50,
+  json: false,
+  dryRun: false,
+  ...extra,
+});
 
-function letter(topic: string, offset: number, errorCode: string, failedAt: number, extra: Partial<DeadLetter> = {}): DeadLetter {
+function letter(
+  topic: string,
+  offset: number,
+  errorCode: string,
+  failedAt: number,
+  extra: Partial<DeadLetter> = {},
+): DeadLetter {
   return {
     ...sampleMessages[Schemas.DeadLetter],
     topic,
@@ -35,49 +53,85 @@ describe('crawler dlq on the in-process bus', () => {
     bus = new InProcessBus();
     await bus.createTopics(loadCatalog().topics);
     received.length = 0;
-    const reader = bus.consumer({ groupId: 'fixed-service', topics: [Topics.frontier, Topics.status], fromBeginning: true });
+    const reader = bus.consumer({
+      groupId: 'fixed-service',
+      topics: [Topics.frontier, Topics.status],
+      fromBeginning: true,
+    });
     await reader.start({ onMessage: async (message) => void received.push(message) });
   });
   afterEach(() => bus.close());
 
   /** Dead letters as services write them: keyed by the original key, on crawl.dlq. */
   async function deadLetter(...letters: DeadLetter[]): Promise<void> {
-    await bus.producer().send(Topics.dlq, letters.map((value) => ({ key: value.key?.toString() ?? null, value: codec.encode(Schemas.DeadLetter, value) })));
+    await bus.producer().send(
+      Topics.dlq,
+      letters.map((value) => ({ key: value.key?.toString() ?? null, value: codec.encode(Schemas.DeadLetter, value) })),
+    );
   }
 
   it('lists dead letters newest first with code, reason and whether they were replayed; filters by topic, code and age', async () => {
-    await deadLetter(letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW - 3_600_000), letter(Topics.status, 2, 'CODEC_WRONG_SCHEMA', NOW - 60_000), letter(Topics.frontier, 3, 'INPUT_TOO_LARGE', NOW - 5_000));
+    await deadLetter(
+      letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW - 3_600_000),
+      letter(Topics.status, 2, 'CODEC_WRONG_SCHEMA', NOW - 60_000),
+      letter(Topics.frontier, 3, 'INPUT_TOO_LARGE', NOW - 5_000),
+    );
 
     const all = await runDlq(bus, '', list(), NOW);
     const lines = all.trim().split('\n');
     expect(lines[0]).toMatch(/^failed +topic +at +key +service +code +attempts +replayed +reason$/);
     expect(lines.slice(1, 4).map((line) => line.split(/ {2,}/)[0])).toEqual(['5s ago', '60s ago', '60m ago']);
-    expect(lines[1]).toMatch(/crawl\.frontier +0:3 +host-3\.test +fetcher +INPUT_TOO_LARGE +1 +no +INPUT_TOO_LARGE at 3$/);
+    expect(lines[1]).toMatch(
+      /crawl\.frontier +0:3 +host-3\.test +fetcher +INPUT_TOO_LARGE +1 +no +INPUT_TOO_LARGE at 3$/,
+    );
     expect(lines.at(-1)).toBe('3 dead letters');
 
-    expect(await runDlq(bus, '', list({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toMatch(/^failed.*\n60m ago .*CODEC_BAD_HEADER.*\n1 dead letter\n$/);
+    expect(await runDlq(bus, '', list({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toMatch(
+      /^failed.*\n60m ago .*CODEC_BAD_HEADER.*\n1 dead letter\n$/,
+    );
     expect(await runDlq(bus, '', list({ sinceMs: 120_000 }), NOW)).toMatch(/\n2 dead letters\n$/);
     expect(await runDlq(bus, '', list({ limit: 1 }), NOW)).toMatch(/\n2 more \(--limit\)\n3 dead letters\n$/);
-    const json = (await runDlq(bus, '', list({ json: true, limit: 1 }), NOW)).trim().split('\n').map((line) => JSON.parse(line));
-    expect(json).toEqual([expect.objectContaining({ topic: Topics.frontier, offset: 3, errorCode: 'INPUT_TOO_LARGE', replayed: false, key: 'host-3.test', value: Buffer.from('original bytes 3').toString('base64'), valueTruncatedFrom: null })]);
+    const json = (await runDlq(bus, '', list({ json: true, limit: 1 }), NOW))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(json).toEqual([
+      expect.objectContaining({
+        topic: Topics.frontier,
+        offset: 3,
+        errorCode: 'INPUT_TOO_LARGE',
+        replayed: false,
+        key: 'host-3.test',
+        value: Buffer.from('original bytes 3').toString('base64'),
+        valueTruncatedFrom: null,
+      }),
+    ]);
   });
 
   it('replays the original key, headers and bytes to the original topic once, however often it runs', async () => {
-    await deadLetter(letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW), letter(Topics.status, 2, 'CODEC_WRONG_SCHEMA', NOW));
+    await deadLetter(
+      letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW),
+      letter(Topics.status, 2, 'CODEC_WRONG_SCHEMA', NOW),
+    );
 
     expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n');
     await waitFor(() => received.length === 2);
     const frontier = received.find((message) => message.topic === Topics.frontier)!;
     expect(frontier.key?.toString()).toBe('host-1.test');
     expect(frontier.value.equals(Buffer.from('original bytes 1'))).toBe(true);
-    expect(frontier.headers).toEqual({ 'trace-id': 't-1', 'crawler-replay-of': expect.stringMatching(/^crawl\.dlq\/[0-2]\/0$/) });
+    expect(frontier.headers).toEqual({
+      'trace-id': 't-1',
+      'crawler-replay-of': expect.stringMatching(/^crawl\.dlq\/[0-2]\/0$/),
+    });
 
     expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
     expect((await runDlq(bus, '', list(), NOW)).match(/ {2}yes {2}/g)).toHaveLength(2);
 
     // The replayed record failed again: a new dead letter, replayed by the next run.
     await deadLetter(letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW + 1000, { headers: frontier.headers }));
-    expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 1 dead letter (crawl.frontier 1)\n2 replayed before: skipped\n');
+    expect(await runDlq(bus, '', replay(), NOW)).toBe(
+      'replayed 1 dead letter (crawl.frontier 1)\n2 replayed before: skipped\n',
+    );
     await waitFor(() => received.length === 3);
     expect(received.filter((message) => message.topic === Topics.status)).toHaveLength(1);
   });
@@ -89,21 +143,37 @@ describe('crawler dlq on the in-process bus', () => {
       letter(Topics.frontier, 3, 'CODEC_BAD_HEADER', NOW),
       letter(Topics.status, 4, 'CODEC_BAD_HEADER', NOW),
     );
-    expect(await runDlq(bus, '', replay({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toBe('replayed 2 dead letters (crawl.frontier 2)\n');
-    expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n2 replayed before: skipped\n');
+    expect(await runDlq(bus, '', replay({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toBe(
+      'replayed 2 dead letters (crawl.frontier 2)\n',
+    );
+    expect(await runDlq(bus, '', replay(), NOW)).toBe(
+      'replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n2 replayed before: skipped\n',
+    );
     await waitFor(() => received.length === 4);
-    expect(received.map((message) => message.value.toString()).sort()).toEqual(['original bytes 1', 'original bytes 2', 'original bytes 3', 'original bytes 4']);
+    expect(received.map((message) => message.value.toString()).sort()).toEqual([
+      'original bytes 1',
+      'original bytes 2',
+      'original bytes 3',
+      'original bytes 4',
+    ]);
   });
 
   it('--dry-run lists what would be replayed and sends nothing; a value cut to fit crawl.dlq is never replayed', async () => {
-    await deadLetter(letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW - 2000), letter(Topics.frontier, 2, 'INPUT_TOO_LARGE', NOW, { valueTruncatedFrom: 12_000_000 }));
+    await deadLetter(
+      letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW - 2000),
+      letter(Topics.frontier, 2, 'INPUT_TOO_LARGE', NOW, { valueTruncatedFrom: 12_000_000 }),
+    );
 
     const dry = await runDlq(bus, '', replay({ dryRun: true }), NOW);
-    expect(dry).toMatch(/^failed +topic +at +key +service +code +attempts +reason\n2s ago +crawl\.frontier +0:1 +host-1\.test +fetcher +CODEC_BAD_HEADER +1 +CODEC_BAD_HEADER at 1\nwould replay 1 dead letter \(crawl\.frontier 1\)\n1 not replayable: value cut to fit crawl\.dlq/);
+    expect(dry).toMatch(
+      /^failed +topic +at +key +service +code +attempts +reason\n2s ago +crawl\.frontier +0:1 +host-1\.test +fetcher +CODEC_BAD_HEADER +1 +CODEC_BAD_HEADER at 1\nwould replay 1 dead letter \(crawl\.frontier 1\)\n1 not replayable: value cut to fit crawl\.dlq/,
+    );
     expect(await runDlq(bus, '', replay({ dryRun: true }), NOW)).toBe(dry);
     expect(received).toEqual([]);
 
-    expect(await runDlq(bus, '', replay(), NOW)).toMatch(/^replayed 1 dead letter \(crawl\.frontier 1\)\n1 not replayable/);
+    expect(await runDlq(bus, '', replay(), NOW)).toMatch(
+      /^replayed 1 dead letter \(crawl\.frontier 1\)\n1 not replayable/,
+    );
     expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
     await waitFor(() => received.length === 1);
   });
@@ -111,10 +181,23 @@ describe('crawler dlq on the in-process bus', () => {
   it('reads a prefixed crawl: prefixed topics and ledger groups, unprefixed names shown', async () => {
     const prefix = 'run-7.';
     await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
-    await bus.producer().send(prefix + Topics.dlq, [{ key: 'a.test', value: codec.encode(Schemas.DeadLetter, letter(prefix + Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW)) }]);
-    expect(await runDlq(bus, prefix, list({ topics: [Topics.frontier] }), NOW)).toMatch(/\n0s ago +crawl\.frontier +0:1 /);
+    await bus
+      .producer()
+      .send(prefix + Topics.dlq, [
+        {
+          key: 'a.test',
+          value: codec.encode(Schemas.DeadLetter, letter(prefix + Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW)),
+        },
+      ]);
+    expect(await runDlq(bus, prefix, list({ topics: [Topics.frontier] }), NOW)).toMatch(
+      /\n0s ago +crawl\.frontier +0:1 /,
+    );
     expect(await runDlq(bus, prefix, replay(), NOW)).toBe('replayed 1 dead letter (crawl.frontier 1)\n');
-    expect((await bus.lag(`${prefix}crawler-dlq-replay.crawl.frontier.CODEC_BAD_HEADER`, [prefix + Topics.dlq])).some(({ committed }) => committed === 1)).toBe(true);
+    expect(
+      (await bus.lag(`${prefix}crawler-dlq-replay.crawl.frontier.CODEC_BAD_HEADER`, [prefix + Topics.dlq])).some(
+        ({ committed }) => committed === 1,
+      ),
+    ).toBe(true);
   });
 });
 

@@ -1,5 +1,10 @@
 import { Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus } from '@crawler/core';
-import { matchesDeadLetter, readDeadLetters, type DeadLetterEntry, type DeadLetterFilter } from '../ops/dead-letter-log.js';
+import {
+  matchesDeadLetter,
+  readDeadLetters,
+  type DeadLetterEntry,
+  type DeadLetterFilter,
+} from '../ops/dead-letter-log.js';
 import { planReplay, replay, type ReplayPlan } from '../ops/dead-letter-replay.js';
 import { formatAge, formatTable } from '../ops/format.js';
 import { ReplayLedger } from '../ops/replay-ledger.js';
@@ -58,14 +63,20 @@ export function parseDlqRequest(argv: string[]): DlqRequest | 'help' {
   const { values, positionals } = parseFlags('dlq', argv, flagSpec, true);
   if (values.help) return 'help';
   const action = positionals[0];
-  if (positionals.length !== 1 || (action !== 'list' && action !== 'replay')) throw new UsageError('crawler dlq: say list or replay (see crawler dlq --help)');
-  const consumed = loadCatalog().topics.filter((spec) => spec.name !== Topics.dlq).map((spec) => spec.name);
+  if (positionals.length !== 1 || (action !== 'list' && action !== 'replay'))
+    throw new UsageError('crawler dlq: say list or replay (see crawler dlq --help)');
+  const consumed = loadCatalog()
+    .topics.filter((spec) => spec.name !== Topics.dlq)
+    .map((spec) => spec.name);
   for (const topic of values.topic ?? []) {
-    if (!consumed.includes(topic)) throw new UsageError(`crawler dlq: --topic ${topic} is not a crawl topic (${consumed.join(', ')})`);
+    if (!consumed.includes(topic))
+      throw new UsageError(`crawler dlq: --topic ${topic} is not a crawl topic (${consumed.join(', ')})`);
   }
   if (action === 'replay' && (values.since !== undefined || values.limit !== undefined || values.json)) {
     // The ledger only moves past every dead letter of a topic and code; a time window would leave holes.
-    throw new UsageError('crawler dlq replay: --since, --limit and --json are for list; replay takes every dead letter not replayed yet (narrow it with --topic and --code)');
+    throw new UsageError(
+      'crawler dlq replay: --since, --limit and --json are for list; replay takes every dead letter not replayed yet (narrow it with --topic and --code)',
+    );
   }
   if (action === 'list' && values['dry-run']) throw new UsageError('crawler dlq list: --dry-run is for replay');
   return {
@@ -91,7 +102,11 @@ export async function dlqCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     const dlqTopic = access.runtime.topicPrefix + Topics.dlq;
     await reach(access.where, () => access.bus.lag('crawler-dlq-probe', [dlqTopic])).catch((error: unknown) => {
       if (errorCode(error) !== 'BUS_UNKNOWN_TOPIC') throw error;
-      throw new CrawlerError('BUS_UNKNOWN_TOPIC', `${access.where} has no topic ${dlqTopic}: no crawl with CRAWLER_TOPIC_PREFIX="${access.runtime.topicPrefix}" ran there`, { cause: error });
+      throw new CrawlerError(
+        'BUS_UNKNOWN_TOPIC',
+        `${access.where} has no topic ${dlqTopic}: no crawl with CRAWLER_TOPIC_PREFIX="${access.runtime.topicPrefix}" ran there`,
+        { cause: error },
+      );
     });
     process.stdout.write(await runDlq(access.bus, access.runtime.topicPrefix, request));
     return 0;
@@ -112,11 +127,19 @@ export async function runDlq(bus: Bus, topicPrefix: string, request: DlqRequest,
   const matching = log.entries.filter((entry) => matchesDeadLetter(entry, filter));
   const ledger = new ReplayLedger(bus, dlqTopic, topicPrefix);
   await ledger.load(matching);
-  const unreadable = log.unreadable.length > 0 ? `${log.unreadable.length} record(s) of ${dlqTopic} are not dead letters (first: ${log.unreadable[0]!.partition}:${log.unreadable[0]!.offset} ${log.unreadable[0]!.reason})\n` : '';
+  const unreadable =
+    log.unreadable.length > 0
+      ? `${log.unreadable.length} record(s) of ${dlqTopic} are not dead letters (first: ${log.unreadable[0]!.partition}:${log.unreadable[0]!.offset} ${log.unreadable[0]!.reason})\n`
+      : '';
   if (request.action === 'list') {
     const newest = [...matching].sort((a, b) => b.letter.failedAt - a.letter.failedAt);
     const shown = newest.slice(0, request.limit);
-    if (request.json) return shown.map((entry) => `${JSON.stringify(deadLetterJson(entry, ledger.replayed(entry), topicPrefix))}\n`).join('') + unreadable;
+    if (request.json)
+      return (
+        shown
+          .map((entry) => `${JSON.stringify(deadLetterJson(entry, ledger.replayed(entry), topicPrefix))}\n`)
+          .join('') + unreadable
+      );
     return formatList(shown, newest.length, (entry) => ledger.replayed(entry), topicPrefix, now) + unreadable;
   }
   const plan = planReplay(matching, ledger);
@@ -148,18 +171,42 @@ function deadLetterJson({ partition, offset, letter }: DeadLetterEntry, replayed
 /** Characters of the reason shown in a table row; --json has all of it. */
 const REASON_CHARS = 90;
 
-function rows(entries: DeadLetterEntry[], replayed: (entry: DeadLetterEntry) => boolean | null, topicPrefix: string, now: number): (string | number)[][] {
+function rows(
+  entries: DeadLetterEntry[],
+  replayed: (entry: DeadLetterEntry) => boolean | null,
+  topicPrefix: string,
+  now: number,
+): (string | number)[][] {
   return entries.map((entry) => {
     const { letter } = entry;
     const state = replayed(entry);
     const reason = letter.reason.length > REASON_CHARS ? `${letter.reason.slice(0, REASON_CHARS - 1)}…` : letter.reason;
-    return [formatAge(letter.failedAt, now), unprefixed(letter.topic, topicPrefix), `${letter.partition}:${letter.offset}`, letter.key?.toString('utf8') ?? '-', letter.service, letter.errorCode, letter.attempts, ...(state === null ? [] : [state ? 'yes' : 'no']), reason];
+    return [
+      formatAge(letter.failedAt, now),
+      unprefixed(letter.topic, topicPrefix),
+      `${letter.partition}:${letter.offset}`,
+      letter.key?.toString('utf8') ?? '-',
+      letter.service,
+      letter.errorCode,
+      letter.attempts,
+      ...(state === null ? [] : [state ? 'yes' : 'no']),
+      reason,
+    ];
   });
 }
 
-function formatList(entries: DeadLetterEntry[], total: number, replayed: (entry: DeadLetterEntry) => boolean, topicPrefix: string, now: number): string {
+function formatList(
+  entries: DeadLetterEntry[],
+  total: number,
+  replayed: (entry: DeadLetterEntry) => boolean,
+  topicPrefix: string,
+  now: number,
+): string {
   if (total === 0) return 'no dead letters\n';
-  const table = formatTable(['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'replayed', 'reason'], rows(entries, replayed, topicPrefix, now));
+  const table = formatTable(
+    ['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'replayed', 'reason'],
+    rows(entries, replayed, topicPrefix, now),
+  );
   const more = total > entries.length ? `\n${total - entries.length} more (--limit)` : '';
   return `${table}${more}\n${total} dead letter${total === 1 ? '' : 's'}\n`;
 }
@@ -167,11 +214,23 @@ function formatList(entries: DeadLetterEntry[], total: number, replayed: (entry:
 function formatReplay(plan: ReplayPlan, sent: Map<string, number> | null, topicPrefix: string, now: number): string {
   const lines: string[] = [];
   const count = plan.toReplay.length;
-  if (count > 0 && sent === null) lines.push(formatTable(['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'reason'], rows(plan.toReplay, () => null, topicPrefix, now)));
-  const perTopic = [...(sent ?? countByTopic(plan.toReplay))].sort(([a], [b]) => (a < b ? -1 : 1)).map(([topic, n]) => `${unprefixed(topic, topicPrefix)} ${n}`).join(', ');
-  lines.push(`${sent === null ? 'would replay' : 'replayed'} ${count} dead letter${count === 1 ? '' : 's'}${count > 0 ? ` (${perTopic})` : ''}`);
+  if (count > 0 && sent === null)
+    lines.push(
+      formatTable(
+        ['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'reason'],
+        rows(plan.toReplay, () => null, topicPrefix, now),
+      ),
+    );
+  const perTopic = [...(sent ?? countByTopic(plan.toReplay))]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([topic, n]) => `${unprefixed(topic, topicPrefix)} ${n}`)
+    .join(', ');
+  lines.push(
+    `${sent === null ? 'would replay' : 'replayed'} ${count} dead letter${count === 1 ? '' : 's'}${count > 0 ? ` (${perTopic})` : ''}`,
+  );
   if (plan.alreadyReplayed.length > 0) lines.push(`${plan.alreadyReplayed.length} replayed before: skipped`);
-  if (plan.cut.length > 0) lines.push(`${plan.cut.length} not replayable: value cut to fit ${Topics.dlq} (see crawler dlq list --json)`);
+  if (plan.cut.length > 0)
+    lines.push(`${plan.cut.length} not replayable: value cut to fit ${Topics.dlq} (see crawler dlq list --json)`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
 
 const now = Date.now();
-const record = (url: string, fields: Partial<LinkRecord>) => createLinkRecord(url, { fetchCount: 1, lastFetchAt: now - 60_000, nextFetchAt: now + 3_600_000, ...fields });
+const record = (url: string, fields: Partial<LinkRecord>) =>
+  createLinkRecord(url, { fetchCount: 1, lastFetchAt: now - 60_000, nextFetchAt: now + 3_600_000, ...fields });
 
 async function linkbaseIn(dir: string): Promise<FileLinkBase> {
   return FileLinkBase.open(join(dir, 'linkbase'), { flushIntervalMs: 10 });
@@ -33,23 +34,56 @@ describe('crawler errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-errors-'));
     const seeded = await linkbaseIn(dir);
     await seeded.insertNew([
-      record('http://a.test/timeout', { status: 'retry', lastOutcome: 'timeout', errorCode: 'FETCH_TIMEOUT', consecutiveFailures: 2, lastFetchAt: now - 30_000 }),
-      record('http://a.test/missing', { status: 'gone', lastOutcome: 'gone', httpStatus: 404, lastFetchAt: now - 10_000, nextFetchAt: Number.MAX_SAFE_INTEGER }),
+      record('http://a.test/timeout', {
+        status: 'retry',
+        lastOutcome: 'timeout',
+        errorCode: 'FETCH_TIMEOUT',
+        consecutiveFailures: 2,
+        lastFetchAt: now - 30_000,
+      }),
+      record('http://a.test/missing', {
+        status: 'gone',
+        lastOutcome: 'gone',
+        httpStatus: 404,
+        lastFetchAt: now - 10_000,
+        nextFetchAt: Number.MAX_SAFE_INTEGER,
+      }),
       record('http://a.test/fine', { status: 'fetched', lastOutcome: 'ok', httpStatus: 200 }),
-      record('http://b.test/broken', { status: 'error', lastOutcome: 'server_error', httpStatus: 503, consecutiveFailures: 3, lastFetchAt: now - 7_200_000 }),
+      record('http://b.test/broken', {
+        status: 'error',
+        lastOutcome: 'server_error',
+        httpStatus: 503,
+        consecutiveFailures: 3,
+        lastFetchAt: now - 7_200_000,
+      }),
     ]);
     await seeded.close();
 
     const listed = await errors(dir, ['--json']);
     expect(listed.code).toBe(0);
-    const rows = listed.out.trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; class: string; httpStatus: number | null; failures: number; nextFetchAt: string | null });
+    const rows = listed.out
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            url: string;
+            status: string;
+            class: string;
+            httpStatus: number | null;
+            failures: number;
+            nextFetchAt: string | null;
+          },
+      );
     expect(rows[0]!.nextFetchAt).toBeNull();
     expect(rows.map((row) => [row.url, row.status, row.class, row.httpStatus, row.failures])).toEqual([
       ['http://a.test/missing', 'gone', 'gone', 404, 0],
       ['http://a.test/timeout', 'retry', 'timeout', null, 2],
       ['http://b.test/broken', 'error', 'server_error', 503, 3],
     ]);
-    expect((await errors(dir, ['--host', 'b.test'])).out).toMatch(/error\s+server_error\s+503\s+-\s+3\s+http:\/\/b\.test\/broken\n1 failed URL\n$/);
+    expect((await errors(dir, ['--host', 'b.test'])).out).toMatch(
+      /error\s+server_error\s+503\s+-\s+3\s+http:\/\/b\.test\/broken\n1 failed URL\n$/,
+    );
     expect((await errors(dir, ['--class', 'timeout', '--json'])).out).toContain('http://a.test/timeout');
     expect((await errors(dir, ['--since', '1h', '--json'])).out).not.toContain('b.test');
     expect((await errors(dir, ['--limit', '1'])).out).toContain('2 more (--limit)');

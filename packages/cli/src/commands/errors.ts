@@ -45,7 +45,12 @@ export interface ErrorFilter {
 export function isListedFailure(record: LinkRecord, filter: ErrorFilter): boolean {
   if (!FAILED.has(record.status)) return false;
   if (filter.host !== undefined && record.host !== filter.host) return false;
-  if (filter.outcomeClass !== undefined && record.lastOutcome !== filter.outcomeClass && record.status !== filter.outcomeClass) return false;
+  if (
+    filter.outcomeClass !== undefined &&
+    record.lastOutcome !== filter.outcomeClass &&
+    record.status !== filter.outcomeClass
+  )
+    return false;
   return filter.since === undefined || (record.lastFetchAt ?? 0) >= filter.since;
 }
 
@@ -58,9 +63,16 @@ export async function errorsCommand(argv: string[], env: NodeJS.ProcessEnv = pro
   const limit = intFlag('errors', 'limit', values.limit, 1) ?? 50;
   const sinceMs = durationFlag('errors', 'since', values.since);
   const now = Date.now();
-  const filter: ErrorFilter = { host: values.host, outcomeClass: values.class, since: sinceMs === undefined ? undefined : now - sinceMs };
+  const filter: ErrorFilter = {
+    host: values.host,
+    outcomeClass: values.class,
+    since: sinceMs === undefined ? undefined : now - sinceMs,
+  };
   const runtime = loadRuntimeConfig({ env });
-  const where = runtime.linkbase === 'file' ? `the link base under ${runtime.dataDir} (CRAWLER_DATA_DIR)` : `the link base in Elasticsearch (ELASTICSEARCH_URL, ELASTICSEARCH_INDEX)`;
+  const where =
+    runtime.linkbase === 'file'
+      ? `the link base under ${runtime.dataDir} (CRAWLER_DATA_DIR)`
+      : `the link base in Elasticsearch (ELASTICSEARCH_URL, ELASTICSEARCH_INDEX)`;
   const linkbase = await reach(where, () => createLinkBase(runtime, silentLogger(), { env }));
   try {
     const failed = await reach(where, () => collect(linkbase, filter));
@@ -73,7 +85,9 @@ export async function errorsCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     }
     if (values.requeue) {
       const requeued = await requeue(linkbase, failed, filter, Date.now());
-      process.stderr.write(`requeued ${requeued} URL${requeued === 1 ? '' : 's'}: due now, the scheduler hands them out in its next rounds\n`);
+      process.stderr.write(
+        `requeued ${requeued} URL${requeued === 1 ? '' : 's'}: due now, the scheduler hands them out in its next rounds\n`,
+      );
     }
     return 0;
   } finally {
@@ -97,7 +111,9 @@ async function requeue(linkbase: LinkBase, records: LinkRecord[], filter: ErrorF
   for (let i = 0; i < records.length; i += REQUEUE_BATCH) {
     const ids = records.slice(i, i + REQUEUE_BATCH).map((record) => record.id);
     const updated = await linkbase.update(ids, (current) =>
-      isListedFailure(current, filter) ? { ...current, status: 'queued', nextFetchAt: now, consecutiveFailures: 0, leaseUntil: 0, leaseExpiries: 0 } : null,
+      isListedFailure(current, filter)
+        ? { ...current, status: 'queued', nextFetchAt: now, consecutiveFailures: 0, leaseUntil: 0, leaseExpiries: 0 }
+        : null,
     );
     count += updated.length;
   }
@@ -127,7 +143,15 @@ function isoTime(ms: number | null): string | null {
 
 function formatErrors(records: LinkRecord[], total: number, now: number): string {
   if (total === 0) return 'no failed URLs\n';
-  const rows = records.map((record) => [formatAge(record.lastFetchAt, now), record.status, record.lastOutcome ?? '-', record.httpStatus ?? '-', record.errorCode ?? '-', record.consecutiveFailures, record.url]);
+  const rows = records.map((record) => [
+    formatAge(record.lastFetchAt, now),
+    record.status,
+    record.lastOutcome ?? '-',
+    record.httpStatus ?? '-',
+    record.errorCode ?? '-',
+    record.consecutiveFailures,
+    record.url,
+  ]);
   const more = total > records.length ? `\n${total - records.length} more (--limit)` : '';
   return `${formatTable(['last attempt', 'status', 'class', 'http', 'code', 'failures', 'url'], rows)}${more}\n${total} failed URL${total === 1 ? '' : 's'}\n`;
 }

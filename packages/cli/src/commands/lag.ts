@@ -33,7 +33,9 @@ export async function lagCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const access = openKafka('lag', env);
   try {
     const groups = chooseGroups(catalogGroups(access.runtime.topicPrefix), values.group ?? [], values.topic ?? []);
-    const reports = (await reach(access.where, () => describeGroups(access.bus, groups, access.runtime.topicPrefix))).map(groupReport);
+    const reports = (
+      await reach(access.where, () => describeGroups(access.bus, groups, access.runtime.topicPrefix))
+    ).map(groupReport);
     const now = Date.now();
     process.stdout.write(values.json ? `${JSON.stringify(lagJson(reports, now))}\n` : formatLag(reports, now));
     return 0;
@@ -42,7 +44,11 @@ export async function lagCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
 }
 
-function chooseGroups(known: { group: string; topics: string[] }[], names: string[], topics: string[]): { group: string; topics: string[] }[] {
+function chooseGroups(
+  known: { group: string; topics: string[] }[],
+  names: string[],
+  topics: string[],
+): { group: string; topics: string[] }[] {
   if (names.length === 0) {
     if (topics.length > 0) throw new UsageError('crawler lag: --topic needs --group');
     return known;
@@ -50,7 +56,10 @@ function chooseGroups(known: { group: string; topics: string[] }[], names: strin
   return names.map((name) => {
     if (topics.length > 0) return { group: name, topics };
     const group = known.find((entry) => entry.group === name);
-    if (!group) throw new UsageError(`crawler lag: "${name}" is not a group of the crawl (${known.map((entry) => entry.group).join(', ')}); give its topics with --topic`);
+    if (!group)
+      throw new UsageError(
+        `crawler lag: "${name}" is not a group of the crawl (${known.map((entry) => entry.group).join(', ')}); give its topics with --topic`,
+      );
     return group;
   });
 }
@@ -72,7 +81,15 @@ function formatLag(reports: GroupReport[], now: number): string {
   return `${reports
     .map((report) => {
       const title = `${report.group}: lag ${formatCount(report.lag)} · ${report.members} member${report.members === 1 ? '' : 's'} · ${report.state}`;
-      const rows = report.partitions.map((entry) => [entry.topic, entry.partition, entry.committed, entry.end, entry.lag, entry.owner ?? '-', lastCommit(entry, now)]);
+      const rows = report.partitions.map((entry) => [
+        entry.topic,
+        entry.partition,
+        entry.committed,
+        entry.end,
+        entry.lag,
+        entry.owner ?? '-',
+        lastCommit(entry, now),
+      ]);
       return `${title}\n${formatTable(['topic', 'partition', 'committed', 'end', 'lag', 'owner', 'last commit'], rows, '  ')}`;
     })
     .join('\n\n')}\n`;

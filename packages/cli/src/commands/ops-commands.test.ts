@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
 import { capture } from '../test-support/capture-output.js';
 
-describe('operators\' commands without a stack', () => {
+describe("operators' commands without a stack", () => {
   afterEach(() => {
     vi.restoreAllMocks();
     vi.unstubAllEnvs();

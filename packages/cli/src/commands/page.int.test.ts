@@ -11,16 +11,30 @@ describe('crawler page get on HBase', () => {
   it('reads the versions the page store of the services holds', async () => {
     const url = 'http://hbase-page.test/a';
     const store = await createHbasePageStore(config, silentLogger());
-    await store.put([samplePage(url, Date.UTC(2026, 1, 1), { change: 'new' }), samplePage(url, Date.UTC(2026, 1, 2), { change: 'changed' })]);
+    await store.put([
+      samplePage(url, Date.UTC(2026, 1, 1), { change: 'new' }),
+      samplePage(url, Date.UTC(2026, 1, 2), { change: 'changed' }),
+    ]);
     await store.close();
     const out: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
-    const env = { ...process.env, CRAWLER_PAGE_STORE: 'hbase', HBASE_REST_URL: config.restUrl, HBASE_TABLE: config.table };
+    const env = {
+      ...process.env,
+      CRAWLER_PAGE_STORE: 'hbase',
+      HBASE_REST_URL: config.restUrl,
+      HBASE_TABLE: config.table,
+    };
     try {
       expect(await pageCommand(['get', '--versions', '--json', url], env)).toBe(0);
     } finally {
       vi.restoreAllMocks();
     }
-    expect(out.join('').trim().split('\n').map((line) => (JSON.parse(line) as { change: string }).change)).toEqual(['changed', 'new']);
+    expect(
+      out
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { change: string }).change),
+    ).toEqual(['changed', 'new']);
   });
 });

@@ -12,7 +12,24 @@ import { capture } from '../test-support/capture-output.js';
 const url = 'http://news.test/story?id=7';
 const version = (fetchedAt: number, text: string, change: string): StoredPage => {
   const body = Buffer.from(`<html><body><p>${text}</p></body></html>`);
-  return { ...sampleMessages[Schemas.StoredPage], url, urlId: urlId(url), surt: surtKey(url), host: 'news.test', finalUrl: url, fetchedAt, text, change, body: gzipSync(body), bodyEncoding: 'gzip', bodyLength: body.length, simhash: '0123456789abcdef', verdict: 'ok', digest: `d${fetchedAt}`, rawDigest: `r${fetchedAt}` };
+  return {
+    ...sampleMessages[Schemas.StoredPage],
+    url,
+    urlId: urlId(url),
+    surt: surtKey(url),
+    host: 'news.test',
+    finalUrl: url,
+    fetchedAt,
+    text,
+    change,
+    body: gzipSync(body),
+    bodyEncoding: 'gzip',
+    bodyLength: body.length,
+    simhash: '0123456789abcdef',
+    verdict: 'ok',
+    digest: `d${fetchedAt}`,
+    rawDigest: `r${fetchedAt}`,
+  };
 };
 
 describe('crawler page get', () => {
@@ -20,7 +37,10 @@ describe('crawler page get', () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'page-get-'));
     const store = await WarcPageStore.open(join(out, 'warc'));
-    await store.put([version(Date.UTC(2026, 0, 1), 'First version.', 'new'), version(Date.UTC(2026, 0, 2), 'Second version.', 'changed')]);
+    await store.put([
+      version(Date.UTC(2026, 0, 1), 'First version.', 'new'),
+      version(Date.UTC(2026, 0, 2), 'Second version.', 'changed'),
+    ]);
     await store.close();
   });
   afterEach(() => vi.restoreAllMocks());
@@ -37,12 +57,18 @@ describe('crawler page get', () => {
   it('lists every version with --versions, and gives the records with --json', async () => {
     const io = capture();
     expect(await runCli(['page', 'get', '--out', out, '--versions', '--json', url])).toBe(0);
-    const records = io.out().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records.map((record) => [record.change, record.fetchedAt, record.text])).toEqual([
       ['changed', '2026-01-02T00:00:00.000Z', 'Second version.'],
       ['new', '2026-01-01T00:00:00.000Z', 'First version.'],
     ]);
-    expect(Buffer.from(records[0]!.body as string, 'base64').toString()).toBe('<html><body><p>Second version.</p></body></html>');
+    expect(Buffer.from(records[0]!.body as string, 'base64').toString()).toBe(
+      '<html><body><p>Second version.</p></body></html>',
+    );
   });
 
   it('says when there is nothing to read', async () => {

@@ -44,7 +44,8 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
     process.stdout.write(`${pageHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('crawler page get: give exactly one URL (see crawler page get --help)');
+  if (positionals.length !== 1)
+    throw new UsageError('crawler page get: give exactly one URL (see crawler page get --help)');
   const url = canonicalUrl(positionals[0]!);
   if (!url) throw new UsageError(`crawler page get: "${positionals[0]}" is not an http(s) URL`);
   const { runtime, where } = pageStoreSettings(values.out, env);
@@ -65,18 +66,33 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
 
 function pageStoreSettings(out: string | undefined, env: NodeJS.ProcessEnv): { runtime: RuntimeConfig; where: string } {
   if (out !== undefined) {
-    if (!existsSync(join(out, 'warc'))) throw new UsageError(`crawler page get: no WARC files under ${join(out, 'warc')}: --out names the folder given to crawler run`);
-    return { runtime: loadRuntimeConfig({ env, overrides: { pageStore: 'warc', dataDir: out } }), where: `the WARC files under ${join(out, 'warc')}` };
+    if (!existsSync(join(out, 'warc')))
+      throw new UsageError(
+        `crawler page get: no WARC files under ${join(out, 'warc')}: --out names the folder given to crawler run`,
+      );
+    return {
+      runtime: loadRuntimeConfig({ env, overrides: { pageStore: 'warc', dataDir: out } }),
+      where: `the WARC files under ${join(out, 'warc')}`,
+    };
   }
   const runtime = loadRuntimeConfig({ env });
-  const where = runtime.pageStore === 'warc' ? `the WARC files under ${join(runtime.dataDir, 'warc')} (CRAWLER_DATA_DIR)` : `HBase table ${env.HBASE_TABLE ?? 'crawler_pages'} (HBASE_REST_URL, HBASE_TABLE)`;
+  const where =
+    runtime.pageStore === 'warc'
+      ? `the WARC files under ${join(runtime.dataDir, 'warc')} (CRAWLER_DATA_DIR)`
+      : `HBase table ${env.HBASE_TABLE ?? 'crawler_pages'} (HBASE_REST_URL, HBASE_TABLE)`;
   return { runtime, where };
 }
 
 /** The stored record with its body uncompressed and base64-encoded, the rest as stored. */
 export function pageJson(page: StoredPage): Record<string, unknown> {
   const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
-  return { ...page, body: body.toString('base64'), bodyEncoding: 'base64', fetchedAt: new Date(page.fetchedAt).toISOString(), publishedAt: page.publishedAt === null ? null : new Date(page.publishedAt).toISOString() };
+  return {
+    ...page,
+    body: body.toString('base64'),
+    bodyEncoding: 'base64',
+    fetchedAt: new Date(page.fetchedAt).toISOString(),
+    publishedAt: page.publishedAt === null ? null : new Date(page.publishedAt).toISOString(),
+  };
 }
 
 function formatVersions(versions: StoredPage[]): string {

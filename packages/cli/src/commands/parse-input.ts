@@ -6,8 +6,27 @@ import type { FrameFetcher, PageInput } from '@crawler/linkextract';
 import { UsageError } from '../usage-error.js';
 
 /** Media types `crawler check parse` downloads: everything link extraction can read. */
-const PARSEABLE_TYPES = ['text/html', 'application/xhtml+xml', 'application/rss+xml', 'application/atom+xml', 'application/xml', 'text/xml', 'text/plain', 'application/gzip', 'application/x-gzip'];
-const TYPE_BY_EXTENSION: Record<string, string> = { html: 'text/html', htm: 'text/html', xhtml: 'application/xhtml+xml', xml: 'application/xml', rss: 'application/rss+xml', atom: 'application/atom+xml', txt: 'text/plain', gz: 'application/gzip' };
+const PARSEABLE_TYPES = [
+  'text/html',
+  'application/xhtml+xml',
+  'application/rss+xml',
+  'application/atom+xml',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'application/gzip',
+  'application/x-gzip',
+];
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  html: 'text/html',
+  htm: 'text/html',
+  xhtml: 'application/xhtml+xml',
+  xml: 'application/xml',
+  rss: 'application/rss+xml',
+  atom: 'application/atom+xml',
+  txt: 'text/plain',
+  gz: 'application/gzip',
+};
 
 export interface FetchOptions {
   userAgent?: string;
@@ -15,7 +34,9 @@ export interface FetchOptions {
   ignoreRobots?: boolean;
 }
 
-export type PageSource = { ok: true; page: PageInput & { url: string } } | { ok: false; outcome: string; httpStatus: number | null; message: string | null };
+export type PageSource =
+  | { ok: true; page: PageInput & { url: string } }
+  | { ok: false; outcome: string; httpStatus: number | null; message: string | null };
 
 /** A fetcher built from FETCHER_* settings and the flags, for one command; close() releases its connections. */
 export function createCheckFetcher(options: FetchOptions): { parts: FetcherParts; close(): Promise<void> } {
@@ -36,12 +57,34 @@ export function createCheckFetcher(options: FetchOptions): { parts: FetcherParts
 /** Fetches a URL as the fetcher does (robots.txt, address policy, charset choice). */
 export async function fetchPage(parts: FetcherParts, url: string): Promise<PageSource> {
   const result = await fetchUrl(parts.deps, { url, jobId: 'check', etag: null, lastModified: null });
-  if (result.kind !== 'page') return { ok: false, outcome: result.outcome, httpStatus: result.httpStatus, message: result.errorMessage ?? result.redirectTo ?? null };
-  return { ok: true, page: { url, body: result.body, finalUrl: result.finalUrl, depth: 0, mediaType: result.contentType, charset: result.charset, headers: result.headers } };
+  if (result.kind !== 'page')
+    return {
+      ok: false,
+      outcome: result.outcome,
+      httpStatus: result.httpStatus,
+      message: result.errorMessage ?? result.redirectTo ?? null,
+    };
+  return {
+    ok: true,
+    page: {
+      url,
+      body: result.body,
+      finalUrl: result.finalUrl,
+      depth: 0,
+      mediaType: result.contentType,
+      charset: result.charset,
+      headers: result.headers,
+    },
+  };
 }
 
 /** Reads a local file; its links resolve against `base` (default http://example.invalid/<file name>). */
-export function readPage(file: string, base: string | undefined, mediaType: string | undefined, charset: string | undefined): PageInput & { url: string } {
+export function readPage(
+  file: string,
+  base: string | undefined,
+  mediaType: string | undefined,
+  charset: string | undefined,
+): PageInput & { url: string } {
   let body: Buffer;
   try {
     body = readFileSync(file);
@@ -49,19 +92,35 @@ export function readPage(file: string, base: string | undefined, mediaType: stri
     throw new UsageError(`crawler check parse: cannot read ${file}: ${(error as Error).message}`);
   }
   const url = base ?? `http://example.invalid/${encodeURIComponent(basename(file))}`;
-  if (!URL.canParse(url) || !/^https?:/i.test(url)) throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
+  if (!URL.canParse(url) || !/^https?:/i.test(url))
+    throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
   const extension = file.toLowerCase().split('.').pop() ?? '';
-  return { url, body, finalUrl: url, depth: 0, mediaType: mediaType ?? TYPE_BY_EXTENSION[extension] ?? null, charset: charset ?? null, headers: {} };
+  return {
+    url,
+    body,
+    finalUrl: url,
+    depth: 0,
+    mediaType: mediaType ?? TYPE_BY_EXTENSION[extension] ?? null,
+    charset: charset ?? null,
+    headers: {},
+  };
 }
 
 /** Frames fetched through the same fetcher: robots.txt and the address policy apply to them too. */
 export function fetcherFrames(parts: FetcherParts): FrameFetcher {
   return {
     async fetchFrame(url, signal) {
-      const aborted = new Promise<null>((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true }));
+      const aborted = new Promise<null>((resolve) =>
+        signal.addEventListener('abort', () => resolve(null), { once: true }),
+      );
       const fetched = await Promise.race([fetchPage(parts, url), aborted]);
       if (!fetched || !fetched.ok) return null;
-      return { finalUrl: fetched.page.finalUrl, mediaType: fetched.page.mediaType, charset: fetched.page.charset, body: fetched.page.body };
+      return {
+        finalUrl: fetched.page.finalUrl,
+        mediaType: fetched.page.mediaType,
+        charset: fetched.page.charset,
+        body: fetched.page.body,
+      };
     },
   };
 }

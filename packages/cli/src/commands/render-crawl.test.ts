@@ -33,8 +33,22 @@ describe('a crawl of pages built by JavaScript, with rendering on', () => {
     outDir = mkdtempSync(join(tmpdir(), 'render-crawl-'));
     const rulesFile = join(outDir, 'render-rules.json');
     writeFileSync(rulesFile, JSON.stringify({ rules: rulesFor(truth) }));
-    const fetcher = { ...testWebOverrides.fetcher, totalTimeoutMs: 10_000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, render: true, renderRulesFile: rulesFile, renderLearnSamples: 3, renderIdleMs: 300 };
-    crawl = await startOneProcessCrawl({ outDir, job: parseCrawlJob({ id: 'render', seeds: web.seeds, maxDepth: truth.maxDepth }), logger: silentLogger(), overrides: { ...testWebOverrides, fetcher } });
+    const fetcher = {
+      ...testWebOverrides.fetcher,
+      totalTimeoutMs: 10_000,
+      headersTimeoutMs: 5000,
+      bodyTimeoutMs: 5000,
+      render: true,
+      renderRulesFile: rulesFile,
+      renderLearnSamples: 3,
+      renderIdleMs: 300,
+    };
+    crawl = await startOneProcessCrawl({
+      outDir,
+      job: parseCrawlJob({ id: 'render', seeds: web.seeds, maxDepth: truth.maxDepth }),
+      logger: silentLogger(),
+      overrides: { ...testWebOverrides, fetcher },
+    });
     expect(await crawl.waitUntilDone({ maxTimeMs: 150_000 })).toBe('complete');
     for await (const record of crawl.linkbase.scan()) records.set(record.url, record);
   }, 180_000);
@@ -45,21 +59,30 @@ describe('a crawl of pages built by JavaScript, with rendering on', () => {
   });
 
   it('finds every page, those only scripts reveal included, and nothing else', () => {
-    const fetched = [...records.values()].filter((record) => record.status === 'fetched' || record.status === 'duplicate').map((record) => record.url);
+    const fetched = [...records.values()]
+      .filter((record) => record.status === 'fetched' || record.status === 'duplicate')
+      .map((record) => record.url);
     expect(truth.rendering.onlyRendered.length).toBeGreaterThan(25);
     expect(truth.pages.filter((url) => !fetched.includes(canonicalUrl(url)!))).toEqual([]);
     expect(fetched.filter((url) => !truth.pages.map((page) => canonicalUrl(page)).includes(url))).toEqual([]);
   });
 
   it('records script redirects as redirects and sends nothing where robots.txt or the address policy forbid', () => {
-    for (const { from, to } of truth.rendering.jsRedirects) expect(records.get(canonicalUrl(from)!), from).toMatchObject({ status: 'redirect', redirectTo: canonicalUrl(to) });
+    for (const { from, to } of truth.rendering.jsRedirects)
+      expect(records.get(canonicalUrl(from)!), from).toMatchObject({
+        status: 'redirect',
+        redirectTo: canonicalUrl(to),
+      });
     for (const url of truth.disallowed) expect(web.requests.count(url), url).toBe(0);
     for (const url of truth.rendering.offMachine) expect(records.has(canonicalUrl(url)!), url).toBe(false);
   });
 
   it('stores shells and rule pages rendered, plain pages as fetched, and stops rendering the inert site once it learned', async () => {
     const redirecting = new Set(truth.rendering.jsRedirects.map((r) => r.from));
-    const mustRender = [...truth.rendering.shells.filter((url) => !redirecting.has(url)), ...truth.rendering.enhanced.map((e) => e.url)];
+    const mustRender = [
+      ...truth.rendering.shells.filter((url) => !redirecting.has(url)),
+      ...truth.rendering.enhanced.map((e) => e.url),
+    ];
     for (const url of mustRender) expect((await stored(url))?.charsetSource, url).toBe('rendered');
     const special = new Set([...mustRender, ...truth.rendering.inert]);
     const plain = truth.pages.filter((url) => !special.has(url));
@@ -67,7 +90,9 @@ describe('a crawl of pages built by JavaScript, with rendering on', () => {
       const page = await stored(url);
       if (page) expect(page.charsetSource, url).not.toBe('rendered');
     }
-    const inertRendered = (await Promise.all(truth.rendering.inert.map(stored))).filter((page) => page?.charsetSource === 'rendered').length;
+    const inertRendered = (await Promise.all(truth.rendering.inert.map(stored))).filter(
+      (page) => page?.charsetSource === 'rendered',
+    ).length;
     // Three samples decide; pages already routed while the decision was pending may add a few.
     expect(inertRendered).toBeGreaterThanOrEqual(3);
     expect(inertRendered).toBeLessThan(truth.rendering.inert.length / 2);

@@ -28,7 +28,18 @@ describe('crawler render', { timeout: 60_000 }, () => {
     const io = capture();
     expect(await runCli(['render', '--allow-address', '127.0.0.1', at('mixed', '/feed')])).toBe(0);
     expect(io.out()).toMatch(/route\s+plain\nresult\s+not rendered/);
-    expect(await runCli(['render', '--json', '--allow-address', '127.0.0.1', '--force', '--scrolls', '3', at('mixed', '/feed')])).toBe(0);
+    expect(
+      await runCli([
+        'render',
+        '--json',
+        '--allow-address',
+        '127.0.0.1',
+        '--force',
+        '--scrolls',
+        '3',
+        at('mixed', '/feed'),
+      ]),
+    ).toBe(0);
     const report = JSON.parse(io.out().split('\n').filter(Boolean).pop()!) as RenderReport;
     expect(report).toMatchObject({ route: 'rule', result: 'rendered' });
     expect(report.links.added).toContain(at('mixed', '/feed/item/12'));

@@ -1,6 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { silentLogger, urlId } from '@crawler/core';
-import { createFetcherParts, createRenderer, decodeText, fetchUrl, loadFetcherConfig, pageSignals, type RenderOutcome, type RenderRule } from '@crawler/fetcher';
+import {
+  createFetcherParts,
+  createRenderer,
+  decodeText,
+  fetchUrl,
+  loadFetcherConfig,
+  pageSignals,
+  type RenderOutcome,
+  type RenderRule,
+} from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -54,27 +63,61 @@ export async function renderCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${renderHelp}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('crawler render: give exactly one URL (see crawler render --help)');
+  if (positionals.length !== 1)
+    throw new UsageError('crawler render: give exactly one URL (see crawler render --help)');
   const target = positionals[0]!;
   if (!/^https?:\/\//i.test(target)) throw new UsageError(`crawler render: "${target}" is not an http(s) URL`);
   const scrolls = intFlag('render', 'scrolls', values.scrolls, 0);
-  if ((scrolls !== undefined || values.click) && !values.force) throw new UsageError('crawler render: --scrolls and --click go with --force (or put them in a --rules file)');
+  if ((scrolls !== undefined || values.click) && !values.force)
+    throw new UsageError('crawler render: --scrolls and --click go with --force (or put them in a --rules file)');
   const overrides: Record<string, unknown> = { minDelayMs: 0, render: true };
   if (values['allow-address']) overrides.allowAddresses = values['allow-address'];
   if (values['ignore-robots']) overrides.obeyRobots = false;
   if (values.rules) overrides.renderRulesFile = values.rules;
   const config = loadFetcherConfig({ overrides });
   const url = new URL(target);
-  const forced: RenderRule[] = values.force ? [{ pattern: `^${url.href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, render: 'always', scrolls: scrolls ?? 0, clicks: 5, ...(values.click ? { click: values.click } : {}) }] : [];
+  const forced: RenderRule[] = values.force
+    ? [
+        {
+          pattern: `^${url.href.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`,
+          render: 'always',
+          scrolls: scrolls ?? 0,
+          clicks: 5,
+          ...(values.click ? { click: values.click } : {}),
+        },
+      ]
+    : [];
   const parts = createFetcherParts(config, null, silentLogger());
-  const renderer = createRenderer(config, { client: parts.client, policy: parts.policy, gate: parts.gate, queueKeyOf: parts.deps.queueKeyOf, robots: parts.robots }, null, silentLogger(), { rules: forced })!;
+  const renderer = createRenderer(
+    config,
+    {
+      client: parts.client,
+      policy: parts.policy,
+      gate: parts.gate,
+      queueKeyOf: parts.deps.queueKeyOf,
+      robots: parts.robots,
+    },
+    null,
+    silentLogger(),
+    { rules: forced },
+  )!;
   try {
     const fetched = await fetchUrl(parts.deps, { url: url.href, jobId: 'render', etag: null, lastModified: null });
     if (fetched.kind === 'status') {
-      process.stderr.write(`crawler render: the fetch ended as ${fetched.outcome}${fetched.errorCode ? ` [${fetched.errorCode}]` : ''}${fetched.redirectTo ? ` to ${fetched.redirectTo}` : ''}; nothing to render\n`);
+      process.stderr.write(
+        `crawler render: the fetch ended as ${fetched.outcome}${fetched.errorCode ? ` [${fetched.errorCode}]` : ''}${fetched.redirectTo ? ` to ${fetched.redirectTo}` : ''}; nothing to render\n`,
+      );
       return 1;
     }
-    const plain = { url: fetched.finalUrl, urlId: urlId(fetched.finalUrl), status: fetched.httpStatus, headers: fetched.headers, contentType: fetched.contentType, charset: fetched.charset, body: fetched.body };
+    const plain = {
+      url: fetched.finalUrl,
+      urlId: urlId(fetched.finalUrl),
+      status: fetched.httpStatus,
+      headers: fetched.headers,
+      contentType: fetched.contentType,
+      charset: fetched.charset,
+      body: fetched.body,
+    };
     const route = await renderer.route(plain);
     const outcome = await renderer.process(plain);
     const plainHtml = fetched.charset ? decodeText(fetched.body, fetched.charset) : '';
@@ -89,7 +132,13 @@ export async function renderCommand(argv: string[]): Promise<number> {
   }
 }
 
-function reportOf(url: string, fetched: string, route: string, outcome: RenderOutcome | null, plainHtml: string): RenderReport {
+function reportOf(
+  url: string,
+  fetched: string,
+  route: string,
+  outcome: RenderOutcome | null,
+  plainHtml: string,
+): RenderReport {
   const before = pageSignals(plainHtml, fetched).links;
   const network = outcome && outcome.kind !== 'unrendered' ? outcome.network : null;
   const after = outcome?.kind === 'rendered' ? pageSignals(outcome.body.toString('utf8'), fetched).links : before;
@@ -100,7 +149,12 @@ function reportOf(url: string, fetched: string, route: string, outcome: RenderOu
     result: outcome === null ? 'not rendered' : outcome.kind,
     redirectTo: outcome?.kind === 'redirect' ? outcome.redirectTo : null,
     meta: outcome?.meta ?? {},
-    requests: { sent: network?.sent ?? 0, cached: network?.cached ?? 0, failed: network?.failed ?? 0, refused: Object.fromEntries(network?.refused ?? []) },
+    requests: {
+      sent: network?.sent ?? 0,
+      cached: network?.cached ?? 0,
+      failed: network?.failed ?? 0,
+      refused: Object.fromEntries(network?.refused ?? []),
+    },
     refusals: network?.refusals ?? [],
     links: { before: before.size, after: after.size, added: [...after].filter((link) => !before.has(link)) },
     scriptFetchedPages: outcome && outcome.kind !== 'unrendered' ? outcome.pageLinks : [],
@@ -110,15 +164,23 @@ function reportOf(url: string, fetched: string, route: string, outcome: RenderOu
 function formatReport(report: RenderReport): string {
   const lines = [`url         ${report.url}`];
   if (report.fetched !== report.url) lines.push(`fetched     ${report.fetched}`);
-  lines.push(`route       ${report.route}`, `result      ${report.result}${report.meta.renderError ? ` [${report.meta.renderError}]` : ''}${report.meta.renderTimedOut ? ' (time limit reached; DOM as it stood)' : ''}`);
+  lines.push(
+    `route       ${report.route}`,
+    `result      ${report.result}${report.meta.renderError ? ` [${report.meta.renderError}]` : ''}${report.meta.renderTimedOut ? ' (time limit reached; DOM as it stood)' : ''}`,
+  );
   if (report.meta.renderMs) lines.push(`time        ${report.meta.renderMs} ms`);
-  if (report.redirectTo) lines.push(`redirect to ${report.redirectTo} (by script; the scheduler fetches it as its own URL)`);
+  if (report.redirectTo)
+    lines.push(`redirect to ${report.redirectTo} (by script; the scheduler fetches it as its own URL)`);
   if (report.result === 'not rendered') {
     lines.push(`links       ${report.links.before}`);
     return `${lines.join('\n')}\n`;
   }
-  const refused = Object.entries(report.requests.refused).map(([reason, count]) => `${reason} ${count}`).join(' · ');
-  lines.push(`requests    sent ${report.requests.sent} · cached ${report.requests.cached} · failed ${report.requests.failed}${refused ? ` · refused: ${refused}` : ''}`);
+  const refused = Object.entries(report.requests.refused)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(' · ');
+  lines.push(
+    `requests    sent ${report.requests.sent} · cached ${report.requests.cached} · failed ${report.requests.failed}${refused ? ` · refused: ${refused}` : ''}`,
+  );
   for (const refusal of report.refusals) lines.push(`refused     ${refusal.reason.padEnd(18)} ${refusal.url}`);
   lines.push(`links       ${report.links.before} before, ${report.links.after} after rendering`);
   for (const link of report.links.added) lines.push(`new link    ${link}`);

@@ -31,8 +31,22 @@ describe('crawler run limits', () => {
     vi.stubEnv('FETCHER_HEADERS_TIMEOUT_MS', '2500');
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const code = await runCli(['run', ...web.seeds.flatMap((seed) => ['--seed', seed]), '--quiet', '--out', out, ...flags]);
-    return { code, summary: JSON.parse(readFileSync(join(out, 'crawl-summary.json'), 'utf8')) as { stopReason: string; pagesFetched: number; requestsAnswered: number } };
+    const code = await runCli([
+      'run',
+      ...web.seeds.flatMap((seed) => ['--seed', seed]),
+      '--quiet',
+      '--out',
+      out,
+      ...flags,
+    ]);
+    return {
+      code,
+      summary: JSON.parse(readFileSync(join(out, 'crawl-summary.json'), 'utf8')) as {
+        stopReason: string;
+        pagesFetched: number;
+        requestsAnswered: number;
+      },
+    };
   }
 
   it('stops handing out URLs at --max-pages', async () => {

@@ -68,7 +68,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const job = buildJob(values);
-  if (job.seeds.length === 0) throw new UsageError('crawler run: no seeds: give --seed URL, --seeds-file FILE or --job FILE');
+  if (job.seeds.length === 0)
+    throw new UsageError('crawler run: no seeds: give --seed URL, --seeds-file FILE or --job FILE');
   const outDir = values.out ?? 'crawl-output';
   const fetcher: Record<string, unknown> = {};
   const concurrency = intFlag('run', 'concurrency', values.concurrency, 1);
@@ -94,7 +95,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-function buildJob(values: { seed?: string[]; 'seeds-file'?: string; job?: string; 'max-pages'?: string; 'max-depth'?: string; scope?: string }): CrawlJob {
+function buildJob(values: {
+  seed?: string[];
+  'seeds-file'?: string;
+  job?: string;
+  'max-pages'?: string;
+  'max-depth'?: string;
+  scope?: string;
+}): CrawlJob {
   const base = values.job ? loadCrawlJob(values.job) : parseCrawlJob({});
   const seeds = [...base.seeds];
   for (const seed of values.seed ?? []) seeds.push(checkedSeed(seed, '--seed'));
@@ -103,14 +111,17 @@ function buildJob(values: { seed?: string[]; 'seeds-file'?: string; job?: string
     try {
       text = readFileSync(values['seeds-file'], 'utf8');
     } catch (error) {
-      throw new UsageError(`crawler run: cannot read --seeds-file ${values['seeds-file']}: ${(error as Error).message}`);
+      throw new UsageError(
+        `crawler run: cannot read --seeds-file ${values['seeds-file']}: ${(error as Error).message}`,
+      );
     }
     for (const line of text.split(/\r?\n/)) {
       const seed = line.replace(/#.*$/, '').trim();
       if (seed) seeds.push(checkedSeed(seed, values['seeds-file']));
     }
   }
-  if (values.scope && !['seeds', 'host', 'any'].includes(values.scope)) throw new UsageError(`crawler run: --scope must be seeds, host or any, got "${values.scope}"`);
+  if (values.scope && !['seeds', 'host', 'any'].includes(values.scope))
+    throw new UsageError(`crawler run: --scope must be seeds, host or any, got "${values.scope}"`);
   try {
     return parseCrawlJob({
       ...base,

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Codec, createLinkRecord, loadCatalog, Schemas, silentLogger, TRACE_HEADER, type StatusUpdate } from '@crawler/core';
+import {
+  Codec,
+  createLinkRecord,
+  loadCatalog,
+  Schemas,
+  silentLogger,
+  TRACE_HEADER,
+  type StatusUpdate,
+} from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
@@ -40,19 +48,38 @@ describe('crawler status on the stack', () => {
   it('shows the link base, the last minute of answers and errors, lag, and a worker that holds work without progress as stalled', async () => {
     await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
     const linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), silentLogger());
-    await linkbase.insertNew([createLinkRecord('http://a.test/', { nextFetchAt: 0 }), createLinkRecord('http://a.test/x', { status: 'gone', nextFetchAt: Number.MAX_SAFE_INTEGER })]);
+    await linkbase.insertNew([
+      createLinkRecord('http://a.test/', { nextFetchAt: 0 }),
+      createLinkRecord('http://a.test/x', { status: 'gone', nextFetchAt: Number.MAX_SAFE_INTEGER }),
+    ]);
     await linkbase.close();
     const producer = bus.producer();
     const status = (outcome: string): StatusUpdate => ({ ...sampleMessages[Schemas.StatusUpdate], outcome });
-    await producer.send(prefix + 'crawl.status', ['ok', 'timeout', 'timeout', 'server_error', 'redirect'].map((outcome) => ({ key: 'a.test', value: codec.encode(Schemas.StatusUpdate, status(outcome)) })));
-    const request = { key: 'a.test', value: codec.encode(Schemas.FrontierRequest, sampleMessages[Schemas.FrontierRequest]), headers: { [TRACE_HEADER]: 't' } };
+    await producer.send(
+      prefix + 'crawl.status',
+      ['ok', 'timeout', 'timeout', 'server_error', 'redirect'].map((outcome) => ({
+        key: 'a.test',
+        value: codec.encode(Schemas.StatusUpdate, status(outcome)),
+      })),
+    );
+    const request = {
+      key: 'a.test',
+      value: codec.encode(Schemas.FrontierRequest, sampleMessages[Schemas.FrontierRequest]),
+      headers: { [TRACE_HEADER]: 't' },
+    };
     await producer.send(prefix + 'crawl.frontier', [request, request]);
     // A fetcher that finishes one URL, then takes the next and never finishes it, staying in its group.
     let taken = 0;
-    const stuck = bus.consumer({ groupId: `${prefix}fetcher`, topics: [prefix + 'crawl.frontier'], fromBeginning: true, clientId: 'fetcher' });
+    const stuck = bus.consumer({
+      groupId: `${prefix}fetcher`,
+      topics: [prefix + 'crawl.frontier'],
+      fromBeginning: true,
+      clientId: 'fetcher',
+    });
     await stuck.start({
       onMessage: async (message) => {
-        if (++taken === 1) return stuck.commit([{ topic: message.topic, partition: message.partition, offset: message.offset + 1 }]);
+        if (++taken === 1)
+          return stuck.commit([{ topic: message.topic, partition: message.partition, offset: message.offset + 1 }]);
         return new Promise<void>((resolve) => (release = resolve));
       },
     });
@@ -64,9 +91,16 @@ describe('crawler status on the stack', () => {
     expect(snapshot.errors).toMatchObject({ answers: 5, byClass: { timeout: 2, server_error: 1 } });
     expect(snapshot.rates.answeredPerSecond).toBeCloseTo(5 / 60);
     expect(snapshot.groups.find((group) => group.group === `${prefix}fetcher`)).toMatchObject({ members: 1, lag: 1 });
-    expect(snapshot.groups.find((group) => group.group === `${prefix}scheduler.status`)).toMatchObject({ members: 0, lag: 5 });
+    expect(snapshot.groups.find((group) => group.group === `${prefix}scheduler.status`)).toMatchObject({
+      members: 0,
+      lag: 5,
+    });
     const worker = snapshot.workers.find((entry) => entry.groupId === `${prefix}fetcher`)!;
-    expect(worker).toMatchObject({ state: 'stalled', pending: 1, worker: expect.stringMatching(new RegExp(`/${process.pid}$`)) });
+    expect(worker).toMatchObject({
+      state: 'stalled',
+      pending: 1,
+      worker: expect.stringMatching(new RegExp(`/${process.pid}$`)),
+    });
     expect(worker.lastProgressAt).toBeLessThan(Date.now() - 2_000);
     expect(worker.partitions).toHaveLength(12);
     await producer.close();

@@ -47,13 +47,23 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
     linkbase = await reach(linkbaseWhere(access, env), () => createLinkBase(access.runtime, silentLogger(), { env }));
-    status = new CrawlStatus({ bus: access.bus, linkbase, recent, topicPrefix: access.runtime.topicPrefix, stallAfterMs });
+    status = new CrawlStatus({
+      bus: access.bus,
+      linkbase,
+      recent,
+      topicPrefix: access.runtime.topicPrefix,
+      stallAfterMs,
+    });
     await reach(access.where, () => status!.start());
     const terminal = process.stdout.isTTY === true && !values.json;
     const header = `crawl status · topics "${access.runtime.topicPrefix}crawl.*"`;
     for (let first = true; !stopped.signal.aborted; first = false) {
-      const snapshot = first ? await reach(access.where, () => status!.snapshot()) : await status.snapshot().catch((error: unknown) => error as Error);
-      process.stdout.write(render(snapshot, { json: values.json === true, terminal, header, intervalMs, once: values.once === true }));
+      const snapshot = first
+        ? await reach(access.where, () => status!.snapshot())
+        : await status.snapshot().catch((error: unknown) => error as Error);
+      process.stdout.write(
+        render(snapshot, { json: values.json === true, terminal, header, intervalMs, once: values.once === true }),
+      );
       if (values.once) break;
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, intervalMs);
@@ -71,9 +81,14 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
 }
 
 /** A snapshot, or the error of a failed refresh (live mode keeps going and says so). */
-function render(snapshot: StatusSnapshot | Error, options: { json: boolean; terminal: boolean; header: string; intervalMs: number; once: boolean }): string {
+function render(
+  snapshot: StatusSnapshot | Error,
+  options: { json: boolean; terminal: boolean; header: string; intervalMs: number; once: boolean },
+): string {
   if (snapshot instanceof Error) {
-    return options.json ? `${JSON.stringify({ at: new Date().toISOString(), error: snapshot.message })}\n` : `refresh failed at ${new Date().toISOString()}: ${snapshot.message}\n`;
+    return options.json
+      ? `${JSON.stringify({ at: new Date().toISOString(), error: snapshot.message })}\n`
+      : `refresh failed at ${new Date().toISOString()}: ${snapshot.message}\n`;
   }
   if (options.json) return `${JSON.stringify(snapshot)}\n`;
   const when = new Date(snapshot.at).toISOString().replace('T', ' ').slice(0, 19);
@@ -84,6 +99,7 @@ function render(snapshot: StatusSnapshot | Error, options: { json: boolean; term
 }
 
 function linkbaseWhere(access: KafkaAccess, env: NodeJS.ProcessEnv): string {
-  if (access.runtime.linkbase === 'file') return `the link base folder under ${access.runtime.dataDir} (CRAWLER_DATA_DIR)`;
+  if (access.runtime.linkbase === 'file')
+    return `the link base folder under ${access.runtime.dataDir} (CRAWLER_DATA_DIR)`;
   return `Elasticsearch at ${redactUrl(loadElasticsearchConfig({ env }).url)} (ELASTICSEARCH_URL)`;
 }

@@ -44,7 +44,8 @@ export async function tapCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   if (positionals.length !== 1) throw new UsageError('crawler tap: give exactly one topic (see crawler tap --help)');
   const from = values.from ?? 'latest';
-  if (from !== 'beginning' && from !== 'latest') throw new UsageError(`crawler tap: --from must be beginning or latest, got "${from}"`);
+  if (from !== 'beginning' && from !== 'latest')
+    throw new UsageError(`crawler tap: --from must be beginning or latest, got "${from}"`);
   const filters = parseFilters('tap', values.filter ?? []);
   const max = intFlag('tap', 'max', values.max, 1);
   const fieldLimit = intFlag('tap', 'field-limit', values['field-limit'], 0) ?? 1024;
@@ -53,7 +54,12 @@ export async function tapCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const name = positionals[0]!;
   const topic = loadCatalog().topics.some((spec) => spec.name === name) ? access.runtime.topicPrefix + name : name;
   const codec = new Codec();
-  const consumer = access.bus.consumer({ groupId: values.group ?? `crawler-tap-${randomUUID()}`, topics: [topic], fromBeginning: from === 'beginning', clientId: 'tap' });
+  const consumer = access.bus.consumer({
+    groupId: values.group ?? `crawler-tap-${randomUUID()}`,
+    topics: [topic],
+    fromBeginning: from === 'beginning',
+    clientId: 'tap',
+  });
   const toCommit = new Map<number, TopicPartitionOffset>();
   let printed = 0;
   let finish!: () => void;
@@ -76,7 +82,8 @@ export async function tapCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     if (filters.length === 0 || (record.value !== undefined && matchesFilters(record.value, filters))) {
       printed++;
       // Waiting for a slow reader holds the consumer back; a reader that left ends the tap.
-      if (!process.stdout.write(`${JSON.stringify(record)}\n`)) await Promise.race([new Promise((resolve) => process.stdout.once('drain', resolve)), finished]);
+      if (!process.stdout.write(`${JSON.stringify(record)}\n`))
+        await Promise.race([new Promise((resolve) => process.stdout.once('drain', resolve)), finished]);
     }
     toCommit.set(message.partition, { topic: message.topic, partition: message.partition, offset: message.offset + 1 });
     if (max !== undefined && printed >= max) finish();

@@ -1,4 +1,15 @@
-import { assessWorkers, catalogGroups, Codec, DEFAULT_STALL_AFTER_MS, Schemas, Topics, type Bus, type LinkBase, type StatusUpdate, type WorkerState } from '@crawler/core';
+import {
+  assessWorkers,
+  catalogGroups,
+  Codec,
+  DEFAULT_STALL_AFTER_MS,
+  Schemas,
+  Topics,
+  type Bus,
+  type LinkBase,
+  type StatusUpdate,
+  type WorkerState,
+} from '@crawler/core';
 import { outcomeClass } from '@crawler/fetcher';
 import type { Following, RecentRecords } from '@crawler/kafka';
 import { describeGroups, groupReport } from './group-report.js';
@@ -51,14 +62,22 @@ export class CrawlStatus {
 
   /** Reads crawl.status of the last window and keeps following it; resolves once caught up. */
   async start(): Promise<void> {
-    this.following = await this.options.recent.follow(this.topic(Topics.status), this.now() - this.windowMs, MAX_STATUS_PER_PARTITION, (record) => {
-      try {
-        const status = this.codec.decode<StatusUpdate>(record.value, Schemas.StatusUpdate);
-        this.window.add(record.timestamp, outcomeClass({ outcome: status.outcome, errorCode: status.errorCode ?? undefined }));
-      } catch {
-        // Undecodable records are the dead-letter topic's business, not this screen's.
-      }
-    });
+    this.following = await this.options.recent.follow(
+      this.topic(Topics.status),
+      this.now() - this.windowMs,
+      MAX_STATUS_PER_PARTITION,
+      (record) => {
+        try {
+          const status = this.codec.decode<StatusUpdate>(record.value, Schemas.StatusUpdate);
+          this.window.add(
+            record.timestamp,
+            outcomeClass({ outcome: status.outcome, errorCode: status.errorCode ?? undefined }),
+          );
+        } catch {
+          // Undecodable records are the dead-letter topic's business, not this screen's.
+        }
+      },
+    );
     await this.following.caughtUp;
   }
 
@@ -73,7 +92,9 @@ export class CrawlStatus {
       recent.countSince(this.topic(Topics.pages), since),
       recent.countSince(this.topic(Topics.status), since),
     ]);
-    const members = new Set(descriptions.flatMap((description) => description.members.map((member) => member.memberId)));
+    const members = new Set(
+      descriptions.flatMap((description) => description.members.map((member) => member.memberId)),
+    );
     for (const id of this.firstSeen.keys()) if (!members.has(id)) this.firstSeen.delete(id);
     for (const id of members) if (!this.firstSeen.has(id)) this.firstSeen.set(id, at);
     const seconds = this.windowMs / 1000;
@@ -82,10 +103,19 @@ export class CrawlStatus {
       at,
       topicPrefix,
       linkbase: { known: stats.total, due: stats.due, leased: stats.leased, byStatus: stats.byStatus },
-      rates: { windowSeconds: seconds, fetchedPerSecond: fetched / seconds, storedPerSecond: stored / seconds, answeredPerSecond: answered / seconds },
+      rates: {
+        windowSeconds: seconds,
+        fetchedPerSecond: fetched / seconds,
+        storedPerSecond: stored / seconds,
+        answeredPerSecond: answered / seconds,
+      },
       errors: { windowSeconds: seconds, answers: outcomes.answers, byClass: outcomes.errors },
-      groups: descriptions.map(groupReport).map(({ group, state, members: count, lag }) => ({ group, state, members: count, lag })),
-      workers: descriptions.flatMap((description) => assessWorkers(description, at, this.options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS, this.firstSeen)),
+      groups: descriptions
+        .map(groupReport)
+        .map(({ group, state, members: count, lag }) => ({ group, state, members: count, lag })),
+      workers: descriptions.flatMap((description) =>
+        assessWorkers(description, at, this.options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS, this.firstSeen),
+      ),
     };
   }
 

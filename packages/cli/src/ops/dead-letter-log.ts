@@ -30,7 +30,9 @@ export interface DeadLetterFilter {
 export async function readDeadLetters(bus: Bus, topic: string, codec: Codec): Promise<DeadLetterLog> {
   const groupId = `crawler-dlq-read-${randomUUID()}`;
   // With no commit, a group's lag is what the partition holds: end - first offset kept.
-  const left = new Map((await bus.lag(groupId, [topic])).filter(({ lag }) => lag > 0).map(({ partition, end }) => [partition, end]));
+  const left = new Map(
+    (await bus.lag(groupId, [topic])).filter(({ lag }) => lag > 0).map(({ partition, end }) => [partition, end]),
+  );
   const log: DeadLetterLog = { entries: [], unreadable: [] };
   if (left.size === 0) return log;
   let done!: () => void;
@@ -40,7 +42,11 @@ export async function readDeadLetters(bus: Bus, topic: string, codec: Codec): Pr
     const end = left.get(message.partition);
     if (end === undefined || message.offset >= end) return;
     try {
-      log.entries.push({ partition: message.partition, offset: message.offset, letter: codec.decode<DeadLetter>(message.value, Schemas.DeadLetter) });
+      log.entries.push({
+        partition: message.partition,
+        offset: message.offset,
+        letter: codec.decode<DeadLetter>(message.value, Schemas.DeadLetter),
+      });
     } catch (error) {
       log.unreadable.push({ partition: message.partition, offset: message.offset, reason: errorMessage(error) });
     }

@@ -30,12 +30,21 @@ export function planReplay(entries: DeadLetterEntry[], ledger: ReplayLedger): Re
  * order, then records them (and the cut ones) in the ledger. A crash between the two replays them
  * again on the next run: the crawl's sinks are idempotent, so at-least-once is safe here too.
  */
-export async function replay(bus: Bus, plan: ReplayPlan, ledger: ReplayLedger, dlqTopic: string): Promise<Map<string, number>> {
+export async function replay(
+  bus: Bus,
+  plan: ReplayPlan,
+  ledger: ReplayLedger,
+  dlqTopic: string,
+): Promise<Map<string, number>> {
   const byTopic = new Map<string, OutgoingMessage[]>();
   for (const { partition, offset, letter } of plan.toReplay) {
     const messages = byTopic.get(letter.topic) ?? [];
     // Bus keys are strings; the crawl's keys are host names, so UTF-8 round-trips them.
-    messages.push({ key: letter.key?.toString('utf8') ?? null, value: letter.value, headers: { ...letter.headers, [REPLAY_HEADER]: `${dlqTopic}/${partition}/${offset}` } });
+    messages.push({
+      key: letter.key?.toString('utf8') ?? null,
+      value: letter.value,
+      headers: { ...letter.headers, [REPLAY_HEADER]: `${dlqTopic}/${partition}/${offset}` },
+    });
     byTopic.set(letter.topic, messages);
   }
   const producer = bus.producer();

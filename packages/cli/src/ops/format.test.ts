@@ -3,7 +3,15 @@ import { formatAge, formatPartitions, formatTable } from './format.js';
 
 describe('ops formatting', () => {
   it('aligns columns, numbers to the right', () => {
-    expect(formatTable(['name', 'lag'], [['fetcher', 12], ['dedup', 3]])).toBe('name     lag\nfetcher   12\ndedup      3');
+    expect(
+      formatTable(
+        ['name', 'lag'],
+        [
+          ['fetcher', 12],
+          ['dedup', 3],
+        ],
+      ),
+    ).toBe('name     lag\nfetcher   12\ndedup      3');
   });
 
   it('says how long ago, in the unit that reads best', () => {
@@ -14,6 +22,8 @@ describe('ops formatting', () => {
   });
 
   it('folds partition lists into ranges', () => {
-    expect(formatPartitions([3, 0, 1, 2, 7, 9, 10].map((partition) => ({ topic: 'crawl.frontier', partition })))).toBe('crawl.frontier 0-3,7,9-10');
+    expect(formatPartitions([3, 0, 1, 2, 7, 9, 10].map((partition) => ({ topic: 'crawl.frontier', partition })))).toBe(
+      'crawl.frontier 0-3,7,9-10',
+    );
   });
 });

@@ -4,7 +4,14 @@ export function formatTable(header: string[], rows: (string | number)[][], inden
   const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number'));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   return cells
-    .map((row) => indent + row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd())
+    .map(
+      (row) =>
+        indent +
+        row
+          .map((cell, column) => (numeric[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+          .join('  ')
+          .trimEnd(),
+    )
     .join('\n');
 }
 

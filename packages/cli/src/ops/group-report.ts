@@ -25,7 +25,10 @@ export function groupReport(description: GroupDescription): GroupReport {
     state: description.state,
     members: description.members.length,
     lag: description.partitions.reduce((sum, entry) => sum + entry.lag, 0),
-    partitions: description.partitions.map((entry) => ({ ...entry, owner: owners.get(`${entry.topic}/${entry.partition}`) ?? null })),
+    partitions: description.partitions.map((entry) => ({
+      ...entry,
+      owner: owners.get(`${entry.topic}/${entry.partition}`) ?? null,
+    })),
     description,
   };
 }
@@ -34,7 +37,11 @@ export function groupReport(description: GroupDescription): GroupReport {
  * Describes every group; a bus that cannot describe groups still gives the lag. A topic that does
  * not exist usually means no crawl runs under this topic prefix, and the error says so.
  */
-export async function describeGroups(bus: Bus, groups: { group: string; topics: string[] }[], topicPrefix: string): Promise<GroupDescription[]> {
+export async function describeGroups(
+  bus: Bus,
+  groups: { group: string; topics: string[] }[],
+  topicPrefix: string,
+): Promise<GroupDescription[]> {
   return Promise.all(
     groups.map(async ({ group, topics }) => {
       if (bus.describeGroup) return bus.describeGroup(group, topics);
@@ -44,6 +51,10 @@ export async function describeGroups(bus: Bus, groups: { group: string; topics: 
   ).catch((error: unknown) => {
     if (!(error instanceof CrawlerError) || error.code !== 'BUS_UNKNOWN_TOPIC') throw error;
     const topics = groups.flatMap((group) => group.topics).join(', ');
-    throw new CrawlerError('CLI_NO_CRAWL_TOPICS', `the topics ${topics} are not all on this cluster: no crawl runs with CRAWLER_TOPIC_PREFIX="${topicPrefix}" here`, { cause: error });
+    throw new CrawlerError(
+      'CLI_NO_CRAWL_TOPICS',
+      `the topics ${topics} are not all on this cluster: no crawl runs with CRAWLER_TOPIC_PREFIX="${topicPrefix}" here`,
+      { cause: error },
+    );
   });
 }

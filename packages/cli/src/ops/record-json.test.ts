@@ -5,13 +5,35 @@ import { matchesFilters, parseFilters } from './record-filter.js';
 import { toTappedRecord } from './record-json.js';
 
 const codec = new Codec();
-const message = (value: Buffer): IncomingMessage => ({ topic: 'x.crawl.fetched', partition: 2, offset: 41, key: Buffer.from('news.example.test'), value, headers: { 'trace-id': 't-1' }, timestamp: Date.UTC(2026, 0, 2, 3, 4, 5) });
+const message = (value: Buffer): IncomingMessage => ({
+  topic: 'x.crawl.fetched',
+  partition: 2,
+  offset: 41,
+  key: Buffer.from('news.example.test'),
+  value,
+  headers: { 'trace-id': 't-1' },
+  timestamp: Date.UTC(2026, 0, 2, 3, 4, 5),
+});
 
 describe('tapped records', () => {
   it('decodes with schemas/, bytes as base64, and cuts long fields saying how long they were', () => {
     const body = Buffer.alloc(3000, 'a');
-    const record = toTappedRecord(message(codec.encode(Schemas.FetchResult, { ...sampleMessages[Schemas.FetchResult], body, bodyLength: body.length })), codec, 100);
-    expect(record).toMatchObject({ topic: 'x.crawl.fetched', partition: 2, offset: 41, timestamp: '2026-01-02T03:04:05.000Z', key: 'news.example.test', headers: { 'trace-id': 't-1' }, schema: 'crawler.FetchResult' });
+    const record = toTappedRecord(
+      message(
+        codec.encode(Schemas.FetchResult, { ...sampleMessages[Schemas.FetchResult], body, bodyLength: body.length }),
+      ),
+      codec,
+      100,
+    );
+    expect(record).toMatchObject({
+      topic: 'x.crawl.fetched',
+      partition: 2,
+      offset: 41,
+      timestamp: '2026-01-02T03:04:05.000Z',
+      key: 'news.example.test',
+      headers: { 'trace-id': 't-1' },
+      schema: 'crawler.FetchResult',
+    });
     const value = record.value as { body: string; url: string };
     expect(Buffer.from(value.body, 'base64')).toEqual(body.subarray(0, 100));
     expect(value.url).toBe(sampleMessages[Schemas.FetchResult].url);

@@ -56,7 +56,9 @@ function plain(value: unknown, path: string, limit: number, truncated: Record<st
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map((item, index) => plain(item, `${path}[${index}]`, limit, truncated));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item, `${path}.${key}`, limit, truncated)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, plain(item, `${path}.${key}`, limit, truncated)]),
+    );
   }
   return value;
 }

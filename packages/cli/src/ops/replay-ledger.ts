@@ -18,13 +18,17 @@ export class ReplayLedger {
 
   /** The group of one original topic and code, named like the crawl's groups (with the prefix). */
   groupOf(entry: DeadLetterEntry): string {
-    const topic = entry.letter.topic.startsWith(this.topicPrefix) ? entry.letter.topic.slice(this.topicPrefix.length) : entry.letter.topic;
+    const topic = entry.letter.topic.startsWith(this.topicPrefix)
+      ? entry.letter.topic.slice(this.topicPrefix.length)
+      : entry.letter.topic;
     return `${this.topicPrefix}crawler-dlq-replay.${topic}.${entry.letter.errorCode}`;
   }
 
   /** Reads the committed offsets of the groups these entries belong to. */
   async load(entries: DeadLetterEntry[]): Promise<void> {
-    const groups = [...new Set(entries.map((entry) => this.groupOf(entry)))].filter((group) => !this.replayedBelow.has(group));
+    const groups = [...new Set(entries.map((entry) => this.groupOf(entry)))].filter(
+      (group) => !this.replayedBelow.has(group),
+    );
     await Promise.all(
       groups.map(async (group) => {
         const lag = await this.bus.lag(group, [this.dlqTopic]);
@@ -47,12 +51,24 @@ export class ReplayLedger {
       byPartition.set(entry.partition, Math.max(byPartition.get(entry.partition) ?? 0, entry.offset + 1));
       offsets.set(group, byPartition);
     }
-    await Promise.all([...offsets].map(([group, byPartition]) => this.commit(group, [...byPartition].map(([partition, offset]) => ({ topic: this.dlqTopic, partition, offset })))));
+    await Promise.all(
+      [...offsets].map(([group, byPartition]) =>
+        this.commit(
+          group,
+          [...byPartition].map(([partition, offset]) => ({ topic: this.dlqTopic, partition, offset })),
+        ),
+      ),
+    );
   }
 
   /** A bus commits only for a member holding the partitions: join, commit, leave without reading. */
   private async commit(group: string, offsets: TopicPartitionOffset[]): Promise<void> {
-    const member = this.bus.consumer({ groupId: group, topics: [this.dlqTopic], fromBeginning: false, clientId: 'dlq-replay' });
+    const member = this.bus.consumer({
+      groupId: group,
+      topics: [this.dlqTopic],
+      fromBeginning: false,
+      clientId: 'dlq-replay',
+    });
     await member.start({ onMessage: async () => undefined });
     try {
       member.pause();

@@ -1,4 +1,11 @@
-import { CrawlerError, errorMessage, loadRuntimeConfig, silentLogger, type Bus, type RuntimeConfig } from '@crawler/core';
+import {
+  CrawlerError,
+  errorMessage,
+  loadRuntimeConfig,
+  silentLogger,
+  type Bus,
+  type RuntimeConfig,
+} from '@crawler/core';
 import { createKafkaBus, loadKafkaConfig, type KafkaConfig } from '@crawler/kafka';
 import { UsageError } from '../usage-error.js';
 
@@ -27,10 +34,17 @@ export interface KafkaAccess {
 export function openKafka(command: string, env: NodeJS.ProcessEnv): KafkaAccess {
   const runtime = loadRuntimeConfig({ env });
   if (runtime.bus !== 'kafka') {
-    throw new UsageError(`crawler ${command}: CRAWLER_BUS=${runtime.bus}: an embedded bus lives inside its crawling process; this command reads a crawl on Kafka`);
+    throw new UsageError(
+      `crawler ${command}: CRAWLER_BUS=${runtime.bus}: an embedded bus lives inside its crawling process; this command reads a crawl on Kafka`,
+    );
   }
   const kafka = loadKafkaConfig({ env });
-  return { runtime, kafka, bus: createKafkaBus(kafka, silentLogger()), where: `Kafka at ${kafka.brokers.join(',')} (KAFKA_BROKERS)` };
+  return {
+    runtime,
+    kafka,
+    bus: createKafkaBus(kafka, silentLogger()),
+    where: `Kafka at ${kafka.brokers.join(',')} (KAFKA_BROKERS)`,
+  };
 }
 
 /**
@@ -40,7 +54,11 @@ export function openKafka(command: string, env: NodeJS.ProcessEnv): KafkaAccess 
 export async function reach<T>(where: string, call: () => Promise<T>, timeoutMs = FIRST_ANSWER_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StackUnreachableError(`cannot reach ${where}: no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(new StackUnreachableError(`cannot reach ${where}: no answer within ${Math.round(timeoutMs / 1000)} s`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([call(), timeout]);

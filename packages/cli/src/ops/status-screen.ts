@@ -4,7 +4,8 @@ import type { StatusSnapshot } from './crawl-status.js';
 /** The status screen as plain text: the same lines on a terminal (redrawn) and in a pipe. */
 export function formatStatus(snapshot: StatusSnapshot, header: string): string {
   const { linkbase, rates, errors, groups, workers } = snapshot;
-  const list = (entries: [string, number][]) => (entries.length === 0 ? 'none' : entries.map(([name, count]) => `${name} ${formatCount(count)}`).join(' · '));
+  const list = (entries: [string, number][]) =>
+    entries.length === 0 ? 'none' : entries.map(([name, count]) => `${name} ${formatCount(count)}`).join(' · ');
   const rate = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
   const lines = [
     header,
@@ -17,9 +18,22 @@ export function formatStatus(snapshot: StatusSnapshot, header: string): string {
     '',
     'workers',
   ];
-  const rows = workers.map((worker) => [worker.groupId, worker.worker, formatPartitions(worker.partitions) || '-', worker.pending, formatAge(worker.lastProgressAt, snapshot.at), worker.state === 'stalled' ? 'STALLED' : worker.state]);
+  const rows = workers.map((worker) => [
+    worker.groupId,
+    worker.worker,
+    formatPartitions(worker.partitions) || '-',
+    worker.pending,
+    formatAge(worker.lastProgressAt, snapshot.at),
+    worker.state === 'stalled' ? 'STALLED' : worker.state,
+  ]);
   // A group with work waiting and nobody to do it is the first thing to see.
-  for (const group of groups) if (group.members === 0 && group.lag > 0) rows.push([group.group, '(no members)', '-', group.lag, '-', 'NO WORKERS']);
-  lines.push(rows.length > 0 ? formatTable(['group', 'worker', 'partitions', 'pending', 'last progress', 'state'], rows, '  ') : '  none: no fetcher, extractor or dedup process is in its group');
+  for (const group of groups)
+    if (group.members === 0 && group.lag > 0)
+      rows.push([group.group, '(no members)', '-', group.lag, '-', 'NO WORKERS']);
+  lines.push(
+    rows.length > 0
+      ? formatTable(['group', 'worker', 'partitions', 'pending', 'last progress', 'state'], rows, '  ')
+      : '  none: no fetcher, extractor or dedup process is in its group',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -45,22 +45,33 @@ describe('codec', () => {
     const files = readdirSync(samplesDir).filter((file) => file.endsWith('.bin'));
     expect(files.length).toBeGreaterThanOrEqual(codec.registry.all().length);
     for (const version of codec.registry.all()) {
-      expect(files, `missing sample for ${version.name} v${version.version}; run npm run schemas:samples`).toContain(`${version.name}.v${version.version}.bin`);
+      expect(files, `missing sample for ${version.name} v${version.version}; run npm run schemas:samples`).toContain(
+        `${version.name}.v${version.version}.bin`,
+      );
     }
     for (const file of files) {
       const name = file.replace(/\.v\d+\.bin$/, '');
       const decoded = codec.decode<Record<string, unknown>>(readFileSync(join(samplesDir, file)), name);
-      const expected = JSON.parse(readFileSync(join(samplesDir, file.replace(/\.bin$/, '.json')), 'utf8'), (_, v) => (v && typeof v === 'object' && 'base64' in v ? Buffer.from(v.base64, 'base64') : v));
+      const expected = JSON.parse(readFileSync(join(samplesDir, file.replace(/\.bin$/, '.json')), 'utf8'), (_, v) =>
+        v && typeof v === 'object' && 'base64' in v ? Buffer.from(v.base64, 'base64') : v,
+      );
       // A subset match: a field added later with a default (in a nested record too) decodes as its default.
-      for (const [field, value] of Object.entries(expected)) expect({ [field]: decoded[field] }, `${file}: ${field}`).toMatchObject({ [field]: value });
+      for (const [field, value] of Object.entries(expected))
+        expect({ [field]: decoded[field] }, `${file}: ${field}`).toMatchObject({ [field]: value });
     }
   });
 
   it('rejects each saved invalid sample with its expected error code', () => {
-    const expected = JSON.parse(readFileSync(join(samplesDir, 'invalid', 'expected.json'), 'utf8')) as Record<string, string>;
+    const expected = JSON.parse(readFileSync(join(samplesDir, 'invalid', 'expected.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     expect(Object.keys(expected).length).toBeGreaterThanOrEqual(5);
     for (const [file, code] of Object.entries(expected)) {
-      expect(codeOf(() => codec.decode(readFileSync(join(samplesDir, 'invalid', file)))), file).toBe(code);
+      expect(
+        codeOf(() => codec.decode(readFileSync(join(samplesDir, 'invalid', file)))),
+        file,
+      ).toBe(code);
     }
   });
 
@@ -68,7 +79,10 @@ describe('codec', () => {
     const outlinks = sampleMessages[Schemas.Outlinks];
     const link = outlinks.links[0]!;
     for (const count of [1, 50, 2000]) {
-      const value: Outlinks = { ...outlinks, links: Array.from({ length: count }, (_, i) => ({ ...link, url: `${link.url}?page=${i}` })) };
+      const value: Outlinks = {
+        ...outlinks,
+        links: Array.from({ length: count }, (_, i) => ({ ...link, url: `${link.url}?page=${i}` })),
+      };
       const schema = codec.registry.current(Schemas.Outlinks);
       const bytes = codec.encode(Schemas.Outlinks, value);
       expect(bytes.subarray(10)).toEqual(schema.type.toBuffer(value));
@@ -92,11 +106,18 @@ describe('codec', () => {
       const decoded = codec.decodeWithSchema<{ links: Link[] }>(readFileSync(join(samplesDir, `${name}.v1.bin`)), name);
       expect([decoded.writer.version, decoded.reader.version], name).toEqual([1, 2]);
       expect(decoded.value.links.length, name).toBeGreaterThan(0);
-      for (const link of decoded.value.links) expect([link.lastmod, link.changefreq], `${name} ${link.url}`).toEqual([null, null]);
+      for (const link of decoded.value.links)
+        expect([link.lastmod, link.changefreq], `${name} ${link.url}`).toEqual([null, null]);
     }
-    const v2 = codec.decodeWithSchema<Outlinks>(readFileSync(join(samplesDir, `${Schemas.Outlinks}.v2.bin`)), Schemas.Outlinks);
+    const v2 = codec.decodeWithSchema<Outlinks>(
+      readFileSync(join(samplesDir, `${Schemas.Outlinks}.v2.bin`)),
+      Schemas.Outlinks,
+    );
     expect(v2.writer.version).toBe(2);
-    expect(v2.value.links.find((link) => link.source === 'sitemap')).toMatchObject({ lastmod: 1_789_900_000_000, changefreq: 'daily' });
+    expect(v2.value.links.find((link) => link.source === 'sitemap')).toMatchObject({
+      lastmod: 1_789_900_000_000,
+      changefreq: 'daily',
+    });
   });
 
   it('keeps every historic schema version readable by the current one', () => {
@@ -123,7 +144,9 @@ describe('schema evolution', () => {
     change(schema);
     writeFileSync(current, JSON.stringify(schema));
     const lock = JSON.parse(readFileSync(join(root, 'fingerprints.json'), 'utf8'));
-    const fingerprint = rabinFingerprint(JSON.stringify(avro.Type.forSchema(schema).schema())).toString(16).padStart(16, '0');
+    const fingerprint = rabinFingerprint(JSON.stringify(avro.Type.forSchema(schema).schema()))
+      .toString(16)
+      .padStart(16, '0');
     lock[name].push({ version: version + 1, fingerprint });
     writeFileSync(join(root, 'fingerprints.json'), JSON.stringify(lock));
     return version;
@@ -163,7 +186,7 @@ describe('schema evolution', () => {
     const problems = SchemaRegistry.load(root).backwardCompatibilityProblems();
     // Every older version is unreadable now: vN and each version before it.
     expect(problems).toHaveLength(n);
-    for (let version = 1; version <= n; version++) expect(problems.join('\n')).toMatch(new RegExp(`crawler.Outlinks v${n + 1} cannot read v${version}:`));
+    for (let version = 1; version <= n; version++)
+      expect(problems.join('\n')).toMatch(new RegExp(`crawler.Outlinks v${n + 1} cannot read v${version}:`));
   });
 });
-

@@ -54,26 +54,39 @@ export class Codec {
   decodeWithSchema<T>(bytes: Buffer, expected?: string): { value: T; writer: SchemaVersion; reader: SchemaVersion } {
     const writer = this.identify(bytes);
     if (expected !== undefined && writer.name !== expected) {
-      throw new CodecError('CODEC_WRONG_SCHEMA', `expected a ${expected} but the payload is a ${writer.name} v${writer.version}`);
+      throw new CodecError(
+        'CODEC_WRONG_SCHEMA',
+        `expected a ${expected} but the payload is a ${writer.name} v${writer.version}`,
+      );
     }
     const { reader, resolver } = this.resolverFor(writer);
     try {
       const value = reader.type.fromBuffer(bytes.subarray(HEADER_BYTES), resolver, false) as T;
       return { value, writer, reader };
     } catch (cause) {
-      throw new CodecError('CODEC_CORRUPT', `corrupt ${writer.name} v${writer.version} payload (${bytes.length} bytes): ${(cause as Error).message}`, { cause });
+      throw new CodecError(
+        'CODEC_CORRUPT',
+        `corrupt ${writer.name} v${writer.version} payload (${bytes.length} bytes): ${(cause as Error).message}`,
+        { cause },
+      );
     }
   }
 
   /** Reads only the header: which schema version wrote these bytes. */
   identify(bytes: Buffer): SchemaVersion {
     if (bytes.length < HEADER_BYTES || bytes[0] !== MARKER_0 || bytes[1] !== MARKER_1) {
-      throw new CodecError('CODEC_BAD_HEADER', `not an Avro single-object message: ${bytes.length} bytes starting ${bytes.subarray(0, 4).toString('hex') || '(empty)'}`);
+      throw new CodecError(
+        'CODEC_BAD_HEADER',
+        `not an Avro single-object message: ${bytes.length} bytes starting ${bytes.subarray(0, 4).toString('hex') || '(empty)'}`,
+      );
     }
     const fingerprint = bytes.readBigUInt64LE(2);
     const writer = this.registry.find(fingerprint);
     if (!writer) {
-      throw new CodecError('CODEC_UNKNOWN_SCHEMA', `unknown schema fingerprint ${fingerprint.toString(16).padStart(16, '0')}; is schemas/ older than the producer?`);
+      throw new CodecError(
+        'CODEC_UNKNOWN_SCHEMA',
+        `unknown schema fingerprint ${fingerprint.toString(16).padStart(16, '0')}; is schemas/ older than the producer?`,
+      );
     }
     return writer;
   }
@@ -93,7 +106,10 @@ function describeInvalid(type: avro.Type, value: unknown): string {
   const problems: string[] = [];
   type.isValid(value, {
     errorHook: (path: string[], got: unknown, expectedType: avro.Type) => {
-      if (problems.length < 3) problems.push(`${path.join('.') || '(root)'}: got ${JSON.stringify(got)?.slice(0, 60)}, expected ${String(expectedType.typeName ?? expectedType)}`);
+      if (problems.length < 3)
+        problems.push(
+          `${path.join('.') || '(root)'}: got ${JSON.stringify(got)?.slice(0, 60)}, expected ${String(expectedType.typeName ?? expectedType)}`,
+        );
     },
   });
   return problems.length > 0 ? `invalid value at ${problems.join('; ')}` : 'value does not match the schema';

@@ -31,7 +31,8 @@ export class SchemaRegistry {
   static load(dir: string = schemasDir()): SchemaRegistry {
     const lock = JSON.parse(readFileSync(join(dir, 'fingerprints.json'), 'utf8')) as LockFile;
     const registry = new SchemaRegistry();
-    const listed = (folder: string) => (existsSync(join(dir, folder)) ? readdirSync(join(dir, folder)).filter((f) => f.endsWith('.avsc')) : []);
+    const listed = (folder: string) =>
+      existsSync(join(dir, folder)) ? readdirSync(join(dir, folder)).filter((f) => f.endsWith('.avsc')) : [];
     const files = [
       ...listed('avro').map((f) => ({ path: join(dir, 'avro', f), current: true })),
       ...listed('history').map((f) => ({ path: join(dir, 'history', f), current: false })),

@@ -19,6 +19,9 @@ for (const name of codec.registry.currentNames()) {
   const value = (sampleMessages as Record<string, unknown>)[name];
   if (!value) throw new Error(`no sample value for ${name} in sample-messages.ts`);
   writeFileSync(file, codec.encode(name, value));
-  writeFileSync(file.replace(/\.bin$/, '.json'), `${JSON.stringify(value, (_, v) => (v?.type === 'Buffer' ? { base64: Buffer.from(v.data).toString('base64') } : v), 2)}\n`);
+  writeFileSync(
+    file.replace(/\.bin$/, '.json'),
+    `${JSON.stringify(value, (_, v) => (v?.type === 'Buffer' ? { base64: Buffer.from(v.data).toString('base64') } : v), 2)}\n`,
+  );
   process.stdout.write(`wrote ${file}\n`);
 }

@@ -10,7 +10,11 @@ describe('gzipBytes / gunzipBytes', () => {
   it('compresses with the options given, in place and on the thread pool alike', async () => {
     for (const size of sizes) {
       const bytes = Buffer.from(text.repeat(Math.ceil(size / text.length) + 1).slice(0, size));
-      for (const level of [1, 9]) expect((await gzipBytes(bytes, { level })).equals(gzipSync(bytes, { level })), `${size} bytes, level ${level}`).toBe(true);
+      for (const level of [1, 9])
+        expect(
+          (await gzipBytes(bytes, { level })).equals(gzipSync(bytes, { level })),
+          `${size} bytes, level ${level}`,
+        ).toBe(true);
     }
   });
 
@@ -21,6 +25,7 @@ describe('gzipBytes / gunzipBytes', () => {
     }
     const small = gzipSync(Buffer.from(text));
     const large = gzipSync(randomBytes(2 * SYNC_ZLIB_MAX_BYTES));
-    for (const member of [small, large]) await expect(gunzipBytes(member.subarray(0, member.length - 12))).rejects.toThrow();
+    for (const member of [small, large])
+      await expect(gunzipBytes(member.subarray(0, member.length - 12))).rejects.toThrow();
   });
 });

@@ -9,7 +9,11 @@ import { describeSettings, loadConfig, setting } from './define-config.js';
 const spec = {
   concurrency: setting('FETCHER_CONCURRENCY', z.number().int().min(1).default(50), 'Fetches in flight at once.'),
   robots: setting('FETCHER_OBEY_ROBOTS', z.boolean().default(true), 'Obey robots.txt.'),
-  brokers: setting('KAFKA_BROKERS', z.array(z.string()).default(['127.0.0.1:9092']), 'Kafka bootstrap servers, comma separated.'),
+  brokers: setting(
+    'KAFKA_BROKERS',
+    z.array(z.string()).default(['127.0.0.1:9092']),
+    'Kafka bootstrap servers, comma separated.',
+  ),
   password: setting('KAFKA_SASL_PASSWORD', z.string().optional(), 'SASL password.', { secret: true }),
 };
 
@@ -22,7 +26,10 @@ describe('loadConfig', () => {
     expect(loadConfig('fetcher', spec, { env: {}, file }).concurrency).toBe(7);
     expect(loadConfig('fetcher', spec, { env: {}, file }).robots).toBe(false);
     expect(loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: '9' }, file }).concurrency).toBe(9);
-    expect(loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: '9' }, file, overrides: { concurrency: 3 } }).concurrency).toBe(3);
+    expect(
+      loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: '9' }, file, overrides: { concurrency: 3 } })
+        .concurrency,
+    ).toBe(3);
     expect(loadConfig('fetcher', spec, { env: { KAFKA_BROKERS: 'a:1, b:2' } }).brokers).toEqual(['a:1', 'b:2']);
   });
 
@@ -33,7 +40,9 @@ describe('loadConfig', () => {
 
   it('names the variable, the bad value and the rule when a value is invalid', () => {
     expect(() => loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: 'lots' } })).toThrow(ConfigError);
-    expect(() => loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: 'lots' } })).toThrow(/FETCHER_CONCURRENCY \(concurrency\) = "lots".*Fetches in flight/);
+    expect(() => loadConfig('fetcher', spec, { env: { FETCHER_CONCURRENCY: 'lots' } })).toThrow(
+      /FETCHER_CONCURRENCY \(concurrency\) = "lots".*Fetches in flight/,
+    );
     expect(() => loadConfig('fetcher', spec, { env: { FETCHER_OBEY_ROBOTS: 'maybe' } })).toThrow(/FETCHER_OBEY_ROBOTS/);
   });
 
@@ -49,7 +58,9 @@ describe('loadConfig', () => {
 
   it('redacts credentials inside a URL-valued setting it prints', () => {
     const urls = { url: setting('SOME_URL', z.url().startsWith('https:'), 'Endpoint.') };
-    expect(() => loadConfig('x', urls, { env: { SOME_URL: 'http://admin:s3cret@db.example:9200' } })).toThrow(/\[redacted\]@db.example/);
+    expect(() => loadConfig('x', urls, { env: { SOME_URL: 'http://admin:s3cret@db.example:9200' } })).toThrow(
+      /\[redacted\]@db.example/,
+    );
     try {
       loadConfig('x', urls, { env: { SOME_URL: 'http://admin:s3cret@db.example:9200' } });
     } catch (error) {
@@ -58,7 +69,9 @@ describe('loadConfig', () => {
   });
 
   it('reports an unreadable config file by name', () => {
-    expect(() => loadConfig('fetcher', spec, { env: { CRAWLER_CONFIG: '/nonexistent/crawler.json' } })).toThrow(/config file \/nonexistent\/crawler.json/);
+    expect(() => loadConfig('fetcher', spec, { env: { CRAWLER_CONFIG: '/nonexistent/crawler.json' } })).toThrow(
+      /config file \/nonexistent\/crawler.json/,
+    );
   });
 
   it('documents every setting with its variable and default', () => {

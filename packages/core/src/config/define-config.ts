@@ -15,7 +15,12 @@ export interface Setting<T extends z.ZodType = z.ZodType> {
 export type SettingsSpec = Record<string, Setting>;
 export type ConfigOf<S extends SettingsSpec> = { readonly [K in keyof S]: z.output<S[K]['schema']> };
 
-export function setting<T extends z.ZodType>(env: string, schema: T, doc: string, options: { secret?: boolean } = {}): Setting<T> {
+export function setting<T extends z.ZodType>(
+  env: string,
+  schema: T,
+  doc: string,
+  options: { secret?: boolean } = {},
+): Setting<T> {
   return { env, schema, doc, ...options };
 }
 
@@ -64,7 +69,11 @@ function coerce(value: string, schema: z.ZodType): unknown {
     if (/^(0|false|no|off)$/i.test(value)) return false;
     return value;
   }
-  if (type === 'array') return value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (type === 'array')
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   if (type === 'object' || type === 'record') {
     try {
       return JSON.parse(value);
@@ -78,7 +87,8 @@ function coerce(value: string, schema: z.ZodType): unknown {
 function baseType(schema: z.ZodType): string {
   let current: z.ZodType = schema;
   for (let i = 0; i < 10; i++) {
-    const def = (current as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } })._zod.def;
+    const def = (current as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } })._zod
+      .def;
     if (def.innerType) current = def.innerType;
     else if (def.type === 'pipe' && def.in) current = def.in;
     else return def.type;
@@ -93,7 +103,9 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
     if (!isRecord(parsed)) throw new Error('top level must be an object');
     return parsed;
   } catch (cause) {
-    throw new ConfigError(`config file ${path} (CRAWLER_CONFIG) cannot be read: ${(cause as Error).message}`, { cause });
+    throw new ConfigError(`config file ${path} (CRAWLER_CONFIG) cannot be read: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
@@ -105,7 +117,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function describeSettings(spec: SettingsSpec): string[] {
   return Object.entries(spec).map(([key, item]) => {
     const fallback = item.schema.safeParse(undefined);
-    const shown = item.secret ? '' : fallback.success && fallback.data !== undefined ? ` (default ${JSON.stringify(fallback.data)})` : '';
+    const shown = item.secret
+      ? ''
+      : fallback.success && fallback.data !== undefined
+        ? ` (default ${JSON.stringify(fallback.data)})`
+        : '';
     return `  ${item.env.padEnd(34)} ${key}: ${item.doc}${shown}`;
   });
 }

@@ -30,7 +30,10 @@ describe('logger', () => {
 
   it('hides credentials in any URL and fields named like secrets, but leaves contact addresses alone', () => {
     const { logger, text } = capture([]);
-    logger.info({ broker: 'redis://user:pw@10.0.0.1:6379/0', password: 'p', headers: { authorization: 'Bearer x' } }, 'proxy http://u:p@proxy:3128 failed');
+    logger.info(
+      { broker: 'redis://user:pw@10.0.0.1:6379/0', password: 'p', headers: { authorization: 'Bearer x' } },
+      'proxy http://u:p@proxy:3128 failed',
+    );
     logger.info({ userAgent: 'crawler/0.1 (+https://crawler.invalid/about; crawler@crawler.invalid)' }, 'started');
     const out = text();
     expect(out).toContain('redis://[redacted]@10.0.0.1:6379/0');
@@ -48,7 +51,9 @@ describe('logger', () => {
       KAFKA_BROKERS: '127.0.0.1:9092',
       ADMIN_TOKEN: 'abc',
     });
-    expect(found).toEqual(expect.arrayContaining(['kafka-pw-1', 'ZXM6a2V5', 'redis%2Fpw', 'redis/pw', 'hb-user:hb-pass', 'hb-pass']));
+    expect(found).toEqual(
+      expect.arrayContaining(['kafka-pw-1', 'ZXM6a2V5', 'redis%2Fpw', 'redis/pw', 'hb-user:hb-pass', 'hb-pass']),
+    );
     expect(found).not.toContain('127.0.0.1:9092');
     // Too short to hunt for in every line; fields named token are still redacted.
     expect(found).not.toContain('abc');

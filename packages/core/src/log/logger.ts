@@ -5,9 +5,23 @@ export type Logger = pino.Logger;
 
 /** Field names whose values never reach a log line. */
 const REDACT = [
-  'password', 'token', 'secret', 'authorization', 'apiKey', 'sasl', 'credentials',
-  '*.password', '*.token', '*.secret', '*.authorization', '*.apiKey', '*.sasl', '*.credentials',
-  'headers.authorization', 'headers.cookie', 'headers["set-cookie"]',
+  'password',
+  'token',
+  'secret',
+  'authorization',
+  'apiKey',
+  'sasl',
+  'credentials',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.authorization',
+  '*.apiKey',
+  '*.sasl',
+  '*.credentials',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
 ];
 
 export interface LoggerOptions {
@@ -50,7 +64,10 @@ export function redactUrl(url: string): string {
 
 /** The destination, with every line passed through the scrubber first; flushing reaches the real stream. */
 function scrubbing(destination: pino.DestinationStream, scrub: (line: string) => string): pino.DestinationStream {
-  const flushable = destination as pino.DestinationStream & { flush?(callback?: (error?: Error) => void): void; flushSync?(): void };
+  const flushable = destination as pino.DestinationStream & {
+    flush?(callback?: (error?: Error) => void): void;
+    flushSync?(): void;
+  };
   return {
     write: (line: string) => destination.write(scrub(line)),
     flush: (callback?: (error?: Error) => void) => (flushable.flush ? flushable.flush(callback) : callback?.()),

@@ -5,7 +5,12 @@ describe('cached read', () => {
   it('shares one call among concurrent readers and reuses its result until it is too old', async () => {
     let calls = 0;
     let now = 0;
-    const read = cachedRead(async () => ++calls, { maxAgeMs: 1000, timeoutMs: 1000, now: () => now, fallback: () => -1 });
+    const read = cachedRead(async () => ++calls, {
+      maxAgeMs: 1000,
+      timeoutMs: 1000,
+      now: () => now,
+      fallback: () => -1,
+    });
     expect(await Promise.all([read(), read(), read()])).toEqual([1, 1, 1]);
     now = 999;
     expect(await read()).toBe(1);
@@ -19,8 +24,12 @@ describe('cached read', () => {
       errors.push((error as { code?: string }).code ?? (error as Error).message);
       return 0;
     };
-    expect(await cachedRead(async () => Promise.reject(new Error('down')), { maxAgeMs: 0, timeoutMs: 1000, fallback })()).toBe(0);
-    expect(await cachedRead(() => new Promise<number>(() => undefined), { maxAgeMs: 0, timeoutMs: 20, fallback })()).toBe(0);
+    expect(
+      await cachedRead(async () => Promise.reject(new Error('down')), { maxAgeMs: 0, timeoutMs: 1000, fallback })(),
+    ).toBe(0);
+    expect(
+      await cachedRead(() => new Promise<number>(() => undefined), { maxAgeMs: 0, timeoutMs: 20, fallback })(),
+    ).toBe(0);
     expect(errors).toEqual(['down', 'METRICS_READ_TIMEOUT']);
   });
 });

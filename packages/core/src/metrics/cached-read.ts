@@ -27,7 +27,13 @@ export function cachedRead<T>(read: () => Promise<T>, options: CachedReadOptions
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CrawlerError('METRICS_READ_TIMEOUT', `read for metrics took longer than ${ms} ms`, { retriable: true })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new CrawlerError('METRICS_READ_TIMEOUT', `read for metrics took longer than ${ms} ms`, { retriable: true }),
+        ),
+      ms,
+    );
     timer.unref();
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));

@@ -11,7 +11,10 @@ import { assessWorkers, DEFAULT_STALL_AFTER_MS, type WorkerState } from './worke
  * to both, so two crawls sharing a cluster never join each other's groups.
  */
 export function catalogGroups(topicPrefix = ''): { group: string; topics: string[] }[] {
-  return loadCatalog().consumerGroups.map(({ group, topics }) => ({ group: topicPrefix + group, topics: topics.map((topic) => topicPrefix + topic) }));
+  return loadCatalog().consumerGroups.map(({ group, topics }) => ({
+    group: topicPrefix + group,
+    topics: topics.map((topic) => topicPrefix + topic),
+  }));
 }
 
 export interface GroupMetricsOptions {
@@ -39,9 +42,15 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
   const stallAfterMs = options.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
   const log = options.logger.child({ component: 'group-metrics' });
   // Its collect waits for this scrape's read, so a failure shows in the same scrape.
-  const errors = new Counter({ name: 'crawler_group_read_errors_total', help: 'Failed reads of consumer group state for metrics, by error code.', labelNames: ['code'], registers: [registry], async collect() {
-    await view();
-  } });
+  const errors = new Counter({
+    name: 'crawler_group_read_errors_total',
+    help: 'Failed reads of consumer group state for metrics, by error code.',
+    labelNames: ['code'],
+    registers: [registry],
+    async collect() {
+      await view();
+    },
+  });
   const firstSeen = new Map<string, number>();
 
   const describe = async (group: string, topics: string[]): Promise<GroupDescription> => {
@@ -62,10 +71,15 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
         else failed(options.groups[index]!.group, result.reason);
       });
       const at = now();
-      const members = new Set(descriptions.flatMap((description) => description.members.map((member) => member.memberId)));
+      const members = new Set(
+        descriptions.flatMap((description) => description.members.map((member) => member.memberId)),
+      );
       for (const id of firstSeen.keys()) if (!members.has(id)) firstSeen.delete(id);
       for (const id of members) if (!firstSeen.has(id)) firstSeen.set(id, at);
-      return { descriptions, workers: descriptions.flatMap((description) => assessWorkers(description, at, stallAfterMs, firstSeen)) };
+      return {
+        descriptions,
+        workers: descriptions.flatMap((description) => assessWorkers(description, at, stallAfterMs, firstSeen)),
+      };
     },
     {
       maxAgeMs: 5_000,
@@ -78,38 +92,94 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
     },
   );
 
-  const perPartition = (name: string, help: string, value: (entry: GroupDescription['partitions'][number]) => number | null) =>
-    new Gauge({ name, help, labelNames: ['group', 'topic', 'partition'], registers: [registry], async collect() {
+  const perPartition = (
+    name: string,
+    help: string,
+    value: (entry: GroupDescription['partitions'][number]) => number | null,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['group', 'topic', 'partition'],
+      registers: [registry],
+      async collect() {
+        const { descriptions } = await view();
+        this.reset();
+        for (const description of descriptions) {
+          for (const entry of description.partitions) {
+            const sample = value(entry);
+            if (sample !== null)
+              this.set({ group: description.groupId, topic: entry.topic, partition: String(entry.partition) }, sample);
+          }
+        }
+      },
+    });
+  perPartition(
+    'crawler_consumer_lag',
+    'Messages of a partition not yet committed by the group (log-end offset minus committed offset).',
+    (entry) => entry.lag,
+  );
+  perPartition(
+    'crawler_consumer_committed_offset',
+    'Next offset the group will read (-1: never committed).',
+    (entry) => entry.committed,
+  );
+  perPartition(
+    'crawler_consumer_log_end_offset',
+    'Offset the next message produced to the partition will get.',
+    (entry) => entry.end,
+  );
+  perPartition(
+    'crawler_consumer_last_commit_timestamp_seconds',
+    "When the group's committed offset of the partition last moved (Unix time).",
+    (entry) => (entry.committedAt === null ? null : entry.committedAt / 1000),
+  );
+
+  new Gauge({
+    name: 'crawler_group_members',
+    help: 'Live members of each consumer group.',
+    labelNames: ['group'],
+    registers: [registry],
+    async collect() {
       const { descriptions } = await view();
       this.reset();
-      for (const description of descriptions) {
-        for (const entry of description.partitions) {
-          const sample = value(entry);
-          if (sample !== null) this.set({ group: description.groupId, topic: entry.topic, partition: String(entry.partition) }, sample);
-        }
-      }
-    } });
-  perPartition('crawler_consumer_lag', 'Messages of a partition not yet committed by the group (log-end offset minus committed offset).', (entry) => entry.lag);
-  perPartition('crawler_consumer_committed_offset', 'Next offset the group will read (-1: never committed).', (entry) => entry.committed);
-  perPartition('crawler_consumer_log_end_offset', 'Offset the next message produced to the partition will get.', (entry) => entry.end);
-  perPartition('crawler_consumer_last_commit_timestamp_seconds', 'When the group\'s committed offset of the partition last moved (Unix time).', (entry) => (entry.committedAt === null ? null : entry.committedAt / 1000));
-
-  new Gauge({ name: 'crawler_group_members', help: 'Live members of each consumer group.', labelNames: ['group'], registers: [registry], async collect() {
-    const { descriptions } = await view();
-    this.reset();
-    for (const description of descriptions) this.set({ group: description.groupId }, description.members.length);
-  } });
+      for (const description of descriptions) this.set({ group: description.groupId }, description.members.length);
+    },
+  });
   const perWorker = (name: string, help: string, value: (worker: WorkerState) => number | null) =>
-    new Gauge({ name, help, labelNames: ['group', 'worker', 'member'], registers: [registry], async collect() {
-      const { workers } = await view();
-      this.reset();
-      for (const worker of workers) {
-        const sample = value(worker);
-        if (sample !== null) this.set({ group: worker.groupId, worker: worker.worker, member: worker.memberId }, sample);
-      }
-    } });
-  perWorker('crawler_worker_partitions', 'Partitions a worker (one group member: hostname/pid) owns.', (worker) => worker.partitions.length);
-  perWorker('crawler_worker_pending_messages', 'Messages not yet committed in the partitions a worker owns.', (worker) => worker.pending);
-  perWorker('crawler_worker_last_progress_timestamp_seconds', 'When one of a worker\'s partitions last moved (Unix time).', (worker) => (worker.lastProgressAt === null ? null : worker.lastProgressAt / 1000));
-  perWorker('crawler_worker_stalled', `1 when a worker owns pending messages and none of its partitions moved for ${stallAfterMs / 60_000} minutes.`, (worker) => (worker.state === 'stalled' ? 1 : 0));
+    new Gauge({
+      name,
+      help,
+      labelNames: ['group', 'worker', 'member'],
+      registers: [registry],
+      async collect() {
+        const { workers } = await view();
+        this.reset();
+        for (const worker of workers) {
+          const sample = value(worker);
+          if (sample !== null)
+            this.set({ group: worker.groupId, worker: worker.worker, member: worker.memberId }, sample);
+        }
+      },
+    });
+  perWorker(
+    'crawler_worker_partitions',
+    'Partitions a worker (one group member: hostname/pid) owns.',
+    (worker) => worker.partitions.length,
+  );
+  perWorker(
+    'crawler_worker_pending_messages',
+    'Messages not yet committed in the partitions a worker owns.',
+    (worker) => worker.pending,
+  );
+  perWorker(
+    'crawler_worker_last_progress_timestamp_seconds',
+    "When one of a worker's partitions last moved (Unix time).",
+    (worker) => (worker.lastProgressAt === null ? null : worker.lastProgressAt / 1000),
+  );
+  perWorker(
+    'crawler_worker_stalled',
+    `1 when a worker owns pending messages and none of its partitions moved for ${stallAfterMs / 60_000} minutes.`,
+    (worker) => (worker.state === 'stalled' ? 1 : 0),
+  );
 }

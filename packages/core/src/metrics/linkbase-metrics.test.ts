@@ -14,7 +14,12 @@ describe('link base metrics', () => {
       stats: async (_now: number, options?: { due?: boolean }) => {
         calls++;
         if (fail) throw new BackendError('cluster down');
-        return { total: 12, byStatus: { queued: 5, fetched: 6, error: 1 }, leased: 3, due: options?.due ? 4 : null } as unknown as LinkBaseStats;
+        return {
+          total: 12,
+          byStatus: { queued: 5, fetched: 6, error: 1 },
+          leased: 3,
+          due: options?.due ? 4 : null,
+        } as unknown as LinkBaseStats;
       },
     } as unknown as LinkBase;
     let now = 1_000_000;

@@ -22,7 +22,9 @@ describe('producer metrics', () => {
     await expect(producer.send('crawl.frontier', [message])).rejects.toThrow('broker down');
     const text = await registry.metrics();
     expect(sampleValue(text, 'crawler_messages_produced_total', { topic: 'crawl.frontier' })).toBe(3);
-    expect(sampleValue(text, 'crawler_produce_errors_total', { topic: 'crawl.frontier', code: 'BACKEND_UNAVAILABLE' })).toBe(1);
+    expect(
+      sampleValue(text, 'crawler_produce_errors_total', { topic: 'crawl.frontier', code: 'BACKEND_UNAVAILABLE' }),
+    ).toBe(1);
     expect(sampleValue(text, 'crawler_produce_duration_seconds_count', { topic: 'crawl.frontier' })).toBe(1);
   });
 });

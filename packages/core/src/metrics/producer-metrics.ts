@@ -8,9 +8,25 @@ import { LATENCY_BUCKETS } from './latency-buckets.js';
  * (stage outputs, dead letters, the scheduler's frontier), once acknowledged.
  */
 export function instrumentProducer(producer: BusProducer, registry: Registry): BusProducer {
-  const produced = new Counter({ name: 'crawler_messages_produced_total', help: 'Messages produced and acknowledged, by topic.', labelNames: ['topic'], registers: [registry] });
-  const failures = new Counter({ name: 'crawler_produce_errors_total', help: 'Produce requests that failed, by topic and error code.', labelNames: ['topic', 'code'], registers: [registry] });
-  const duration = new Histogram({ name: 'crawler_produce_duration_seconds', help: 'Time from handing messages to the bus to their acknowledgement, by topic.', labelNames: ['topic'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const produced = new Counter({
+    name: 'crawler_messages_produced_total',
+    help: 'Messages produced and acknowledged, by topic.',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: 'crawler_produce_errors_total',
+    help: 'Produce requests that failed, by topic and error code.',
+    labelNames: ['topic', 'code'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'crawler_produce_duration_seconds',
+    help: 'Time from handing messages to the bus to their acknowledgement, by topic.',
+    labelNames: ['topic'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   return {
     async send(topic: string, messages: OutgoingMessage[]): Promise<void> {
       const stop = duration.startTimer({ topic });

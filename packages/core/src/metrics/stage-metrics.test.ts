@@ -12,10 +12,16 @@ describe('stage metrics', () => {
     observer.processed!('fetcher', 5, 'dead_letter');
     observer.retried!('fetcher', 'BACKEND_UNAVAILABLE');
     const text = await registry.metrics();
-    expect(sampleValue(text, 'crawler_messages_consumed_total', { topic: 'crawl.frontier', service: 'fetcher' })).toBe(1);
+    expect(sampleValue(text, 'crawler_messages_consumed_total', { topic: 'crawl.frontier', service: 'fetcher' })).toBe(
+      1,
+    );
     expect(sampleValue(text, 'crawler_stage_duration_seconds_count', { stage: 'fetcher', result: 'ok' })).toBe(1);
-    expect(sampleValue(text, 'crawler_stage_duration_seconds_bucket', { stage: 'fetcher', result: 'ok', le: '0.01' })).toBe(0);
-    expect(sampleValue(text, 'crawler_stage_duration_seconds_bucket', { stage: 'fetcher', result: 'ok', le: '0.025' })).toBe(1);
+    expect(
+      sampleValue(text, 'crawler_stage_duration_seconds_bucket', { stage: 'fetcher', result: 'ok', le: '0.01' }),
+    ).toBe(0);
+    expect(
+      sampleValue(text, 'crawler_stage_duration_seconds_bucket', { stage: 'fetcher', result: 'ok', le: '0.025' }),
+    ).toBe(1);
     expect(sampleValue(text, 'crawler_dead_letters_total', { stage: 'fetcher' })).toBe(1);
     expect(sampleValue(text, 'crawler_stage_retries_total', { code: 'BACKEND_UNAVAILABLE' })).toBe(1);
   });

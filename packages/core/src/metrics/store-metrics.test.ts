@@ -33,9 +33,27 @@ describe('store metrics', () => {
     expect(scanned).toEqual([5]);
     expect(store.writes).toBe(5);
     const text = await registry.metrics();
-    expect(sampleValue(text, 'crawler_store_operation_duration_seconds_count', { store: 'pages', operation: 'put', result: 'ok' })).toBe(2);
-    expect(sampleValue(text, 'crawler_store_operation_duration_seconds_count', { store: 'pages', operation: 'get', result: 'error' })).toBe(1);
-    expect(sampleValue(text, 'crawler_store_errors_total', { store: 'pages', operation: 'get', code: 'BACKEND_UNAVAILABLE' })).toBe(1);
+    expect(
+      sampleValue(text, 'crawler_store_operation_duration_seconds_count', {
+        store: 'pages',
+        operation: 'put',
+        result: 'ok',
+      }),
+    ).toBe(2);
+    expect(
+      sampleValue(text, 'crawler_store_operation_duration_seconds_count', {
+        store: 'pages',
+        operation: 'get',
+        result: 'error',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'crawler_store_errors_total', {
+        store: 'pages',
+        operation: 'get',
+        code: 'BACKEND_UNAVAILABLE',
+      }),
+    ).toBe(1);
     expect(sampleValue(text, 'crawler_store_operation_duration_seconds_count', { operation: 'scan' })).toBeUndefined();
   });
 });

@@ -22,9 +22,15 @@ export function createStoreMetrics(registry: Registry): StoreMetrics {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const errors = new Counter({ name: 'crawler_store_errors_total', help: 'Store calls that failed, by error code.', labelNames: ['store', 'operation', 'code'], registers: [registry] });
+  const errors = new Counter({
+    name: 'crawler_store_errors_total',
+    help: 'Store calls that failed, by error code.',
+    labelNames: ['store', 'operation', 'code'],
+    registers: [registry],
+  });
 
-  const timed = (call: (...args: unknown[]) => unknown, store: string, operation: string) =>
+  const timed =
+    (call: (...args: unknown[]) => unknown, store: string, operation: string) =>
     (...args: unknown[]): unknown => {
       const started = performance.now();
       const failed = (error: unknown) => {
@@ -54,7 +60,11 @@ export function createStoreMetrics(registry: Registry): StoreMetrics {
           const value: unknown = Reflect.get(target, property, target);
           if (typeof value !== 'function' || typeof property !== 'string') return value;
           let method = wrapped.get(property);
-          if (!method) wrapped.set(property, (method = timed((value as (...args: unknown[]) => unknown).bind(target), store, property)));
+          if (!method)
+            wrapped.set(
+              property,
+              (method = timed((value as (...args: unknown[]) => unknown).bind(target), store, property)),
+            );
           return method;
         },
       });

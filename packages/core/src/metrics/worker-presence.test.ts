@@ -16,7 +16,13 @@ function group(partitions: { lag: number; committedAt: number | null }[], member
       instance: index === 2 ? null : `host-${index}/10${index}`,
       partitions: owned.map((partition) => ({ topic: 'crawl.frontier', partition })),
     })),
-    partitions: partitions.map((entry, partition) => ({ topic: 'crawl.frontier', partition, committed: 5, end: 5 + entry.lag, ...entry })),
+    partitions: partitions.map((entry, partition) => ({
+      topic: 'crawl.frontier',
+      partition,
+      committed: 5,
+      end: 5 + entry.lag,
+      ...entry,
+    })),
   };
 }
 
@@ -47,6 +53,8 @@ describe('worker presence', () => {
     const description = group([{ lag: 3, committedAt: null }], [[0]]);
     expect(assessWorkers(description, now, 10 * minute)[0]!.state).toBe('working');
     expect(assessWorkers(description, now, 10 * minute, new Map([['m0', now - 5 * minute]]))[0]!.state).toBe('working');
-    expect(assessWorkers(description, now, 10 * minute, new Map([['m0', now - 20 * minute]]))[0]!.state).toBe('stalled');
+    expect(assessWorkers(description, now, 10 * minute, new Map([['m0', now - 20 * minute]]))[0]!.state).toBe(
+      'stalled',
+    );
   });
 });

@@ -35,7 +35,12 @@ export interface WorkerState {
  * observer first saw it) stands in for progress of a member whose partitions never committed:
  * only an observer that watched such a member longer than the threshold can call it stalled.
  */
-export function assessWorkers(description: GroupDescription, now: number, stallAfterMs = DEFAULT_STALL_AFTER_MS, firstSeen?: ReadonlyMap<string, number>): WorkerState[] {
+export function assessWorkers(
+  description: GroupDescription,
+  now: number,
+  stallAfterMs = DEFAULT_STALL_AFTER_MS,
+  firstSeen?: ReadonlyMap<string, number>,
+): WorkerState[] {
   const progress = new Map(description.partitions.map((entry) => [`${entry.topic}/${entry.partition}`, entry]));
   return description.members.map((member) => {
     let pending = 0;
@@ -44,10 +49,18 @@ export function assessWorkers(description: GroupDescription, now: number, stallA
       const entry = progress.get(`${tp.topic}/${tp.partition}`);
       if (!entry) continue;
       pending += entry.lag;
-      if (entry.committedAt !== null && (lastProgressAt === null || entry.committedAt > lastProgressAt)) lastProgressAt = entry.committedAt;
+      if (entry.committedAt !== null && (lastProgressAt === null || entry.committedAt > lastProgressAt))
+        lastProgressAt = entry.committedAt;
     }
     const since = lastProgressAt ?? firstSeen?.get(member.memberId) ?? now;
-    const state: WorkerStateName = member.partitions.length === 0 ? 'unassigned' : pending === 0 ? 'idle' : now - since > stallAfterMs ? 'stalled' : 'working';
+    const state: WorkerStateName =
+      member.partitions.length === 0
+        ? 'unassigned'
+        : pending === 0
+          ? 'idle'
+          : now - since > stallAfterMs
+            ? 'stalled'
+            : 'working';
     return {
       groupId: description.groupId,
       memberId: member.memberId,

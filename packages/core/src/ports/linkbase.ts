@@ -102,7 +102,11 @@ export interface LinkBaseStats {
   /** URLs due now; only counted when asked for (it may cost a scan). */
   due: number | null;
   /** With `due`: due URLs by traffic class and by level, and the queues with the most due URLs (at most 20). */
-  dueDetail: { byClass: Record<string, number>; byLevel: Record<string, number>; topQueues: { queueKey: string; due: number }[] } | null;
+  dueDetail: {
+    byClass: Record<string, number>;
+    byLevel: Record<string, number>;
+    topQueues: { queueKey: string; due: number }[];
+  } | null;
 }
 
 /** Operator state kept beside the records, so it survives a restart. */
@@ -113,7 +117,11 @@ export interface LinkBaseControl {
   jobs: unknown[];
 }
 
-export const EMPTY_CONTROL: LinkBaseControl = Object.freeze({ pausedJobs: [], pausedQueues: [], jobs: [] }) as LinkBaseControl;
+export const EMPTY_CONTROL: LinkBaseControl = Object.freeze({
+  pausedJobs: [],
+  pausedQueues: [],
+  jobs: [],
+}) as LinkBaseControl;
 
 /** A mutation returns the new record, or null to leave it unchanged. */
 export type LinkMutation = (current: LinkRecord) => LinkRecord | null;

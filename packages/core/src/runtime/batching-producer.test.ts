@@ -19,7 +19,11 @@ describe('BatchingProducer', () => {
     const { inner, requests } = recordingProducer();
     const producer = new BatchingProducer(inner);
     const message = { key: 'k', value: Buffer.from('v') };
-    await Promise.all([producer.send('a', [message]), producer.send('a', [message, message]), producer.send('b', [message])]);
+    await Promise.all([
+      producer.send('a', [message]),
+      producer.send('a', [message, message]),
+      producer.send('b', [message]),
+    ]);
     expect(requests.sort((x, y) => x.topic.localeCompare(y.topic))).toEqual([
       { topic: 'a', count: 3 },
       { topic: 'b', count: 1 },
@@ -36,7 +40,10 @@ describe('BatchingProducer', () => {
   it('rejects every caller of a failed request', async () => {
     const { inner } = recordingProducer(true);
     const producer = new BatchingProducer(inner);
-    const results = await Promise.allSettled([producer.send('a', [{ key: null, value: Buffer.from('x') }]), producer.send('a', [{ key: null, value: Buffer.from('y') }])]);
+    const results = await Promise.allSettled([
+      producer.send('a', [{ key: null, value: Buffer.from('x') }]),
+      producer.send('a', [{ key: null, value: Buffer.from('y') }]),
+    ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -9,14 +9,36 @@ const codec = new Codec();
 const origin = { service: 'fetcher', consumerGroup: 'fetcher', attempts: 1, failedAt: 1_790_000_000_000 };
 
 function message(value: Buffer): IncomingMessage {
-  return { topic: 'crawl.frontier', partition: 2, offset: 7, key: Buffer.from('a.test'), value, headers: { 'trace-id': 't1' }, timestamp: 0 };
+  return {
+    topic: 'crawl.frontier',
+    partition: 2,
+    offset: 7,
+    key: Buffer.from('a.test'),
+    value,
+    headers: { 'trace-id': 't1' },
+    timestamp: 0,
+  };
 }
 
 describe('encodeDeadLetter', () => {
   it('keeps the original key, headers and bytes with the error code and reason', () => {
     const value = Buffer.from([0xde, 0xad, 0xbe, 0xef]);
-    const dead = codec.decode<DeadLetter>(encodeDeadLetter(codec, message(value), new CodecError('CODEC_BAD_HEADER', 'not Avro'), origin), Schemas.DeadLetter);
-    expect(dead).toMatchObject({ topic: 'crawl.frontier', partition: 2, offset: 7, key: Buffer.from('a.test'), value, valueTruncatedFrom: null, headers: { 'trace-id': 't1' }, errorCode: 'CODEC_BAD_HEADER', reason: 'not Avro', attempts: 1 });
+    const dead = codec.decode<DeadLetter>(
+      encodeDeadLetter(codec, message(value), new CodecError('CODEC_BAD_HEADER', 'not Avro'), origin),
+      Schemas.DeadLetter,
+    );
+    expect(dead).toMatchObject({
+      topic: 'crawl.frontier',
+      partition: 2,
+      offset: 7,
+      key: Buffer.from('a.test'),
+      value,
+      valueTruncatedFrom: null,
+      headers: { 'trace-id': 't1' },
+      errorCode: 'CODEC_BAD_HEADER',
+      reason: 'not Avro',
+      attempts: 1,
+    });
   });
 
   it('cuts a value too large for the dead-letter topic to fit it, and says so', () => {

@@ -19,7 +19,13 @@ export interface DeadLetterOrigin {
  * and reason. A value too large for crawl.dlq keeps its first bytes only; `valueTruncatedFrom` and
  * the reason say so, and `crawler dlq replay` skips it, since a cut record can never be processed.
  */
-export function encodeDeadLetter(codec: Codec, message: IncomingMessage, error: unknown, origin: DeadLetterOrigin, limit = topicSpec(Topics.dlq).maxMessageBytes): Buffer {
+export function encodeDeadLetter(
+  codec: Codec,
+  message: IncomingMessage,
+  error: unknown,
+  origin: DeadLetterOrigin,
+  limit = topicSpec(Topics.dlq).maxMessageBytes,
+): Buffer {
   const record: DeadLetter = {
     topic: message.topic,
     partition: message.partition,

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
 import type { Codec } from '../codec/codec.js';
-import { CrawlerError, errorCode, errorMessage, InputTooLargeError, isRetriable, MessageTooLargeError } from '../errors.js';
+import {
+  CrawlerError,
+  errorCode,
+  errorMessage,
+  InputTooLargeError,
+  isRetriable,
+  MessageTooLargeError,
+} from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
@@ -118,8 +125,13 @@ export class StageRunner<In> {
     this.stopping = true;
     this.consumer?.pause();
     this.slots.close();
-    if (!(await this.waitAtMost(Promise.allSettled([...this.inFlight.keys()]), this.options.drainTimeoutMs ?? 10_000))) {
-      this.log.warn({ inFlight: this.inFlight.size }, 'drain timed out; unfinished messages stay uncommitted and will be redelivered');
+    if (
+      !(await this.waitAtMost(Promise.allSettled([...this.inFlight.keys()]), this.options.drainTimeoutMs ?? 10_000))
+    ) {
+      this.log.warn(
+        { inFlight: this.inFlight.size },
+        'drain timed out; unfinished messages stay uncommitted and will be redelivered',
+      );
     }
     if (this.commitTimer) clearInterval(this.commitTimer);
     await this.commit();
@@ -145,11 +157,16 @@ export class StageRunner<In> {
     }
     this.tracker.begin(message.topic, message.partition, message.offset);
     const work = this.process(message)
-      .catch((error: unknown) => this.log.error({ offset: message.offset, err: errorMessage(error) }, 'message left unfinished; it will be redelivered'))
+      .catch((error: unknown) =>
+        this.log.error(
+          { offset: message.offset, err: errorMessage(error) },
+          'message left unfinished; it will be redelivered',
+        ),
+      )
       .finally(() => {
-      this.slots.release();
-      this.inFlight.delete(work);
-    });
+        this.slots.release();
+        this.inFlight.delete(work);
+      });
     this.inFlight.set(work, partitionKey);
   }
 
@@ -159,7 +176,8 @@ export class StageRunner<In> {
     let input: In;
     try {
       const limit = topicSpec(stage.input.topic).maxMessageBytes;
-      if (message.value.length > limit) throw new InputTooLargeError(`${message.value.length} bytes exceed ${stage.input.topic} max ${limit}`);
+      if (message.value.length > limit)
+        throw new InputTooLargeError(`${message.value.length} bytes exceed ${stage.input.topic} max ${limit}`);
       input = codec.decode<In>(message.value, stage.input.schema);
     } catch (error) {
       await this.deadLetter(message, error, 1, []);
@@ -180,7 +198,16 @@ export class StageRunner<In> {
           return this.finish(message, started, 'dead_letter', input, traceId);
         }
         this.options.observer?.retried?.(stage.name, errorCode(error));
-        log.warn({ topic: message.topic, partition: message.partition, offset: message.offset, attempt, err: errorMessage(error) }, 'processing failed, retrying');
+        log.warn(
+          {
+            topic: message.topic,
+            partition: message.partition,
+            offset: message.offset,
+            attempt,
+            err: errorMessage(error),
+          },
+          'processing failed, retrying',
+        );
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 10_000));
       }
     }
@@ -204,7 +231,13 @@ export class StageRunner<In> {
     return errorCode(error) === OUTAGE_CODE && performance.now() - started < (this.options.outageRetryMs ?? 600_000);
   }
 
-  private finish(message: IncomingMessage, started: number, result: 'ok' | 'dead_letter', input?: In, traceId?: string): void {
+  private finish(
+    message: IncomingMessage,
+    started: number,
+    result: 'ok' | 'dead_letter',
+    input?: In,
+    traceId?: string,
+  ): void {
     this.processedCount++;
     this.tracker.finish(message.topic, message.partition, message.offset);
     const durationMs = performance.now() - started;
@@ -212,7 +245,18 @@ export class StageRunner<In> {
     // One line per message and stage at debug level: the path of a trace id through the loop.
     if (this.log.isLevelEnabled('debug')) {
       const { url, sourceUrl } = (input ?? {}) as { url?: string; sourceUrl?: string };
-      this.log.debug({ traceId, url: url ?? sourceUrl, topic: message.topic, partition: message.partition, offset: message.offset, result, durationMs: Math.round(durationMs) }, 'message handled');
+      this.log.debug(
+        {
+          traceId,
+          url: url ?? sourceUrl,
+          topic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+          result,
+          durationMs: Math.round(durationMs),
+        },
+        'message handled',
+      );
     }
   }
 
@@ -222,11 +266,17 @@ export class StageRunner<In> {
     const byTopic = new Map<TopicName, OutgoingMessage[]>();
     for (const emission of emissions) {
       if (!this.options.stage.outputs.includes(emission.topic)) {
-        throw new CrawlerError('STAGE_UNDECLARED_OUTPUT', `stage ${this.options.stage.name} emitted to undeclared topic ${emission.topic}`);
+        throw new CrawlerError(
+          'STAGE_UNDECLARED_OUTPUT',
+          `stage ${this.options.stage.name} emitted to undeclared topic ${emission.topic}`,
+        );
       }
       const value = this.options.codec.encode(emission.schema, emission.value);
       const limit = topicSpec(emission.topic).maxMessageBytes;
-      if (value.length > limit) throw new MessageTooLargeError(`${emission.schema} of ${value.length} bytes exceeds ${emission.topic} max ${limit}`);
+      if (value.length > limit)
+        throw new MessageTooLargeError(
+          `${emission.schema} of ${value.length} bytes exceeds ${emission.topic} max ${limit}`,
+        );
       let list = byTopic.get(emission.topic);
       if (!list) byTopic.set(emission.topic, (list = []));
       list.push({ key: emission.key, value, headers: { [TRACE_HEADER]: traceId } });
@@ -238,10 +288,31 @@ export class StageRunner<In> {
     );
   }
 
-  private async deadLetter(message: IncomingMessage, error: unknown, attempts: number, extra: Emission[], traceId?: string): Promise<void> {
+  private async deadLetter(
+    message: IncomingMessage,
+    error: unknown,
+    attempts: number,
+    extra: Emission[],
+    traceId?: string,
+  ): Promise<void> {
     const { stage, codec, producer } = this.options;
-    this.log.warn({ traceId, topic: message.topic, partition: message.partition, offset: message.offset, code: errorCode(error), err: errorMessage(error) }, 'dead-lettering message');
-    const value = encodeDeadLetter(codec, message, error, { service: stage.name, consumerGroup: this.groupId, attempts, failedAt: Date.now() });
+    this.log.warn(
+      {
+        traceId,
+        topic: message.topic,
+        partition: message.partition,
+        offset: message.offset,
+        code: errorCode(error),
+        err: errorMessage(error),
+      },
+      'dead-lettering message',
+    );
+    const value = encodeDeadLetter(codec, message, error, {
+      service: stage.name,
+      consumerGroup: this.groupId,
+      attempts,
+      failedAt: Date.now(),
+    });
     for (let attempt = 1; ; attempt++) {
       try {
         await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value }]);

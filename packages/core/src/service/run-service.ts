@@ -25,7 +25,10 @@ export interface ServiceDefinition {
  * message naming it, before anything listens or connects), start, serve /healthz and /readyz, and
  * on SIGTERM or SIGINT stop gracefully and exit 0.
  */
-export async function runService(definition: ServiceDefinition, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function runService(
+  definition: ServiceDefinition,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
   const { name, settings, start } = definition;
   // Nothing is listening or connected yet, so returning with an exit code ends the process.
   if (argv.some((arg) => arg === '--help' || arg === '-h')) {
@@ -34,7 +37,9 @@ export async function runService(definition: ServiceDefinition, argv: readonly s
     return;
   }
   if (argv.length > 0) {
-    process.stderr.write(`crawler-${name}: unknown argument "${argv[0]}"; settings come from the environment and CRAWLER_CONFIG (see --help)\n`);
+    process.stderr.write(
+      `crawler-${name}: unknown argument "${argv[0]}"; settings come from the environment and CRAWLER_CONFIG (see --help)\n`,
+    );
     process.exitCode = 2;
     return;
   }

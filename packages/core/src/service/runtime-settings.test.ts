@@ -3,7 +3,13 @@ import { loadRuntimeConfig } from './runtime-settings.js';
 
 describe('runtime settings', () => {
   it('defaults to the distributed adapters', () => {
-    expect(loadRuntimeConfig({ env: {} })).toMatchObject({ bus: 'kafka', linkbase: 'elasticsearch', fingerprints: 'redis', pageStore: 'hbase', topicPrefix: '' });
+    expect(loadRuntimeConfig({ env: {} })).toMatchObject({
+      bus: 'kafka',
+      linkbase: 'elasticsearch',
+      fingerprints: 'redis',
+      pageStore: 'hbase',
+      topicPrefix: '',
+    });
   });
 
   it('names the variable of an unknown adapter', () => {

@@ -6,7 +6,9 @@ import type { SettingsSection } from './settings-section.js';
 /** The --help text of a standalone service: its topics from the catalog, how it is configured, every setting. */
 export function serviceUsage(name: string, sections: readonly SettingsSection[]): string {
   const { topics, consumerGroups } = loadCatalog();
-  const groups = consumerGroups.filter((group) => group.service === name).map((group) => `${group.topics.join(', ')} (group ${group.group})`);
+  const groups = consumerGroups
+    .filter((group) => group.service === name)
+    .map((group) => `${group.topics.join(', ')} (group ${group.group})`);
   const produces = topics.filter((topic) => topic.producers.includes(name)).map((topic) => topic.name);
   const all = [{ name: 'runtime', title: 'every service (runtime)', spec: runtimeSettings }, ...sections];
   return [
@@ -16,10 +18,14 @@ export function serviceUsage(name: string, sections: readonly SettingsSection[])
     'Serves /healthz, /readyz and /metrics on CRAWLER_HEALTH_PORT; SIGTERM or SIGINT stops it cleanly.',
     '',
     'Configuration: each setting is read once at start; later wins: its default, the JSON file named by',
-    'CRAWLER_CONFIG (file keys as below, at the top level or under the group\'s section name), the',
+    "CRAWLER_CONFIG (file keys as below, at the top level or under the group's section name), the",
     'environment variable. A bad value exits 2 with a message naming the variable, before anything',
     'connects. All settings: docs/CONFIGURATION.md.',
-    ...all.flatMap((section) => ['', `${section.title} [section "${section.name}"]:`, ...describeSettings(section.spec)]),
+    ...all.flatMap((section) => [
+      '',
+      `${section.title} [section "${section.name}"]:`,
+      ...describeSettings(section.spec),
+    ]),
     '',
   ].join('\n');
 }

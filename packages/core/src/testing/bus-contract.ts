@@ -47,7 +47,11 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
     it('delivers keyed messages in order within the partition murmur2 picks, with headers', async () => {
       const name = await topic(4);
       const producer = harness.bus.producer();
-      const values = Array.from({ length: 20 }, (_, i) => ({ key: i % 2 === 0 ? 'host-a' : 'host-b', value: Buffer.from(`m${i}`), headers: { 'trace-id': `t${i}` } }));
+      const values = Array.from({ length: 20 }, (_, i) => ({
+        key: i % 2 === 0 ? 'host-a' : 'host-b',
+        value: Buffer.from(`m${i}`),
+        headers: { 'trace-id': `t${i}` },
+      }));
       await producer.send(name, values);
       const { received, started } = collect(`g-${randomUUID()}`, [name]);
       await started;
@@ -57,7 +61,9 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
         expect(new Set(mine.map((message) => message.partition))).toEqual(new Set([partitionForKey(key, 4)]));
         const order = mine.map((message) => Number(message.value.toString().slice(1)));
         expect(order).toEqual([...order].sort((a, b) => a - b));
-        expect(mine.map((message) => message.offset)).toEqual([...mine.map((message) => message.offset)].sort((a, b) => a - b));
+        expect(mine.map((message) => message.offset)).toEqual(
+          [...mine.map((message) => message.offset)].sort((a, b) => a - b),
+        );
       }
       expect(received.find((message) => message.value.toString() === 'm3')?.headers['trace-id']).toBe('t3');
       await producer.close();
@@ -66,7 +72,10 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
     it('resumes a group after its committed offset and redelivers what was not committed', async () => {
       const name = await topic(1);
       const producer = harness.bus.producer();
-      await producer.send(name, Array.from({ length: 10 }, (_, i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+      await producer.send(
+        name,
+        Array.from({ length: 10 }, (_, i) => ({ key: 'k', value: Buffer.from(String(i)) })),
+      );
       const groupId = `g-${randomUUID()}`;
       const first = collect(groupId, [name]);
       await first.started;
@@ -90,17 +99,30 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
       const b = collect(groupId, [name]);
       await b.started;
       const producer = harness.bus.producer();
-      await waitFor(async () => {
-        await producer.send(name, Array.from({ length: 8 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from('probe') })));
-        return a.received.length > 0 && b.received.length > 0;
-      }, 20_000 + harness.rebalanceMs, 500);
+      await waitFor(
+        async () => {
+          await producer.send(
+            name,
+            Array.from({ length: 8 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from('probe') })),
+          );
+          return a.received.length > 0 && b.received.length > 0;
+        },
+        20_000 + harness.rebalanceMs,
+        500,
+      );
       const partitionsOf = (messages: IncomingMessage[]) => new Set(messages.map((message) => message.partition));
       for (const partition of partitionsOf(a.received)) expect(partitionsOf(b.received).has(partition)).toBe(false);
       await a.consumer.commit([]);
       await a.consumer.stop();
       const before = b.received.length;
-      await producer.send(name, Array.from({ length: 40 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from('after') })));
-      await waitFor(() => b.received.filter((message) => message.value.toString() === 'after').length === 40, 20_000 + harness.rebalanceMs);
+      await producer.send(
+        name,
+        Array.from({ length: 40 }, (_, i) => ({ key: `host-${i}`, value: Buffer.from('after') })),
+      );
+      await waitFor(
+        () => b.received.filter((message) => message.value.toString() === 'after').length === 40,
+        20_000 + harness.rebalanceMs,
+      );
       expect(b.received.length).toBeGreaterThanOrEqual(before + 40);
       await producer.close();
     });
@@ -108,7 +130,10 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
     it('gives each group every message', async () => {
       const name = await topic(2);
       const producer = harness.bus.producer();
-      await producer.send(name, Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, value: Buffer.from(String(i)) })));
+      await producer.send(
+        name,
+        Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, value: Buffer.from(String(i)) })),
+      );
       const one = collect(`g-${randomUUID()}`, [name]);
       const two = collect(`g-${randomUUID()}`, [name]);
       await Promise.all([one.started, two.started]);
@@ -119,7 +144,10 @@ export function describeBusContract(adapter: string, create: () => Promise<BusCo
     it('delivers the next message of a partition only after the handler resolved (backpressure)', async () => {
       const name = await topic(1);
       const producer = harness.bus.producer();
-      await producer.send(name, [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+      await producer.send(
+        name,
+        [0, 1, 2].map((i) => ({ key: 'k', value: Buffer.from(String(i)) })),
+      );
       const gates: (() => void)[] = [];
       const seen: string[] = [];
       const consumer = harness.bus.consumer({ groupId: `g-${randomUUID()}`, topics: [name], fromBeginning: true });

@@ -52,9 +52,14 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
 
     it('expires entries after their TTL and refreshes the TTL on every hit', async () => {
       const space = ns();
-      await store.putIfAbsent([{ namespace: space, key: 'short', value: 'v', ttlMs: 300 }, { namespace: space, key: 'kept', value: 'v', ttlMs: 600 }]);
+      await store.putIfAbsent([
+        { namespace: space, key: 'short', value: 'v', ttlMs: 300 },
+        { namespace: space, key: 'kept', value: 'v', ttlMs: 600 },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await store.putIfAbsent([{ namespace: space, key: 'kept', value: 'x', ttlMs: 600 }])).toEqual([{ created: false, existing: 'v' }]);
+      expect(await store.putIfAbsent([{ namespace: space, key: 'kept', value: 'x', ttlMs: 600 }])).toEqual([
+        { created: false, existing: 'v' },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(await store.get(space, ['short', 'kept'])).toEqual([null, 'v']);
     });
@@ -108,10 +113,18 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
 
     it('handles large batches', async () => {
       const space = ns();
-      const entries = Array.from({ length: 2000 }, (_, i) => ({ namespace: space, key: `k${i}`, value: `v${i}`, ttlMs: 60_000 }));
+      const entries = Array.from({ length: 2000 }, (_, i) => ({
+        namespace: space,
+        key: `k${i}`,
+        value: `v${i}`,
+        ttlMs: 60_000,
+      }));
       const results = await store.putIfAbsent(entries);
       expect(results.every((result) => result.created)).toBe(true);
-      const values = await store.get(space, entries.map((entry) => entry.key));
+      const values = await store.get(
+        space,
+        entries.map((entry) => entry.key),
+      );
       expect(values[1999]).toBe('v1999');
     });
   });

@@ -42,7 +42,11 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
     it('loses no update when many writers modify one record at once', async () => {
       const record = makeLinkRecord(unique('counter'));
       await linkbase.insertNew([record]);
-      await Promise.all(Array.from({ length: 25 }, () => linkbase.update([record.id], (current) => ({ ...current, inlinks: current.inlinks + 1 }))));
+      await Promise.all(
+        Array.from({ length: 25 }, () =>
+          linkbase.update([record.id], (current) => ({ ...current, inlinks: current.inlinks + 1 })),
+        ),
+      );
       expect((await linkbase.getMany([record.id])).get(record.id)?.inlinks).toBe(25);
     });
 
@@ -62,14 +66,28 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         makeLinkRecord(`http://${host}/shallow-b`, { depth: 1, rank: 0.7, nextFetchAt: now - 10 }),
         makeLinkRecord(`http://${host}/shallow-a`, { depth: 1, rank: 0.2, nextFetchAt: now - 10 }),
         makeLinkRecord(`http://${host}/low`, { depth: 0, level: 3, nextFetchAt: now - 10 }),
-        makeLinkRecord(`http://${host}/recheck-late`, { depth: 0, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 10 }),
-        makeLinkRecord(`http://${host}/recheck-overdue`, { depth: 2, trafficClass: 'update', fetchCount: 1, status: 'fetched', nextFetchAt: now - 5000 }),
+        makeLinkRecord(`http://${host}/recheck-late`, {
+          depth: 0,
+          trafficClass: 'update',
+          fetchCount: 1,
+          status: 'fetched',
+          nextFetchAt: now - 10,
+        }),
+        makeLinkRecord(`http://${host}/recheck-overdue`, {
+          depth: 2,
+          trafficClass: 'update',
+          fetchCount: 1,
+          status: 'fetched',
+          nextFetchAt: now - 5000,
+        }),
         makeLinkRecord(`http://${host}/later`, { depth: 0, nextFetchAt: now + 60_000 }),
         makeLinkRecord(`http://${host}/gone`, { depth: 0, status: 'gone', nextFetchAt: 0 }),
       ];
       await linkbase.insertNew(records);
       const groups = async (perQueueLimit: number) => {
-        const due = (await linkbase.findDue({ now, limit: 1000, perQueueLimit })).filter((record) => record.host === host);
+        const due = (await linkbase.findDue({ now, limit: 1000, perQueueLimit })).filter(
+          (record) => record.host === host,
+        );
         const byGroup = new Map<string, string[]>();
         for (const record of due) {
           const key = `${record.trafficClass}/${record.level}`;
@@ -77,8 +95,16 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         }
         return Object.fromEntries([...byGroup].sort(([a], [b]) => (a < b ? -1 : 1)));
       };
-      expect(await groups(1000)).toEqual({ 'discovery/0': ['/shallow-a', '/shallow-b', '/deep'], 'discovery/3': ['/low'], 'update/0': ['/recheck-overdue', '/recheck-late'] });
-      expect(await groups(1)).toEqual({ 'discovery/0': ['/shallow-a'], 'discovery/3': ['/low'], 'update/0': ['/recheck-overdue'] });
+      expect(await groups(1000)).toEqual({
+        'discovery/0': ['/shallow-a', '/shallow-b', '/deep'],
+        'discovery/3': ['/low'],
+        'update/0': ['/recheck-overdue', '/recheck-late'],
+      });
+      expect(await groups(1)).toEqual({
+        'discovery/0': ['/shallow-a'],
+        'discovery/3': ['/low'],
+        'update/0': ['/recheck-overdue'],
+      });
     });
 
     it('leaves paused queues and jobs out of findDue', async () => {
@@ -91,8 +117,15 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         makeLinkRecord(`http://${open}/a`, { nextFetchAt: now - 1 }),
         makeLinkRecord(`http://${open}/of-paused-job`, { nextFetchAt: now - 1, jobId }),
       ]);
-      const due = await linkbase.findDue({ now, limit: 1000, perQueueLimit: 10, exclude: { queues: [paused], jobs: [jobId] } });
-      expect(due.filter((record) => record.host === paused || record.host === open).map((record) => record.url)).toEqual([`http://${open}/a`]);
+      const due = await linkbase.findDue({
+        now,
+        limit: 1000,
+        perQueueLimit: 10,
+        exclude: { queues: [paused], jobs: [jobId] },
+      });
+      expect(
+        due.filter((record) => record.host === paused || record.host === open).map((record) => record.url),
+      ).toEqual([`http://${open}/a`]);
     });
 
     it('leases a due URL once and makes it due again when the lease runs out', async () => {
@@ -102,7 +135,8 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       await linkbase.insertNew([record]);
       expect((await linkbase.lease([record.id], now + 1000, now)).map((leased) => leased.id)).toEqual([record.id]);
       expect(await linkbase.lease([record.id], now + 1000, now)).toEqual([]);
-      const hostDue = async (at: number) => (await linkbase.findDue({ now: at, limit: 1000, perQueueLimit: 10 })).filter((due) => due.host === host);
+      const hostDue = async (at: number) =>
+        (await linkbase.findDue({ now: at, limit: 1000, perQueueLimit: 10 })).filter((due) => due.host === host);
       expect(await hostDue(now + 500)).toEqual([]);
       expect((await hostDue(now + 1001)).map((due) => due.id)).toEqual([record.id]);
     });
@@ -133,7 +167,11 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
 
     it('keeps the control state (paused jobs and queues, added jobs)', async () => {
       expect(await linkbase.getControl()).toEqual({ pausedJobs: [], pausedQueues: [], jobs: [] });
-      const control = { pausedJobs: ['j1'], pausedQueues: ['a.test:8080'], jobs: [{ id: 'j1', seeds: ['http://a.test:8080/'], scope: { allow: ['^http'] } }] };
+      const control = {
+        pausedJobs: ['j1'],
+        pausedQueues: ['a.test:8080'],
+        jobs: [{ id: 'j1', seeds: ['http://a.test:8080/'], scope: { allow: ['^http'] } }],
+      };
       await linkbase.putControl(control);
       expect(await linkbase.getControl()).toEqual(control);
       await linkbase.putControl({ ...control, pausedJobs: [] });
@@ -141,19 +179,44 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
     });
 
     it('scans every record and keeps them across a restart', async () => {
-      const record = makeLinkRecord(unique('persist'), { anchors: ['Persist me'], etag: '"e1"', sitemapChangefreq: 'daily', sitemapLastmod: 1_700_000_000_000 });
+      const record = makeLinkRecord(unique('persist'), {
+        anchors: ['Persist me'],
+        etag: '"e1"',
+        sitemapChangefreq: 'daily',
+        sitemapLastmod: 1_700_000_000_000,
+      });
       await linkbase.insertNew([record]);
       const history = [
         { ms: 86_400_000, changed: true },
         { ms: 3_600_000, changed: false },
       ];
-      await linkbase.update([record.id], (current) => ({ ...current, status: 'fetched', fetchCount: 1, changeHistory: history, changeRate: 0.5, value: 0.25, level: 2, rank: 0.125, linkYield: 3.5 }));
+      await linkbase.update([record.id], (current) => ({
+        ...current,
+        status: 'fetched',
+        fetchCount: 1,
+        changeHistory: history,
+        changeRate: 0.5,
+        value: 0.25,
+        level: 2,
+        rank: 0.125,
+        linkYield: 3.5,
+      }));
       await linkbase.flush();
       let seen = false;
       for await (const scanned of linkbase.scan()) if (scanned.id === record.id) seen = true;
       expect(seen).toBe(true);
       linkbase = await harness.reopen();
-      expect((await linkbase.getMany([record.id])).get(record.id)).toEqual({ ...record, status: 'fetched', fetchCount: 1, changeHistory: history, changeRate: 0.5, value: 0.25, level: 2, rank: 0.125, linkYield: 3.5 });
+      expect((await linkbase.getMany([record.id])).get(record.id)).toEqual({
+        ...record,
+        status: 'fetched',
+        fetchCount: 1,
+        changeHistory: history,
+        changeRate: 0.5,
+        value: 0.25,
+        level: 2,
+        rank: 0.125,
+        linkYield: 3.5,
+      });
       expect((await linkbase.getControl()).pausedQueues).toEqual(['a.test:8080']);
     });
   });

@@ -13,7 +13,12 @@ export interface PageStoreContractHarness {
   cleanup?(): Promise<void>;
 }
 
-function page(url: string, fetchedAt: number, text: string, body = Buffer.from(`<html><body>${text}</body></html>`)): StoredPage {
+function page(
+  url: string,
+  fetchedAt: number,
+  text: string,
+  body = Buffer.from(`<html><body>${text}</body></html>`),
+): StoredPage {
   return {
     ...sampleMessages[Schemas.StoredPage],
     url,
@@ -51,7 +56,14 @@ export function describePageStoreContract(adapter: string, create: () => Promise
       await store.put([written]);
       const [read] = await store.get(u);
       expect(read?.body.equals(written.body)).toBe(true);
-      expect(read).toMatchObject({ url: u, surt: written.surt, text: 'first version', fields: { headline: ['first version'] }, fetchedAt: 1_790_000_000_000, httpStatus: 200 });
+      expect(read).toMatchObject({
+        url: u,
+        surt: written.surt,
+        text: 'first version',
+        fields: { headline: ['first version'] },
+        fetchedAt: 1_790_000_000_000,
+        httpStatus: 200,
+      });
       expect(read?.links).toEqual(written.links);
     });
 

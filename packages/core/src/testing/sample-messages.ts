@@ -1,4 +1,13 @@
-import type { DeadLetter, FetchResult, FrontierRequest, Outlinks, ParsedPage, ReviewRecord, StatusUpdate, StoredPage } from '../messages.js';
+import type {
+  DeadLetter,
+  FetchResult,
+  FrontierRequest,
+  Outlinks,
+  ParsedPage,
+  ReviewRecord,
+  StatusUpdate,
+  StoredPage,
+} from '../messages.js';
 import { Schemas } from '../messages.js';
 
 /** One realistic value per message schema: fixtures for tests and the saved samples in schemas/samples. */
@@ -23,9 +32,28 @@ const fetchMeta = {
   etag: '"abc"',
   lastModified: 'Sat, 21 Nov 2026 05:00:00 GMT',
 };
-const body = { body: Buffer.from('<html><title>Seven</title><a href="/a">A</a></html>'), bodyEncoding: 'identity', bodyLength: 51, truncated: false };
-const link = { url: 'http://news.example.test/a', anchor: 'A', rel: null, source: 'a', lastmod: null, changefreq: null };
-const sitemapLink = { url: 'http://news.example.test/article/8', anchor: null, rel: null, source: 'sitemap', lastmod: 1_789_900_000_000, changefreq: 'daily' };
+const body = {
+  body: Buffer.from('<html><title>Seven</title><a href="/a">A</a></html>'),
+  bodyEncoding: 'identity',
+  bodyLength: 51,
+  truncated: false,
+};
+const link = {
+  url: 'http://news.example.test/a',
+  anchor: 'A',
+  rel: null,
+  source: 'a',
+  lastmod: null,
+  changefreq: null,
+};
+const sitemapLink = {
+  url: 'http://news.example.test/article/8',
+  anchor: null,
+  rel: null,
+  source: 'sitemap',
+  lastmod: 1_789_900_000_000,
+  changefreq: 'daily',
+};
 
 export const sampleMessages = {
   [Schemas.FrontierRequest]: {
@@ -95,7 +123,18 @@ export const sampleMessages = {
     traceId: identity.traceId,
     depth: 3,
     discoveredAt: 1_790_000_000_000,
-    links: [link, { url: 'http://other.example.test/', anchor: null, rel: 'nofollow', source: 'a', lastmod: null, changefreq: null }, sitemapLink],
+    links: [
+      link,
+      {
+        url: 'http://other.example.test/',
+        anchor: null,
+        rel: 'nofollow',
+        source: 'a',
+        lastmod: null,
+        changefreq: null,
+      },
+      sitemapLink,
+    ],
   } satisfies Outlinks,
   [Schemas.StoredPage]: {
     ...fetchMeta,

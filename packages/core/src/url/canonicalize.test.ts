@@ -30,11 +30,18 @@ describe('canonicalize', () => {
 
   it('sorts query parameters only when asked, keeping equal names in order', () => {
     expect(canonicalUrl('http://e.test/?b=1&a=2&b=0')).toBe('http://e.test/?b=1&a=2&b=0');
-    expect(canonicalUrl('http://e.test/?b=1&a=2&b=0', undefined, { ...defaultCanonicalizeOptions, sortQuery: true })).toBe('http://e.test/?a=2&b=1&b=0');
+    expect(
+      canonicalUrl('http://e.test/?b=1&a=2&b=0', undefined, { ...defaultCanonicalizeOptions, sortQuery: true }),
+    ).toBe('http://e.test/?a=2&b=1&b=0');
   });
 
   it('keeps tracking parameters when removal is off', () => {
-    expect(canonicalUrl('http://e.test/?utm_source=x', undefined, { ...defaultCanonicalizeOptions, removeTrackingParams: false })).toBe('http://e.test/?utm_source=x');
+    expect(
+      canonicalUrl('http://e.test/?utm_source=x', undefined, {
+        ...defaultCanonicalizeOptions,
+        removeTrackingParams: false,
+      }),
+    ).toBe('http://e.test/?utm_source=x');
   });
 
   it('removes extra tracking and session parameters named in the options', () => {

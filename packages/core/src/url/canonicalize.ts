@@ -31,17 +31,56 @@ export const defaultCanonicalizeOptions: CanonicalizeOptions = Object.freeze({
 
 /** Built-in tracking parameters, besides every `utm_*` name (docs/URLS.md rule 6). */
 export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
-  'gclid', 'gclsrc', 'dclid', 'fbclid', 'msclkid', 'yclid', 'mc_cid', 'mc_eid', '_ga', '_gl', 'igshid', 'twclid', 'wbraid', 'gbraid', 'ref_src',
-  'ttclid', 'li_fat_id', 'srsltid', '_hsenc', '_hsmi', 'mkt_tok', 's_cid', '_openstat', 'oly_anon_id', 'oly_enc_id', 'vero_id', 'rb_clickid',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  'igshid',
+  'twclid',
+  'wbraid',
+  'gbraid',
+  'ref_src',
+  'ttclid',
+  'li_fat_id',
+  'srsltid',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  's_cid',
+  '_openstat',
+  'oly_anon_id',
+  'oly_enc_id',
+  'vero_id',
+  'rb_clickid',
 ]);
 /** Built-in session id parameters (docs/URLS.md rule 5). */
-export const SESSION_PARAMS: ReadonlySet<string> = new Set(['jsessionid', 'phpsessid', 'sid', 'sessionid', 'session_id', 'aspsessionid', 'cfid', 'cftoken']);
+export const SESSION_PARAMS: ReadonlySet<string> = new Set([
+  'jsessionid',
+  'phpsessid',
+  'sid',
+  'sessionid',
+  'session_id',
+  'aspsessionid',
+  'cfid',
+  'cftoken',
+]);
 const SESSION_PATH_PARAM = /;(?:jsessionid|phpsessid|sid|sessionid)=[^/?#]*/gi;
 const PERCENT_ESCAPE = /%([0-9a-fA-F]{2})/g;
 
-export type CanonicalizeResult = { ok: true; url: string; parsed: URL } | { ok: false; reason: 'invalid' | 'scheme' | 'too-long' };
+export type CanonicalizeResult =
+  { ok: true; url: string; parsed: URL } | { ok: false; reason: 'invalid' | 'scheme' | 'too-long' };
 
-export function canonicalize(input: string, base?: string | URL, options: CanonicalizeOptions = defaultCanonicalizeOptions): CanonicalizeResult {
+export function canonicalize(
+  input: string,
+  base?: string | URL,
+  options: CanonicalizeOptions = defaultCanonicalizeOptions,
+): CanonicalizeResult {
   let url: URL;
   try {
     url = new URL(input.trim(), base);
@@ -86,13 +125,21 @@ function canonicalQuery(query: string, options: CanonicalizeOptions): string {
     const extraSession = options.extraSessionParams ?? [];
     pairs = pairs.filter((pair) => {
       const name = decodeName(pair);
-      if (options.removeTrackingParams && (name.startsWith('utm_') || TRACKING_PARAMS.has(name) || extraTracking.includes(name))) return false;
+      if (
+        options.removeTrackingParams &&
+        (name.startsWith('utm_') || TRACKING_PARAMS.has(name) || extraTracking.includes(name))
+      )
+        return false;
       if (options.removeSessionIds && (SESSION_PARAMS.has(name) || extraSession.includes(name))) return false;
       return true;
     });
   }
   pairs = pairs.map(normalizePercentEncoding);
-  if (options.sortQuery) pairs = pairs.map((pair, i) => ({ pair, i, name: pair.split('=')[0]! })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.i - b.i)).map((x) => x.pair);
+  if (options.sortQuery)
+    pairs = pairs
+      .map((pair, i) => ({ pair, i, name: pair.split('=')[0]! }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.i - b.i))
+      .map((x) => x.pair);
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }
 
@@ -111,7 +158,13 @@ export function normalizePercentEncoding(text: string): string {
   return text.replace(PERCENT_ESCAPE, (_, hex: string) => {
     const code = Number.parseInt(hex, 16);
     const isUnreserved =
-      (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e || code === 0x5f || code === 0x7e;
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x2d ||
+      code === 0x2e ||
+      code === 0x5f ||
+      code === 0x7e;
     return isUnreserved ? String.fromCharCode(code) : `%${hex.toUpperCase()}`;
   });
 }

@@ -11,7 +11,10 @@ export const quiet = silentLogger();
 
 /** Settings for a fresh index of its own, so runs and test files never see each other's records. */
 export function testConfig(overrides: Record<string, unknown> = {}): ElasticsearchConfig {
-  return loadElasticsearchConfig({ env: {}, overrides: { url: TEST_URL, index: `crawler-links-test-${randomUUID().slice(0, 12)}`, ...overrides } });
+  return loadElasticsearchConfig({
+    env: {},
+    overrides: { url: TEST_URL, index: `crawler-links-test-${randomUUID().slice(0, 12)}`, ...overrides },
+  });
 }
 
 /** Deletes the index, its control index and its template by exact name (the cluster refuses wildcard deletes). */

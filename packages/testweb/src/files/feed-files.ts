@@ -32,7 +32,9 @@ export function createAtomResource(seed: number, title: string, feedUrl: string,
     kind: 'file',
     contentType: 'application/atom+xml; charset=utf-8',
     body: ({ round }) => {
-      const dates = items.map((item) => roundDate(lastChangedRound(seed, item.content.key, item.content.changeRate, round)));
+      const dates = items.map((item) =>
+        roundDate(lastChangedRound(seed, item.content.key, item.content.changeRate, round)),
+      );
       const updated = new Date(Math.max(...dates.map((d) => d.getTime()))).toISOString();
       const entries = items.map(
         (item, i) =>

@@ -85,5 +85,9 @@ export function renderStaticFiles(): [string, Resource][] {
 
 /** A JSON answer whose value the model fixes. */
 export function jsonFile(value: () => unknown): Resource {
-  return { kind: 'file', contentType: 'application/json; charset=utf-8', body: () => Buffer.from(JSON.stringify(value()), 'utf8') };
+  return {
+    kind: 'file',
+    contentType: 'application/json; charset=utf-8',
+    body: () => Buffer.from(JSON.stringify(value()), 'utf8'),
+  };
 }

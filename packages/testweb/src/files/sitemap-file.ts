@@ -9,7 +9,11 @@ const XML_TYPE = 'application/xml; charset=utf-8';
  * A sitemap of the host's reachable pages (taken from the ground truth, so sitemap-following
  * crawlers find nothing the truth does not list), with lastmod and changefreq from the model.
  */
-export function createSitemapResource(host: HostModel, seed: number, include: (path: string) => boolean = () => true): Resource {
+export function createSitemapResource(
+  host: HostModel,
+  seed: number,
+  include: (path: string) => boolean = () => true,
+): Resource {
   return {
     kind: 'file',
     contentType: XML_TYPE,

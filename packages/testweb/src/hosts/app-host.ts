@@ -27,23 +27,49 @@ export function buildAppHost(ctx: RenderBuildContext): HostModel {
   const items = Array.from({ length: ITEMS }, (_, i) => `/item/${i + 1}`);
   const shell = (path: string, title: string, fields: Partial<PageScript>): void => {
     const script = pageScript({ role: 'shell', data: dataPath('/api/content', path), ...fields });
-    const page = standardPage({ title, template: 'app', content: proseContent(ctx.seed, `app:${path}`, 0, 2), links: [], script });
+    const page = standardPage({
+      title,
+      template: 'app',
+      content: proseContent(ctx.seed, `app:${path}`, 0, 2),
+      links: [],
+      script,
+    });
     addPage(host, path, page);
-    addResource(host, script.data, jsonFile(() => contentOf(page)));
+    addResource(
+      host,
+      script.data,
+      jsonFile(() => contentOf(page)),
+    );
   };
   const links = (from: string, targets: string[]) => scriptLinks(origin, from, targets);
 
-  shell('/', 'Atlas', { links: links('/', [...items, '/about', '/go/welcome', '/private/settings']), fetches: [`${origin}/private/track`] });
+  shell('/', 'Atlas', {
+    links: links('/', [...items, '/about', '/go/welcome', '/private/settings']),
+    fetches: [`${origin}/private/track`],
+  });
   items.forEach((path, i) => {
     const fetches = i < 2 ? [`${origin}/teasers/${i + 1}`] : [];
-    shell(path, `Atlas item ${i + 1}`, { links: links(path, ['/', items[(i + 1) % ITEMS]!]), fetches, offMachine: i === 2 ? APP_OFF_MACHINE : [] });
+    shell(path, `Atlas item ${i + 1}`, {
+      links: links(path, ['/', items[(i + 1) % ITEMS]!]),
+      fetches,
+      offMachine: i === 2 ? APP_OFF_MACHINE : [],
+    });
   });
   shell('/about', 'About Atlas', { links: links('/about', ['/']) });
   shell('/go/welcome', 'Welcome', { role: 'redirect', redirect: { href: '/welcome', target: `${origin}/welcome` } });
   shell('/welcome', 'Welcome to Atlas', { links: links('/welcome', ['/', '/item/1']) });
   for (const n of [1, 2]) {
     const path = `/teasers/${n}`;
-    addPage(host, path, standardPage({ title: `Teaser ${n}`, template: 'plain', content: proseContent(ctx.seed, `app:${path}`, 0, 1), links: [makeLink({ origin, path }, { origin, path: '/' }, 'Atlas home')] }));
+    addPage(
+      host,
+      path,
+      standardPage({
+        title: `Teaser ${n}`,
+        template: 'plain',
+        content: proseContent(ctx.seed, `app:${path}`, 0, 1),
+        links: [makeLink({ origin, path }, { origin, path: '/' }, 'Atlas home')],
+      }),
+    );
   }
   for (const [path, resource] of renderStaticFiles()) addResource(host, path, resource);
   addResource(host, '/robots.txt', staticFile('text/plain; charset=utf-8', 'User-agent: *\nDisallow: /private/\n'));

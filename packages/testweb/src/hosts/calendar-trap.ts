@@ -19,8 +19,12 @@ export function createCalendarRoute(origin: string): (pathAndQuery: string) => R
     const next = month === 12 ? calendarPath(year + 1, 1) : calendarPath(year, month + 1);
     const links = [
       makeLink({ origin, path }, { origin, path: '/' }, 'Home', { placement: 'nav' }),
-      ...(year > 1000 || month > 1 ? [makeLink({ origin, path }, { origin, path: previous }, 'Previous month', { form: 'relative' })] : []),
-      ...(year < 9999 || month < 12 ? [makeLink({ origin, path }, { origin, path: next }, 'Next month', { form: 'relative' })] : []),
+      ...(year > 1000 || month > 1
+        ? [makeLink({ origin, path }, { origin, path: previous }, 'Previous month', { form: 'relative' })]
+        : []),
+      ...(year < 9999 || month < 12
+        ? [makeLink({ origin, path }, { origin, path: next }, 'Next month', { form: 'relative' })]
+        : []),
     ];
     const title = `Archive for ${year}-${String(month).padStart(2, '0')}`;
     const content = fixedContent(`calendar:${year}:${month}`, [`No posts were published in ${title.slice(12)}.`]);

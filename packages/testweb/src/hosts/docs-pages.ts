@@ -34,7 +34,10 @@ export function addDocsPages(host: HostModel, seed: number, count: number): stri
         title: docsTitle(seed, n),
         template: 'docs',
         content: docsContent(seed, n),
-        links: [...toc(path), ...[...new Set(neighbours)].map((m) => makeLink(at(path), at(paths[m] as string), docsTitle(seed, m)))],
+        links: [
+          ...toc(path),
+          ...[...new Set(neighbours)].map((m) => makeLink(at(path), at(paths[m] as string), docsTitle(seed, m))),
+        ],
       }),
     );
   });

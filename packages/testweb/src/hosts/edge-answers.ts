@@ -5,7 +5,9 @@ export function htmlAnswer(title: string, text: string, headers: Record<string, 
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
-    body: Buffer.from(`<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><p>${text}</p></body></html>\n`),
+    body: Buffer.from(
+      `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><p>${text}</p></body></html>\n`,
+    ),
   };
 }
 

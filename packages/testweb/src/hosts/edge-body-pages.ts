@@ -13,39 +13,110 @@ const compressedHtml = () => htmlAnswer('Compressed', COMPRESSED_TEXT).body!;
 
 /** GZIP_BOMB_BYTES of "a", gzip-encoded, served as HTML. */
 export function gzipBombAnswer(): RawAnswer {
-  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(GZIP_BOMB_BYTES, 0x61), { level: 9 }) };
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' },
+    body: gzipSync(Buffer.alloc(GZIP_BOMB_BYTES, 0x61), { level: 9 }),
+  };
 }
 
 /** Bodies that test decoding and size limits: every Content-Encoding, a bomb, oversized bodies, types that lie. */
 export function addEdgeBodyPages(host: HostModel): void {
   const html = (encoding: string, encode: (bytes: Buffer) => Buffer) =>
-    lazy(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': encoding }, body: encode(compressedHtml()) }));
-  addResource(host, '/encoding/gzip', html('gzip', (bytes) => gzipSync(bytes)));
-  addResource(host, '/encoding/deflate', html('deflate', (bytes) => deflateSync(bytes)));
+    lazy(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': encoding },
+      body: encode(compressedHtml()),
+    }));
+  addResource(
+    host,
+    '/encoding/gzip',
+    html('gzip', (bytes) => gzipSync(bytes)),
+  );
+  addResource(
+    host,
+    '/encoding/deflate',
+    html('deflate', (bytes) => deflateSync(bytes)),
+  );
   // Some servers send raw DEFLATE (no zlib header) as "deflate"; browsers accept it.
-  addResource(host, '/encoding/deflate-raw', html('deflate', (bytes) => deflateRawSync(bytes)));
-  addResource(host, '/encoding/br', html('br', (bytes) => brotliCompressSync(bytes)));
-  addResource(host, '/encoding/gzip-br', html('gzip, br', (bytes) => brotliCompressSync(gzipSync(bytes))));
+  addResource(
+    host,
+    '/encoding/deflate-raw',
+    html('deflate', (bytes) => deflateRawSync(bytes)),
+  );
+  addResource(
+    host,
+    '/encoding/br',
+    html('br', (bytes) => brotliCompressSync(bytes)),
+  );
+  addResource(
+    host,
+    '/encoding/gzip-br',
+    html('gzip, br', (bytes) => brotliCompressSync(gzipSync(bytes))),
+  );
   addResource(host, '/gzip-bomb', lazy(gzipBombAnswer));
 
   addResource(
     host,
     '/big',
-    lazy(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<!DOCTYPE html><title>Big</title><p>${'x'.repeat(BIG_BODY_BYTES)}</p>`) })),
+    lazy(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: Buffer.from(`<!DOCTYPE html><title>Big</title><p>${'x'.repeat(BIG_BODY_BYTES)}</p>`),
+    })),
   );
-  addResource(host, '/big.pdf', lazy(() => ({ status: 200, headers: { 'content-type': 'application/pdf' }, body: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(BIG_BODY_BYTES, 0x20)]) })));
-  addResource(host, '/small.pdf', fixed({ status: 200, headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.4\n%%EOF\n') }));
+  addResource(
+    host,
+    '/big.pdf',
+    lazy(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/pdf' },
+      body: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(BIG_BODY_BYTES, 0x20)]),
+    })),
+  );
+  addResource(
+    host,
+    '/small.pdf',
+    fixed({ status: 200, headers: { 'content-type': 'application/pdf' }, body: Buffer.from('%PDF-1.4\n%%EOF\n') }),
+  );
   addResource(
     host,
     '/feed.xml',
-    fixed({ status: 200, headers: { 'content-type': 'application/rss+xml' }, body: Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel><title>Edge</title></channel></rss>\n') }),
+    fixed({
+      status: 200,
+      headers: { 'content-type': 'application/rss+xml' },
+      body: Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel><title>Edge</title></channel></rss>\n'),
+    }),
   );
 
   // Content-Type headers that lie, and one that is missing.
-  addResource(host, '/lies/pdf-as-html', fixed({ status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('%PDF-1.4\n%%EOF\n') }));
-  addResource(host, '/lies/png-as-html', fixed({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') }));
-  addResource(host, '/lies/html-as-octet-stream', fixed({ ...htmlAnswer('Octets', 'HTML served as application/octet-stream.'), headers: { 'content-type': 'application/octet-stream' } }));
-  addResource(host, '/lies/no-type', fixed({ status: 200, body: htmlAnswer('Untyped', 'HTML served without a Content-Type.').body! }));
+  addResource(
+    host,
+    '/lies/pdf-as-html',
+    fixed({ status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('%PDF-1.4\n%%EOF\n') }),
+  );
+  addResource(
+    host,
+    '/lies/png-as-html',
+    fixed({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+    }),
+  );
+  addResource(
+    host,
+    '/lies/html-as-octet-stream',
+    fixed({
+      ...htmlAnswer('Octets', 'HTML served as application/octet-stream.'),
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+  );
+  addResource(
+    host,
+    '/lies/no-type',
+    fixed({ status: 200, body: htmlAnswer('Untyped', 'HTML served without a Content-Type.').body! }),
+  );
 }
 
 export { COMPRESSED_TEXT };

@@ -3,7 +3,14 @@ import { buildEdgeHttpHost } from './edge-http-host.js';
 import { buildEdgeRobotsHosts } from './edge-robots-hosts.js';
 
 /** The hosts of the 'edge' profile, in listening order. */
-export const EDGE_HOST_NAMES = ['robots-odd', 'robots-error', 'robots-redirect', 'robots-loop', 'robots-denied', 'http'] as const;
+export const EDGE_HOST_NAMES = [
+  'robots-odd',
+  'robots-error',
+  'robots-redirect',
+  'robots-loop',
+  'robots-denied',
+  'http',
+] as const;
 export type EdgeHostName = (typeof EDGE_HOST_NAMES)[number];
 
 /**

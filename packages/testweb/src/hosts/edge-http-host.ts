@@ -32,7 +32,10 @@ export function buildEdgeHttpHost(origin: string, otherOrigin: string): HostMode
   addResource(host, '/status/500', fixed({ status: 500 }));
   addResource(host, '/status/302-without-location', fixed({ status: 302 }));
   addResource(host, '/busy/seconds', fixed({ status: 429, headers: { 'retry-after': '2' } }));
-  addResource(host, '/busy/date', { kind: 'raw', answer: ({ now }) => ({ status: 503, headers: { 'retry-after': new Date(now + 3000).toUTCString() } }) });
+  addResource(host, '/busy/date', {
+    kind: 'raw',
+    answer: ({ now }) => ({ status: 503, headers: { 'retry-after': new Date(now + 3000).toUTCString() } }),
+  });
   addResource(host, '/busy/no-retry-after', fixed({ status: 503 }));
 
   addResource(host, '/slow-answer', fixed({ ...htmlAnswer('Slow', 'This answer takes 300 ms.'), delayMs: 300 }));
@@ -46,8 +49,15 @@ export function buildEdgeHttpHost(origin: string, otherOrigin: string): HostMode
   addResource(host, '/cross-host', fixed(redirectAnswer(301, `${otherOrigin}/`)));
   addResource(host, '/to-metadata', fixed(redirectAnswer(302, `http://${EDGE_METADATA_HOST}/latest/meta-data/`)));
 
-  addResource(host, '/cookies/start', fixed({ status: 302, headers: { location: '/cookies/check', 'set-cookie': `${EDGE_COOKIE}; Path=/; HttpOnly` } }));
-  addResource(host, '/cookies/check', { kind: 'raw', answer: (request) => (hasCookie(request) ? htmlAnswer('Welcome back', 'The cookie came back.') : { status: 403 }) });
+  addResource(
+    host,
+    '/cookies/start',
+    fixed({ status: 302, headers: { location: '/cookies/check', 'set-cookie': `${EDGE_COOKIE}; Path=/; HttpOnly` } }),
+  );
+  addResource(host, '/cookies/check', {
+    kind: 'raw',
+    answer: (request) => (hasCookie(request) ? htmlAnswer('Welcome back', 'The cookie came back.') : { status: 403 }),
+  });
 
   addEdgeBodyPages(host);
   addEdgeCharsetPages(host);

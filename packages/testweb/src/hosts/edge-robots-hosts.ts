@@ -42,19 +42,39 @@ function robotsOddText(origin: string): Buffer {
 }
 
 function pages(host: HostModel, paths: string[]): void {
-  for (const path of paths) addResource(host, path, fixed(htmlAnswer(`${host.name} ${path}`, `Page ${path} of ${host.name}.`)));
+  for (const path of paths)
+    addResource(host, path, fixed(htmlAnswer(`${host.name} ${path}`, `Page ${path} of ${host.name}.`)));
 }
 
 /** The edge hosts that test a fetcher's robots.txt handling, one robots.txt behaviour per host. */
-export function buildEdgeRobotsHosts(origins: Record<'robots-odd' | 'robots-error' | 'robots-redirect' | 'robots-loop' | 'robots-denied', string>): HostModel[] {
+export function buildEdgeRobotsHosts(
+  origins: Record<'robots-odd' | 'robots-error' | 'robots-redirect' | 'robots-loop' | 'robots-denied', string>,
+): HostModel[] {
   const odd = createHost('robots-odd', origins['robots-odd'], { noise: false, validators: false });
   const oddRobots = robotsOddText(odd.origin);
   addResource(odd, '/robots.txt', { kind: 'file', contentType: 'text/plain; charset=utf-8', body: () => oddRobots });
   // Allowed for "crawler": /, /private/open, /for-crawler/x, /late, /doc.pdf?x=1. The others are disallowed.
-  pages(odd, ['/', '/private/open', '/private/open/more', '/private/x', '/~user/home', '/%7Euser/home', '/caf%C3%A9', '/doc.pdf', '/doc.pdf?x=1', '/for-crawler/x', '/merged', '/late']);
+  pages(odd, [
+    '/',
+    '/private/open',
+    '/private/open/more',
+    '/private/x',
+    '/~user/home',
+    '/%7Euser/home',
+    '/caf%C3%A9',
+    '/doc.pdf',
+    '/doc.pdf?x=1',
+    '/for-crawler/x',
+    '/merged',
+    '/late',
+  ]);
 
   const error = createHost('robots-error', origins['robots-error'], { noise: false, validators: false });
-  addResource(error, '/robots.txt', fixed({ status: 503, headers: { 'content-type': 'text/plain' }, body: Buffer.from('maintenance\n') }));
+  addResource(
+    error,
+    '/robots.txt',
+    fixed({ status: 503, headers: { 'content-type': 'text/plain' }, body: Buffer.from('maintenance\n') }),
+  );
   pages(error, ['/']);
 
   // robots.txt -> 301 -> 302 -> 307 -> the file, on the same host: four hops, within RFC 9309's five.
@@ -62,7 +82,15 @@ export function buildEdgeRobotsHosts(origins: Record<'robots-odd' | 'robots-erro
   addResource(redirect, '/robots.txt', fixed(redirectAnswer(301, '/robots-1.txt')));
   addResource(redirect, '/robots-1.txt', fixed(redirectAnswer(302, `${redirect.origin}/robots-2.txt`)));
   addResource(redirect, '/robots-2.txt', fixed(redirectAnswer(307, '/policy/robots.txt')));
-  addResource(redirect, '/policy/robots.txt', fixed({ status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from('User-agent: *\nDisallow: /blocked\n') }));
+  addResource(
+    redirect,
+    '/policy/robots.txt',
+    fixed({
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: Buffer.from('User-agent: *\nDisallow: /blocked\n'),
+    }),
+  );
   pages(redirect, ['/', '/open', '/blocked']);
 
   // A robots.txt redirect loop: past five hops the file counts as unavailable (4xx), so all is allowed.

@@ -5,7 +5,20 @@ export const ONE_LINE_BYTES = 10 * 1024 * 1024;
 /** Links on /links. */
 export const MANY_LINKS = 100_000;
 
-const WORDS = ['harbour', 'lantern', 'orchard', 'meadow', 'granite', 'willow', 'ferry', 'copper', 'thistle', 'quarry', 'beacon', 'saffron'];
+const WORDS = [
+  'harbour',
+  'lantern',
+  'orchard',
+  'meadow',
+  'granite',
+  'willow',
+  'ferry',
+  'copper',
+  'thistle',
+  'quarry',
+  'beacon',
+  'saffron',
+];
 
 /** 10 MiB of paragraphs on one line: a parser that splits lines, or keeps a whole body as one string per line, chokes on it. */
 export function oneLineHtml(): Buffer {
@@ -28,14 +41,18 @@ export function oneLineHtml(): Buffer {
  */
 export function manyLinksHtml(): Buffer {
   const links = Array.from({ length: MANY_LINKS }, (_, i) => `<a href=/l/${i.toString(36)}></a>`).join('');
-  return Buffer.from(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Many links</title></head><body><p>One hundred thousand links follow.</p>${links}</body></html>`);
+  return Buffer.from(
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Many links</title></head><body><p>One hundred thousand links follow.</p>${links}</body></html>`,
+  );
 }
 
 /** Declared UTF-8 (header and meta), with byte sequences UTF-8 forbids between valid text. */
 export function invalidUtf8Html(): Buffer {
   const valid = (text: string) => Buffer.from(text, 'utf8');
   return Buffer.concat([
-    valid('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Invalid UTF-8</title></head><body><p>Valid text before: café. '),
+    valid(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Invalid UTF-8</title></head><body><p>Valid text before: café. ',
+    ),
     // A lead byte without its continuation, a lone continuation, an overlong "/", an encoded surrogate, a byte never used.
     Buffer.from([0xc3, 0x28, 0x20, 0x80, 0x20, 0xc0, 0xaf, 0x20, 0xed, 0xa0, 0x80, 0x20, 0xff]),
     valid(' Valid text after: naïve.</p></body></html>'),
@@ -48,7 +65,10 @@ export const WINDOWS_1252_TEXT = '“Crème brûlée” — déjà vu at the caf
 /** UTF-8 text with a windows-1252 paragraph pasted in, declared UTF-8 by a meta tag or not at all. */
 export function mixedEncodingHtml(declared: boolean): Buffer {
   return Buffer.concat([
-    Buffer.from(`<!DOCTYPE html><html><head>${declared ? '<meta charset="utf-8">' : ''}<title>Mixed encodings</title></head><body><p>UTF-8 text: Grüße aus Köln, 東京.</p><p>`, 'utf8'),
+    Buffer.from(
+      `<!DOCTYPE html><html><head>${declared ? '<meta charset="utf-8">' : ''}<title>Mixed encodings</title></head><body><p>UTF-8 text: Grüße aus Köln, 東京.</p><p>`,
+      'utf8',
+    ),
     iconv.encode(WINDOWS_1252_TEXT, 'windows-1252'),
     Buffer.from('</p></body></html>', 'utf8'),
   ]);

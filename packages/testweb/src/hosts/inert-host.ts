@@ -19,7 +19,17 @@ export function buildInertHost(ctx: RenderBuildContext): HostModel {
     const children = [1, 2, 3].map((k) => 3 * i + k).filter((child) => child < PAGES);
     const targets = [...children.map(pathOf), ...(i === 0 ? [] : ['/'])];
     const content = fixedContent(`inert:${ctx.seed}:${i}`, [`Quiet Labs note ${i}: nothing here moves.`]);
-    addPage(host, pathOf(i), standardPage({ title: `Note ${i}`, template: 'scripted', content, links: scriptLinks(origin, pathOf(i), targets, (path) => `Note ${path}`), script: pageScript({ role: 'inert', data: '' }) }));
+    addPage(
+      host,
+      pathOf(i),
+      standardPage({
+        title: `Note ${i}`,
+        template: 'scripted',
+        content,
+        links: scriptLinks(origin, pathOf(i), targets, (path) => `Note ${path}`),
+        script: pageScript({ role: 'inert', data: '' }),
+      }),
+    );
   }
   addResource(host, '/robots.txt', staticFile('text/plain; charset=utf-8', 'User-agent: *\nAllow: /\n'));
   return host;

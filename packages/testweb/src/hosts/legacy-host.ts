@@ -41,7 +41,12 @@ export function buildLegacyHost(ctx: FullBuildContext): HostBuild {
   addPage(
     host,
     '/',
-    page('Regional Rail Society', '', [rel('/', '/nav.html', 'Navigation', 'frame'), rel('/', '/welcome.html', 'Welcome', 'frame')], { layout: 'frameset' }),
+    page(
+      'Regional Rail Society',
+      '',
+      [rel('/', '/nav.html', 'Navigation', 'frame'), rel('/', '/welcome.html', 'Welcome', 'frame')],
+      { layout: 'frameset' },
+    ),
   );
   addPage(
     host,
@@ -69,7 +74,11 @@ export function buildLegacyHost(ctx: FullBuildContext): HostBuild {
       rel('/welcome.html', '/links.html', 'Friends of the society'),
     ]),
   );
-  addPage(host, '/widget.html', page('Counter', 'You are visitor number 004711.', [rel('/widget.html', '/timetable.html', 'Timetable')]));
+  addPage(
+    host,
+    '/widget.html',
+    page('Counter', 'You are visitor number 004711.', [rel('/widget.html', '/timetable.html', 'Timetable')]),
+  );
   addPage(
     host,
     '/charsets.html',
@@ -88,7 +97,10 @@ export function buildLegacyHost(ctx: FullBuildContext): HostBuild {
       template: 'legacy',
       layout: 'standard',
       lang: text.lang,
-      content: fixedContent(`legacy:charset:${c.path}`, [sentences.slice(0, 2).join(separator), sentences.slice(2).join(separator)]),
+      content: fixedContent(`legacy:charset:${c.path}`, [
+        sentences.slice(0, 2).join(separator),
+        sentences.slice(2).join(separator),
+      ]),
       links: [makeLink(at(c.path), at('/charsets.html'), 'Back', { form: 'parent' })],
       charset: { name: c.charset, declared: c.declared, sampleText: sentences[0] as string },
     });
@@ -102,20 +114,42 @@ export function buildLegacyHost(ctx: FullBuildContext): HostBuild {
       rel('/map.html', '/members.html', 'Members', 'area'),
     ]),
   );
-  addPage(host, '/history.html', page('History', 'The society was founded by twelve railway workers.', [rel('/history.html', '/nav.html', 'Back')]));
-  addPage(host, '/timetable.html', page('Timetable', 'Excursions leave on the first Sunday of each month.', [rel('/timetable.html', '/nav.html', 'Back')]));
-  addPage(host, '/members.html', page('Members', 'Members receive the newsletter four times a year.', [rel('/members.html', '/nav.html', 'Back')]));
+  addPage(
+    host,
+    '/history.html',
+    page('History', 'The society was founded by twelve railway workers.', [rel('/history.html', '/nav.html', 'Back')]),
+  );
+  addPage(
+    host,
+    '/timetable.html',
+    page('Timetable', 'Excursions leave on the first Sunday of each month.', [
+      rel('/timetable.html', '/nav.html', 'Back'),
+    ]),
+  );
+  addPage(
+    host,
+    '/members.html',
+    page('Members', 'Members receive the newsletter four times a year.', [rel('/members.html', '/nav.html', 'Back')]),
+  );
   addPage(
     host,
     '/broken.html',
     page(
       'Links and more',
       'This page was written by hand in 1998 and never validated.',
-      [rel('/broken.html', '/guestbook.html', 'Guestbook'), rel('/broken.html', '/links.html', 'Links'), rel('/broken.html', '/timetable.html', 'Timetable')],
+      [
+        rel('/broken.html', '/guestbook.html', 'Guestbook'),
+        rel('/broken.html', '/links.html', 'Links'),
+        rel('/broken.html', '/timetable.html', 'Timetable'),
+      ],
       { layout: 'broken' },
     ),
   );
-  addPage(host, '/guestbook.html', page('Guestbook', 'Please sign our guestbook!', [rel('/guestbook.html', '/broken.html', 'Back')]));
+  addPage(
+    host,
+    '/guestbook.html',
+    page('Guestbook', 'Please sign our guestbook!', [rel('/guestbook.html', '/broken.html', 'Back')]),
+  );
   addPage(
     host,
     '/links.html',
@@ -131,10 +165,28 @@ export function buildLegacyHost(ctx: FullBuildContext): HostBuild {
       metaRefresh: { href: 'new-home.html', target: `${origin}/new-home.html` },
     }),
   );
-  addPage(host, '/new-home.html', page('New home', 'Our new home page, reachable only through the old one.', [rel('/new-home.html', '/nav.html', 'Navigation')]));
-  addResource(host, '/moved.html', { kind: 'redirect', status: 301, location: `${ctx.origins.mirror}/docs/`, target: `${ctx.origins.mirror}/docs/` });
+  addPage(
+    host,
+    '/new-home.html',
+    page('New home', 'Our new home page, reachable only through the old one.', [
+      rel('/new-home.html', '/nav.html', 'Navigation'),
+    ]),
+  );
+  addResource(host, '/moved.html', {
+    kind: 'redirect',
+    status: 301,
+    location: `${ctx.origins.mirror}/docs/`,
+    target: `${ctx.origins.mirror}/docs/`,
+  });
   addResource(host, '/missing.html', { kind: 'error', status: 404 });
-  addResource(host, '/readme.txt', staticFile('text/plain; charset=utf-8', 'Regional Rail Society web site.\nMaintained by the webmaster since 1998.\n'));
+  addResource(
+    host,
+    '/readme.txt',
+    staticFile(
+      'text/plain; charset=utf-8',
+      'Regional Rail Society web site.\nMaintained by the webmaster since 1998.\n',
+    ),
+  );
   addResource(host, '/sitemap.xml', createSitemapResource(host, ctx.seed));
   return { host, declarations: {} };
 }

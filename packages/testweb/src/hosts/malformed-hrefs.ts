@@ -50,6 +50,10 @@ export function malformedHrefs(origin: string): MalformedHref[] {
 /** The page: every href in its own anchor, attribute values escaped as HTML requires. */
 export function malformedLinksHtml(origin: string): Buffer {
   const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const items = malformedHrefs(origin).map(({ href, kind }, i) => `<li><a href="${escape(href)}">${kind} ${i}</a></li>`);
-  return Buffer.from(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Malformed links</title></head><body><p>Links no crawler should trust.</p><ul>${items.join('')}</ul></body></html>`);
+  const items = malformedHrefs(origin).map(
+    ({ href, kind }, i) => `<li><a href="${escape(href)}">${kind} ${i}</a></li>`,
+  );
+  return Buffer.from(
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Malformed links</title></head><body><p>Links no crawler should trust.</p><ul>${items.join('')}</ul></body></html>`,
+  );
 }

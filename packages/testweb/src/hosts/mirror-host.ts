@@ -21,13 +21,19 @@ export function buildMirrorHost(ctx: FullBuildContext): HostBuild {
       title: 'Lantern Manual mirror',
       template: 'docs',
       content: fixedContent('mirror:home', ['A mirror of the Lantern Manual, refreshed nightly.']),
-      links: [makeLink(at('/'), at('/docs/'), 'Read the manual'), makeLink(at('/'), at(`${first}/index.html`), 'Start here')],
+      links: [
+        makeLink(at('/'), at('/docs/'), 'Read the manual'),
+        makeLink(at('/'), at(`${first}/index.html`), 'Start here'),
+      ],
     }),
   );
   addResource(
     host,
     '/robots.txt',
-    staticFile('text/plain; charset=utf-8', ['User-agent: *', 'Disallow:', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n')),
+    staticFile(
+      'text/plain; charset=utf-8',
+      ['User-agent: *', 'Disallow:', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n'),
+    ),
   );
   addResource(host, '/sitemap.xml', createSitemapResource(host, ctx.seed));
 

@@ -2,7 +2,15 @@ import { createRssResource } from '../files/feed-files.js';
 import { createSitemapIndexResource, createSitemapResource } from '../files/sitemap-file.js';
 import { staticFile } from '../files/static-file.js';
 import { pickSameHostForm } from '../model/href-forms.js';
-import { addPage, addResource, createHost, fixedContent, makeLink, proseContent, standardPage } from '../model/page-kit.js';
+import {
+  addPage,
+  addResource,
+  createHost,
+  fixedContent,
+  makeLink,
+  proseContent,
+  standardPage,
+} from '../model/page-kit.js';
 import type { Content, Link, PageSpec } from '../model/web-model.js';
 import { createRandom } from '../seeded-random.js';
 import { writeParagraph, writeTitle } from '../text/prose.js';
@@ -45,7 +53,11 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       'Front page',
       proseContent(seed, 'news:home', 1, 2),
       [
-        ...articles.slice(0, 10).map((n) => makeLink(at('/'), at(`/article/${n}`), newsArticleTitle(seed, n), { form: pickSameHostForm(random) })),
+        ...articles
+          .slice(0, 10)
+          .map((n) =>
+            makeLink(at('/'), at(`/article/${n}`), newsArticleTitle(seed, n), { form: pickSameHostForm(random) }),
+          ),
         ...NEWS_DUPLICATED_ARTICLES.map((n) => makeLink(at('/'), at(`/article/${n}?utm_source=rss`), 'From our feed')),
         makeLink(at('/'), at('/latest'), 'Latest story'),
         makeLink(at('/'), at('/old/article/3'), 'From the archive'),
@@ -74,7 +86,9 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       host,
       path,
       page(path, capitalize(section), proseContent(seed, `news:section:${section}`, 0.3, 1), [
-        ...members.map((n) => makeLink(at(path), at(`/article/${n}`), newsArticleTitle(seed, n), { form: pickSameHostForm(r) })),
+        ...members.map((n) =>
+          makeLink(at(path), at(`/article/${n}`), newsArticleTitle(seed, n), { form: pickSameHostForm(r) }),
+        ),
         makeLink(at(path), at(`${path}?sort=date`), 'Sort by date'),
       ]),
     );
@@ -92,8 +106,16 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
     const duplicated = (NEWS_DUPLICATED_ARTICLES as readonly number[]).includes(n);
     if (duplicated) main.push(makeLink(at(path), at(`${path}?print=1`), 'Print this article', { form: 'relative' }));
     if (n === 3) main.push(makeLink(at(path), at('/old-archive/2019.html'), 'Our 2019 coverage'));
-    if (n % 10 === 4) main.push(makeLink(at(path), { origin: ctx.origins.shop, path: `/product/${n}` }, 'Buy the gadget', { form: 'scheme-relative' }));
-    if (n % 10 === 8) main.push(makeLink(at(path), { origin: ctx.origins.blog, path: '/' }, 'Discuss on Field Notes', { form: 'absolute' }));
+    if (n % 10 === 4)
+      main.push(
+        makeLink(at(path), { origin: ctx.origins.shop, path: `/product/${n}` }, 'Buy the gadget', {
+          form: 'scheme-relative',
+        }),
+      );
+    if (n % 10 === 8)
+      main.push(
+        makeLink(at(path), { origin: ctx.origins.blog, path: '/' }, 'Discuss on Field Notes', { form: 'absolute' }),
+      );
     const spec = page(path, newsArticleTitle(seed, n), newsArticleContent(seed, n), main);
     addPage(host, path, spec);
     if (duplicated) {
@@ -111,7 +133,9 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       '/briefs',
       'In brief',
       fixedContent('news:briefs', ['Short items from around the region.']),
-      Array.from({ length: BRIEF_COUNT }, (_, i) => makeLink(at('/briefs'), at(`/brief/${i + 1}`), `Brief ${i + 1}`, { form: 'relative' })),
+      Array.from({ length: BRIEF_COUNT }, (_, i) =>
+        makeLink(at('/briefs'), at(`/brief/${i + 1}`), `Brief ${i + 1}`, { form: 'relative' }),
+      ),
     ),
   );
   for (let i = 1; i <= BRIEF_COUNT; i++) {
@@ -121,12 +145,26 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       changeRate: 0.1,
       paragraphs: (edition) => [writeParagraph(createRandom(seed, 'brief', i, edition), 2)],
     };
-    addPage(host, path, page(path, writeTitle(createRandom(seed, 'brief-title', i)), content, [makeLink(at(path), at('/briefs'), 'All briefs', { form: 'parent' })]));
+    addPage(
+      host,
+      path,
+      page(path, writeTitle(createRandom(seed, 'brief-title', i)), content, [
+        makeLink(at(path), at('/briefs'), 'All briefs', { form: 'parent' }),
+      ]),
+    );
   }
 
-  addPage(host, '/about', page('/about', 'About us', fixedContent('news:about', ['The Daily Ledger has covered the region since 1921.']), []));
+  addPage(
+    host,
+    '/about',
+    page('/about', 'About us', fixedContent('news:about', ['The Daily Ledger has covered the region since 1921.']), []),
+  );
   addPage(host, '/private/', page('/private/', 'Staff area', fixedContent('news:private', ['Staff only.']), []));
-  addPage(host, '/private/press-kit', page('/private/press-kit', 'Press kit', fixedContent('news:press-kit', ['Logos and contacts for the press.']), []));
+  addPage(
+    host,
+    '/private/press-kit',
+    page('/private/press-kit', 'Press kit', fixedContent('news:press-kit', ['Logos and contacts for the press.']), []),
+  );
   addResource(host, '/live', {
     kind: 'flaky',
     failures: 2,
@@ -134,8 +172,18 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
     page: page('/live', 'Live coverage', proseContent(seed, 'news:live', 1, 2), []),
   });
   addResource(host, '/live-blog', { kind: 'error', status: 503 });
-  addResource(host, '/latest', { kind: 'redirect', status: 302, location: `${origin}/article/1`, target: `${origin}/article/1` });
-  addResource(host, '/old/article/3', { kind: 'redirect', status: 301, location: '/article/3', target: `${origin}/article/3` });
+  addResource(host, '/latest', {
+    kind: 'redirect',
+    status: 302,
+    location: `${origin}/article/1`,
+    target: `${origin}/article/1`,
+  });
+  addResource(host, '/old/article/3', {
+    kind: 'redirect',
+    status: 301,
+    location: '/article/3',
+    target: `${origin}/article/3`,
+  });
   addResource(host, '/old-archive/2019.html', { kind: 'error', status: 404 });
   addResource(
     host,
@@ -144,7 +192,13 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       seed,
       'The Daily Ledger',
       `${origin}/`,
-      articles.slice(0, 10).map((n) => ({ title: newsArticleTitle(seed, n), url: `${origin}/article/${n}`, content: newsArticleContent(seed, n) })),
+      articles
+        .slice(0, 10)
+        .map((n) => ({
+          title: newsArticleTitle(seed, n),
+          url: `${origin}/article/${n}`,
+          content: newsArticleContent(seed, n),
+        })),
     ),
   );
   addResource(
@@ -168,17 +222,37 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       ].join('\n'),
     ),
   );
-  addResource(host, '/sitemap-index.xml', createSitemapIndexResource([`${origin}/sitemap-articles.xml`, `${origin}/sitemap-pages.xml`]));
-  addResource(host, '/sitemap-articles.xml', createSitemapResource(host, seed, (p) => p.startsWith('/article/')));
-  addResource(host, '/sitemap-pages.xml', createSitemapResource(host, seed, (p) => !p.startsWith('/article/')));
+  addResource(
+    host,
+    '/sitemap-index.xml',
+    createSitemapIndexResource([`${origin}/sitemap-articles.xml`, `${origin}/sitemap-pages.xml`]),
+  );
+  addResource(
+    host,
+    '/sitemap-articles.xml',
+    createSitemapResource(host, seed, (p) => p.startsWith('/article/')),
+  );
+  addResource(
+    host,
+    '/sitemap-pages.xml',
+    createSitemapResource(host, seed, (p) => !p.startsWith('/article/')),
+  );
   host.relatedPool = articles.map((n) => `/article/${n}`);
 
   const url = (path: string) => `${origin}${path}`;
   return {
     host,
     declarations: {
-      contentDuplicates: NEWS_DUPLICATED_ARTICLES.map((n) => [url(`/article/${n}`), url(`/article/${n}?print=1`), url(`/article/${n}?utm_source=rss`)]),
-      nearDuplicates: NEWS_DUPLICATED_ARTICLES.map((n) => ({ a: url(`/article/${n}`), b: url(`/article/${n}?print=1`), kind: 'noise-only' as const })),
+      contentDuplicates: NEWS_DUPLICATED_ARTICLES.map((n) => [
+        url(`/article/${n}`),
+        url(`/article/${n}?print=1`),
+        url(`/article/${n}?utm_source=rss`),
+      ]),
+      nearDuplicates: NEWS_DUPLICATED_ARTICLES.map((n) => ({
+        a: url(`/article/${n}`),
+        b: url(`/article/${n}?print=1`),
+        kind: 'noise-only' as const,
+      })),
       notNearDuplicates: [
         ...Array.from({ length: BRIEF_COUNT - 1 }, (_, i) => ({
           a: url(`/brief/${i + 1}`),

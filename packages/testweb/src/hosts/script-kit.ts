@@ -2,7 +2,12 @@ import { makeLink } from '../model/page-kit.js';
 import type { Link, PageScript } from '../model/web-model.js';
 
 /** Links written as root-relative paths, as scripts usually build them. */
-export function scriptLinks(origin: string, from: string, targets: string[], label: (path: string) => string = (path) => `Open ${path}`): Link[] {
+export function scriptLinks(
+  origin: string,
+  from: string,
+  targets: string[],
+  label: (path: string) => string = (path) => `Open ${path}`,
+): Link[] {
   return targets.map((to) => makeLink({ origin, path: from }, { origin, path: to }, label(to)));
 }
 

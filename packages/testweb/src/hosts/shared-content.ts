@@ -39,7 +39,9 @@ export function oneSentenceEdited(seed: number, original: Content): Content {
 }
 
 export function docsSlug(seed: number, n: number): string {
-  return `${writeTitle(createRandom(seed, 'docs-slug', n)).toLowerCase().replace(/ /g, '-')}-${n}`;
+  return `${writeTitle(createRandom(seed, 'docs-slug', n))
+    .toLowerCase()
+    .replace(/ /g, '-')}-${n}`;
 }
 
 export function docsTitle(seed: number, n: number): string {

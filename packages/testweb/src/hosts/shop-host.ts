@@ -3,7 +3,16 @@ import { createPng } from '../files/png-file.js';
 import { createSitemapResource } from '../files/sitemap-file.js';
 import { staticFile } from '../files/static-file.js';
 import { pickSameHostForm } from '../model/href-forms.js';
-import { addPage, addResource, createHost, fixedContent, makeLink, pickChangeRate, proseContent, standardPage } from '../model/page-kit.js';
+import {
+  addPage,
+  addResource,
+  createHost,
+  fixedContent,
+  makeLink,
+  pickChangeRate,
+  proseContent,
+  standardPage,
+} from '../model/page-kit.js';
 import type { Content, Link, PageSpec } from '../model/web-model.js';
 import { createRandom } from '../seeded-random.js';
 import { writeTitle } from '../text/prose.js';
@@ -54,9 +63,22 @@ export function buildShopHost(ctx: FullBuildContext): HostBuild {
     const main = members.map((n) => makeLink(at(path), at(`/product/${n}`), name(n), { form: pickSameHostForm(r) }));
     main.push(makeLink(at(path), at(`${path}?sort=price`), 'Sort by price'));
     if (category === 'tools') main.push(makeLink(at(path), at(`${path}?page=2&view=grid`), 'Page 2 (grid)'));
-    addPage(host, path, page(path, `Category: ${category}`, proseContent(seed, `shop:category:${category}`, 0.3, 1), main));
+    addPage(
+      host,
+      path,
+      page(path, `Category: ${category}`, proseContent(seed, `shop:category:${category}`, 0.3, 1), main),
+    );
   }
-  addPage(host, '/category/tools?page=2&view=grid', page('/category/tools?page=2&view=grid', 'Category: tools, page 2', fixedContent('shop:tools:2', ['More tools, shown as a grid.']), []));
+  addPage(
+    host,
+    '/category/tools?page=2&view=grid',
+    page(
+      '/category/tools?page=2&view=grid',
+      'Category: tools, page 2',
+      fixedContent('shop:tools:2', ['More tools, shown as a grid.']),
+      [],
+    ),
+  );
 
   for (const n of products) {
     const path = `/product/${n}`;
@@ -79,15 +101,29 @@ export function buildShopHost(ctx: FullBuildContext): HostBuild {
   addResource(host, '/product/discontinued', { kind: 'error', status: 410 });
   addResource(host, '/reviews', { kind: 'error', status: 500 });
   addResource(host, '/api/stock', { kind: 'error', status: 429 });
-  addResource(host, '/blog', { kind: 'redirect', status: 301, location: `${ctx.origins.blog}/`, target: `${ctx.origins.blog}/` });
+  addResource(host, '/blog', {
+    kind: 'redirect',
+    status: 301,
+    location: `${ctx.origins.blog}/`,
+    target: `${ctx.origins.blog}/`,
+  });
   addResource(host, '/images/logo.png', staticFile('image/png', createPng(32, 32, seed)));
-  addResource(host, '/catalog.pdf', staticFile('application/pdf', createPdf(['Tinker & Co. catalog', ...products.slice(0, 20).map((n) => `${name(n)}  EUR ${price(n)}`)])));
+  addResource(
+    host,
+    '/catalog.pdf',
+    staticFile(
+      'application/pdf',
+      createPdf(['Tinker & Co. catalog', ...products.slice(0, 20).map((n) => `${name(n)}  EUR ${price(n)}`)]),
+    ),
+  );
   addResource(
     host,
     '/api/products.json',
     staticFile(
       'application/json',
-      JSON.stringify({ products: products.map((n) => ({ id: n, name: name(n), price: price(n), url: `${origin}/product/${n}` })) }),
+      JSON.stringify({
+        products: products.map((n) => ({ id: n, name: name(n), price: price(n), url: `${origin}/product/${n}` })),
+      }),
     ),
   );
   addResource(
@@ -95,7 +131,15 @@ export function buildShopHost(ctx: FullBuildContext): HostBuild {
     '/robots.txt',
     staticFile(
       'text/plain; charset=utf-8',
-      ['User-agent: *', 'Disallow: /cart', 'Disallow: /checkout/', 'Disallow: /*?sort=', 'Disallow: /*.php$', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n'),
+      [
+        'User-agent: *',
+        'Disallow: /cart',
+        'Disallow: /checkout/',
+        'Disallow: /*?sort=',
+        'Disallow: /*.php$',
+        `Sitemap: ${origin}/sitemap.xml`,
+        '',
+      ].join('\n'),
     ),
   );
   addResource(host, '/sitemap.xml', createSitemapResource(host, seed));

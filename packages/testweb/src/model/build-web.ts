@@ -37,8 +37,22 @@ function hostNames(options: ResolvedOptions): string[] {
 export function buildWebModel(options: ResolvedOptions, origins: string[]): WebModel {
   const names = hostNames(options);
   const { seed } = options;
-  const uniform = (i: number, pages: number, pageBytes: number, linksPerPage: number, template: 'bench' | 'plain'): HostModel =>
-    buildUniformHost({ name: names[i] as string, origin: origins[i] as string, seed, pages, pageBytes, linksPerPage, template });
+  const uniform = (
+    i: number,
+    pages: number,
+    pageBytes: number,
+    linksPerPage: number,
+    template: 'bench' | 'plain',
+  ): HostModel =>
+    buildUniformHost({
+      name: names[i] as string,
+      origin: origins[i] as string,
+      seed,
+      pages,
+      pageBytes,
+      linksPerPage,
+      template,
+    });
 
   const web: WebModel = {
     profile: options.profile,
@@ -53,7 +67,9 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
   };
   if (options.profile === 'edge') {
     web.seeds = [];
-    web.hosts = buildEdgeHosts(Object.fromEntries(EDGE_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<EdgeHostName, string>);
+    web.hosts = buildEdgeHosts(
+      Object.fromEntries(EDGE_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<EdgeHostName, string>,
+    );
     return web;
   }
   if (options.profile === 'hostile') {
@@ -62,7 +78,10 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
     return web;
   }
   if (options.profile === 'render') {
-    const renderOrigins = Object.fromEntries(RENDER_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<RenderHostName, string>;
+    const renderOrigins = Object.fromEntries(RENDER_HOST_NAMES.map((name, i) => [name, origins[i]])) as Record<
+      RenderHostName,
+      string
+    >;
     web.hosts = buildRenderHosts({ seed, articles: options.pagesPerHost, origins: renderOrigins });
     return web;
   }
@@ -83,6 +102,7 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
     web.nearDuplicates.push(...(declarations.nearDuplicates ?? []));
     web.notNearDuplicates.push(...(declarations.notNearDuplicates ?? []));
   }
-  for (let i = FULL_HOST_NAMES.length; i < names.length; i++) web.hosts.push(uniform(i, options.pagesPerHost, 3000, 10, 'plain'));
+  for (let i = FULL_HOST_NAMES.length; i < names.length; i++)
+    web.hosts.push(uniform(i, options.pagesPerHost, 3000, 10, 'plain'));
   return web;
 }

@@ -4,7 +4,17 @@ import { type HrefForm, relativePath, writeHref } from './href-forms.js';
 
 const A = 'http://127.0.0.1:4100';
 const B = 'http://127.0.0.1:4101';
-const FORMS: HrefForm[] = ['absolute', 'root', 'relative', 'dot', 'parent', 'fragment', 'upper-scheme', 'scheme-relative', 'dot-segments'];
+const FORMS: HrefForm[] = [
+  'absolute',
+  'root',
+  'relative',
+  'dot',
+  'parent',
+  'fragment',
+  'upper-scheme',
+  'scheme-relative',
+  'dot-segments',
+];
 const PAIRS: [string, string][] = [
   ['/', '/article/8'],
   ['/article/7', '/article/8'],
@@ -19,8 +29,12 @@ const PAIRS: [string, string][] = [
 describe('writeHref', () => {
   it.each(FORMS)('resolves back to the target in form %s, same host and across hosts', (form) => {
     for (const [from, to] of PAIRS) {
-      expect(canonicalizeUrl(writeHref({ origin: A, path: from }, { origin: A, path: to }, form), `${A}${from}`)).toBe(`${A}${to}`);
-      expect(canonicalizeUrl(writeHref({ origin: A, path: from }, { origin: B, path: to }, form), `${A}${from}`)).toBe(`${B}${to}`);
+      expect(canonicalizeUrl(writeHref({ origin: A, path: from }, { origin: A, path: to }, form), `${A}${from}`)).toBe(
+        `${A}${to}`,
+      );
+      expect(canonicalizeUrl(writeHref({ origin: A, path: from }, { origin: B, path: to }, form), `${A}${from}`)).toBe(
+        `${B}${to}`,
+      );
     }
   });
 
@@ -28,7 +42,11 @@ describe('writeHref', () => {
     expect(relativePath('/article/7', '/article/8')).toBe('8');
     expect(relativePath('/article/7', '/section/world')).toBe('../section/world');
     expect(relativePath('/docs/a', '/docs/')).toBe('./');
-    expect(writeHref({ origin: A, path: '/article/7' }, { origin: A, path: '/article/8' }, 'parent')).toBe('../article/8');
-    expect(writeHref({ origin: A, path: '/x' }, { origin: A, path: '/y' }, 'upper-scheme')).toBe('HTTP://127.0.0.1:4100/y');
+    expect(writeHref({ origin: A, path: '/article/7' }, { origin: A, path: '/article/8' }, 'parent')).toBe(
+      '../article/8',
+    );
+    expect(writeHref({ origin: A, path: '/x' }, { origin: A, path: '/y' }, 'upper-scheme')).toBe(
+      'HTTP://127.0.0.1:4100/y',
+    );
   });
 });

@@ -44,7 +44,9 @@ export function pickChangeRate(seed: number, key: string): number {
   return CHANGE_RATES[Math.floor(unitHash(seed, 'rate', key) * CHANGE_RATES.length)] as number;
 }
 
-export function standardPage(fields: Pick<PageSpec, 'title' | 'template' | 'content' | 'links'> & Partial<PageSpec>): PageSpec {
+export function standardPage(
+  fields: Pick<PageSpec, 'title' | 'template' | 'content' | 'links'> & Partial<PageSpec>,
+): PageSpec {
   return { layout: 'standard', ...fields };
 }
 

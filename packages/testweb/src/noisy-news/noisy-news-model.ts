@@ -76,57 +76,154 @@ export function storyTitle(seed: number, n: number): string {
 
 export function storySource(seed: number, n: number): ContentSource {
   const key = `nn:story:${n}`;
-  return { key, rate: STORY_RATES[Math.floor(unitHash(seed, 'nn-rate', key) * STORY_RATES.length)]!, base: () => writeParagraphs(createRandom(seed, 'nn-body', n), 5) };
+  return {
+    key,
+    rate: STORY_RATES[Math.floor(unitHash(seed, 'nn-rate', key) * STORY_RATES.length)]!,
+    base: () => writeParagraphs(createRandom(seed, 'nn-body', n), 5),
+  };
 }
 
 /** The model of both hosts: every page with its template, text per round and links. */
-export function buildNoisyNews(seed: number, options: Required<Omit<NoisyNewsOptions, 'seed'>>): { pages: NoisyPage[]; sources: Map<string, ContentSource> } {
+export function buildNoisyNews(
+  seed: number,
+  options: Required<Omit<NoisyNewsOptions, 'seed'>>,
+): { pages: NoisyPage[]; sources: Map<string, ContentSource> } {
   const pages: NoisyPage[] = [];
   const sources = new Map<string, ContentSource>();
-  const add = (page: Omit<NoisyPage, 'paragraphs'>, source: ContentSource, transform: (paragraphs: string[], edition: number) => string[] = (p) => p) => {
+  const add = (
+    page: Omit<NoisyPage, 'paragraphs'>,
+    source: ContentSource,
+    transform: (paragraphs: string[], edition: number) => string[] = (p) => p,
+  ) => {
     sources.set(source.key, source);
-    pages.push({ ...page, paragraphs: (round) => transform(editionOf(seed, source, round), lastChangedRound(seed, source.key, source.rate, round)) });
+    pages.push({
+      ...page,
+      paragraphs: (round) =>
+        transform(editionOf(seed, source, round), lastChangedRound(seed, source.key, source.rate, round)),
+    });
   };
   const stories = Array.from({ length: options.stories }, (_, i) => i + 1);
   const sectionOf = (n: number) => SECTIONS[n % SECTIONS.length]!;
 
   add(
-    { host: 'ledger', path: '/', template: 'front', title: 'The Harbor Ledger', contentKey: 'nn:front', links: [...stories.slice(0, 12).map((n) => ({ path: `/story/${n}`, text: storyTitle(seed, n) })), { path: '/briefs', text: 'In brief' }] },
+    {
+      host: 'ledger',
+      path: '/',
+      template: 'front',
+      title: 'The Harbor Ledger',
+      contentKey: 'nn:front',
+      links: [
+        ...stories.slice(0, 12).map((n) => ({ path: `/story/${n}`, text: storyTitle(seed, n) })),
+        { path: '/briefs', text: 'In brief' },
+      ],
+    },
     { key: 'nn:front', rate: 1, base: () => [writeParagraph(createRandom(seed, 'nn-front'), 2)] },
   );
   for (const section of SECTIONS) {
     const members = stories.filter((n) => sectionOf(n) === section);
     add(
-      { host: 'ledger', path: `/section/${section}`, template: 'section', title: `${section[0]!.toUpperCase()}${section.slice(1)}`, contentKey: `nn:section:${section}`, links: members.map((n) => ({ path: `/story/${n}`, text: storyTitle(seed, n) })) },
-      { key: `nn:section:${section}`, rate: 0.3, base: () => [writeParagraph(createRandom(seed, 'nn-section', section), 2)] },
+      {
+        host: 'ledger',
+        path: `/section/${section}`,
+        template: 'section',
+        title: `${section[0]!.toUpperCase()}${section.slice(1)}`,
+        contentKey: `nn:section:${section}`,
+        links: members.map((n) => ({ path: `/story/${n}`, text: storyTitle(seed, n) })),
+      },
+      {
+        key: `nn:section:${section}`,
+        rate: 0.3,
+        base: () => [writeParagraph(createRandom(seed, 'nn-section', section), 2)],
+      },
     );
   }
   for (const n of stories) {
     const source = storySource(seed, n);
     const next = (k: number) => ((n - 1 + k) % options.stories) + 1;
-    const links = [{ path: `/section/${sectionOf(n)}`, text: `More ${sectionOf(n)}` }, { path: `/story/${next(1)}`, text: storyTitle(seed, next(1)) }];
-    add({ host: 'ledger', path: `/story/${n}`, template: 'story', title: storyTitle(seed, n), contentKey: source.key, links }, source);
-    if ((PRINT_STORIES as readonly number[]).includes(n)) add({ host: 'ledger', path: `/story/${n}/print`, template: 'print', title: storyTitle(seed, n), contentKey: source.key, links: [] }, source);
+    const links = [
+      { path: `/section/${sectionOf(n)}`, text: `More ${sectionOf(n)}` },
+      { path: `/story/${next(1)}`, text: storyTitle(seed, next(1)) },
+    ];
+    add(
+      {
+        host: 'ledger',
+        path: `/story/${n}`,
+        template: 'story',
+        title: storyTitle(seed, n),
+        contentKey: source.key,
+        links,
+      },
+      source,
+    );
+    if ((PRINT_STORIES as readonly number[]).includes(n))
+      add(
+        {
+          host: 'ledger',
+          path: `/story/${n}/print`,
+          template: 'print',
+          title: storyTitle(seed, n),
+          contentKey: source.key,
+          links: [],
+        },
+        source,
+      );
   }
   add(
-    { host: 'ledger', path: '/briefs', template: 'briefs', title: 'In brief', contentKey: 'nn:briefs', links: Array.from({ length: options.briefs }, (_, i) => ({ path: `/brief/${i + 1}`, text: `Brief ${i + 1}` })) },
+    {
+      host: 'ledger',
+      path: '/briefs',
+      template: 'briefs',
+      title: 'In brief',
+      contentKey: 'nn:briefs',
+      links: Array.from({ length: options.briefs }, (_, i) => ({ path: `/brief/${i + 1}`, text: `Brief ${i + 1}` })),
+    },
     { key: 'nn:briefs', rate: 0, base: () => ['Short items from around the harbor.'] },
   );
   for (let i = 1; i <= options.briefs; i++) {
     add(
-      { host: 'ledger', path: `/brief/${i}`, template: 'brief', title: writeTitle(createRandom(seed, 'nn-brief-title', i)), contentKey: `nn:brief:${i}`, links: [{ path: '/briefs', text: 'All briefs' }] },
+      {
+        host: 'ledger',
+        path: `/brief/${i}`,
+        template: 'brief',
+        title: writeTitle(createRandom(seed, 'nn-brief-title', i)),
+        contentKey: `nn:brief:${i}`,
+        links: [{ path: '/briefs', text: 'All briefs' }],
+      },
       { key: `nn:brief:${i}`, rate: 0.1, base: () => [writeParagraph(createRandom(seed, 'nn-brief', i), 2)] },
     );
   }
   const reprinted = WIRE_REPRINTS.filter((n) => n <= options.stories);
   add(
-    { host: 'wire', path: '/', template: 'wire-index', title: 'Coastal Wire', contentKey: 'nn:wire-index', links: reprinted.flatMap((n) => [{ path: `/wire/${n}`, host: 'wire' as const, text: storyTitle(seed, n) }, ...((WIRE_CORRECTED as readonly number[]).includes(n) ? [{ path: `/wire/corrected-${n}`, host: 'wire' as const, text: `Corrected: ${storyTitle(seed, n)}` }] : [])]) },
+    {
+      host: 'wire',
+      path: '/',
+      template: 'wire-index',
+      title: 'Coastal Wire',
+      contentKey: 'nn:wire-index',
+      links: reprinted.flatMap((n) => [
+        { path: `/wire/${n}`, host: 'wire' as const, text: storyTitle(seed, n) },
+        ...((WIRE_CORRECTED as readonly number[]).includes(n)
+          ? [{ path: `/wire/corrected-${n}`, host: 'wire' as const, text: `Corrected: ${storyTitle(seed, n)}` }]
+          : []),
+      ]),
+    },
     { key: 'nn:wire-index', rate: 0, base: () => ['Stories from our partner newsrooms.'] },
   );
   for (const n of reprinted) {
     const source = storySource(seed, n);
     const credit = (paragraphs: string[]) => ['Reprinted with permission from The Harbor Ledger.', ...paragraphs];
-    add({ host: 'wire', path: `/wire/${n}`, template: 'wire', title: storyTitle(seed, n), contentKey: source.key, links: [{ path: '/', host: 'wire', text: 'Wire home' }] }, source, credit);
+    add(
+      {
+        host: 'wire',
+        path: `/wire/${n}`,
+        template: 'wire',
+        title: storyTitle(seed, n),
+        contentKey: source.key,
+        links: [{ path: '/', host: 'wire', text: 'Wire home' }],
+      },
+      source,
+      credit,
+    );
     if (!(WIRE_CORRECTED as readonly number[]).includes(n)) continue;
     // One sentence differs from the story's, in every edition: a copy with a small edit.
     const corrected = (paragraphs: string[], edition: number) => {
@@ -136,7 +233,18 @@ export function buildNoisyNews(seed: number, options: Required<Omit<NoisyNewsOpt
       out[2] = sentences.join(' ');
       return out;
     };
-    add({ host: 'wire', path: `/wire/corrected-${n}`, template: 'wire', title: storyTitle(seed, n), contentKey: source.key, links: [{ path: '/', host: 'wire', text: 'Wire home' }] }, source, corrected);
+    add(
+      {
+        host: 'wire',
+        path: `/wire/corrected-${n}`,
+        template: 'wire',
+        title: storyTitle(seed, n),
+        contentKey: source.key,
+        links: [{ path: '/', host: 'wire', text: 'Wire home' }],
+      },
+      source,
+      corrected,
+    );
   }
   return { pages, sources };
 }

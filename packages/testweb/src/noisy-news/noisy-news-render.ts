@@ -33,7 +33,12 @@ function pick(noise: RequestNoise, salt: string, count: number, perRequest: bool
 }
 
 function links(page: NoisyPage, origins: Record<'ledger' | 'wire', string>): string {
-  return page.links.map((link) => `<li><a href="${escapeHtml(`${origins[link.host ?? page.host]}${link.path}`)}">${escapeHtml(link.text)}</a></li>`).join('\n');
+  return page.links
+    .map(
+      (link) =>
+        `<li><a href="${escapeHtml(`${origins[link.host ?? page.host]}${link.path}`)}">${escapeHtml(link.text)}</a></li>`,
+    )
+    .join('\n');
 }
 
 function masthead(noise: RequestNoise): string {
@@ -50,7 +55,9 @@ function footer(): string {
 }
 
 function related(noise: RequestNoise): string {
-  return `<aside class="related"><h2>Related</h2><ul>${pick(noise, 'related', 3, true).map((title) => `<li><a href="/">${escapeHtml(title)}</a></li>`).join('')}</ul></aside>`;
+  return `<aside class="related"><h2>Related</h2><ul>${pick(noise, 'related', 3, true)
+    .map((title) => `<li><a href="/">${escapeHtml(title)}</a></li>`)
+    .join('')}</ul></aside>`;
 }
 
 /**
@@ -68,12 +75,19 @@ function storyBody(page: NoisyPage, paragraphs: string[], noise: RequestNoise): 
 <h1>${escapeHtml(page.title)}</h1>
 <p class="dateline">Harbor City, updated ${stamp(noise)} UTC &middot; ${reads(noise)} reads</p>
 ${body.join('\n')}
-<div class="most-read"><h2>Most read this hour</h2><ol>${pick(noise, 'most-read', 4, false).map((title) => `<li>${escapeHtml(title)}</li>`).join('')}</ol></div>
+<div class="most-read"><h2>Most read this hour</h2><ol>${pick(noise, 'most-read', 4, false)
+    .map((title) => `<li>${escapeHtml(title)}</li>`)
+    .join('')}</ol></div>
 <p class="discussion">Join the discussion: ${(noise.visit * 13) % 97} comments so far</p>
 </article>`;
 }
 
-export function renderNoisyPage(page: NoisyPage, paragraphs: string[], noise: RequestNoise, origins: Record<'ledger' | 'wire', string>): string {
+export function renderNoisyPage(
+  page: NoisyPage,
+  paragraphs: string[],
+  noise: RequestNoise,
+  origins: Record<'ledger' | 'wire', string>,
+): string {
   const head = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(page.title)} | ${page.host === 'wire' ? 'Coastal Wire' : 'The Harbor Ledger'}</title>\n</head>\n`;
   const prose = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n');
   switch (page.template) {

@@ -4,7 +4,6 @@ import { httpGet } from '../test-support/http-get.js';
 import { buildNoisyNews } from './noisy-news-model.js';
 import { startNoisyNewsSite, type NoisyNewsSite } from './noisy-news-site.js';
 
-
 describe('noisy news site', () => {
   let site: NoisyNewsSite;
   beforeAll(async () => {
@@ -30,7 +29,9 @@ describe('noisy news site', () => {
     for (let round = 1; round <= 6; round++) {
       site.setRound(round);
       const truth = site.truth();
-      const changed = model.pages.filter((page) => page.paragraphs(round).join('\n') !== page.paragraphs(round - 1).join('\n')).map((page) => urlOf(page.path, page.host));
+      const changed = model.pages
+        .filter((page) => page.paragraphs(round).join('\n') !== page.paragraphs(round - 1).join('\n'))
+        .map((page) => urlOf(page.path, page.host));
       expect(changed.sort()).toEqual(truth.changed);
       expect(truth.changeKinds.map((entry) => entry.url)).toEqual(truth.changed);
       changes += truth.changed.length;
@@ -49,6 +50,8 @@ describe('noisy news site', () => {
       const missing = story.paragraphs(0).filter((paragraph) => !copy.includes(escapeHtml(paragraph)));
       expect(missing).toHaveLength(pair.kind === 'small-edit' ? 1 : 0);
     }
-    expect(truth.nearDuplicates.map((pair) => pair.kind)).toEqual(expect.arrayContaining(['reprint-other-template', 'small-edit', 'noise-only']));
+    expect(truth.nearDuplicates.map((pair) => pair.kind)).toEqual(
+      expect.arrayContaining(['reprint-other-template', 'small-edit', 'noise-only']),
+    );
   });
 });

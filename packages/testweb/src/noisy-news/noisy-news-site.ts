@@ -2,7 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidOptionsError } from '../errors.js';
 import { changesInRound } from '../model/content-editions.js';
 import { closeServer, listenHosts } from '../server/listen-hosts.js';
-import { buildNoisyNews, changeKind, PRINT_STORIES, storyTitle, WIRE_CORRECTED, WIRE_REPRINTS, type ChangeKind, type NoisyNewsOptions, type NoisyPage } from './noisy-news-model.js';
+import {
+  buildNoisyNews,
+  changeKind,
+  PRINT_STORIES,
+  storyTitle,
+  WIRE_CORRECTED,
+  WIRE_REPRINTS,
+  type ChangeKind,
+  type NoisyNewsOptions,
+  type NoisyPage,
+} from './noisy-news-model.js';
 import { renderNoisyPage } from './noisy-news-render.js';
 
 /** What a correct change detector and near-duplicate detector should find in one round. */
@@ -38,8 +48,10 @@ export async function startNoisyNewsSite(options: NoisyNewsOptions = {}): Promis
   const seed = options.seed ?? 1;
   const stories = options.stories ?? 48;
   const briefs = options.briefs ?? 8;
-  if (!Number.isInteger(stories) || stories < 30) throw new InvalidOptionsError(`stories must be an integer >= 30 (the wire reprints story 27), got ${stories}`);
-  if (!Number.isInteger(briefs) || briefs < 2) throw new InvalidOptionsError(`briefs must be an integer >= 2, got ${briefs}`);
+  if (!Number.isInteger(stories) || stories < 30)
+    throw new InvalidOptionsError(`stories must be an integer >= 30 (the wire reprints story 27), got ${stories}`);
+  if (!Number.isInteger(briefs) || briefs < 2)
+    throw new InvalidOptionsError(`briefs must be an integer >= 2, got ${briefs}`);
   const [ledger, wire] = await listenHosts(2, undefined);
   const origins = { ledger: ledger!.origin, wire: wire!.origin };
   const model = buildNoisyNews(seed, { stories, briefs });
@@ -57,9 +69,18 @@ export async function startNoisyNewsSite(options: NoisyNewsOptions = {}): Promis
       res.end(page ? 'method not allowed\n' : 'not found\n');
       return;
     }
-    const html = renderNoisyPage(page, page.paragraphs(round), { now: new Date(), visit: ++visits[host], round, titles }, origins);
+    const html = renderNoisyPage(
+      page,
+      page.paragraphs(round),
+      { now: new Date(), visit: ++visits[host], round, titles },
+      origins,
+    );
     const body = Buffer.from(html);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'no-cache',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
   ledger!.attach(handler('ledger'));
@@ -90,15 +111,33 @@ export async function startNoisyNewsSite(options: NoisyNewsOptions = {}): Promis
         round,
         pages: model.pages.map(url).sort(),
         changed: changed.map(url).sort(),
-        changeKinds: changed.map((page) => ({ url: url(page), kind: changeKind(seed, page.contentKey, round) })).sort((a, b) => (a.url < b.url ? -1 : 1)),
+        changeKinds: changed
+          .map((page) => ({ url: url(page), kind: changeKind(seed, page.contentKey, round) }))
+          .sort((a, b) => (a.url < b.url ? -1 : 1)),
         nearDuplicates: [
-          ...reprinted.map((n) => ({ a: storyUrl(n), b: `${origins.wire}/wire/${n}`, kind: 'reprint-other-template' as const })),
-          ...WIRE_CORRECTED.map((n) => ({ a: storyUrl(n), b: `${origins.wire}/wire/corrected-${n}`, kind: 'small-edit' as const })),
+          ...reprinted.map((n) => ({
+            a: storyUrl(n),
+            b: `${origins.wire}/wire/${n}`,
+            kind: 'reprint-other-template' as const,
+          })),
+          ...WIRE_CORRECTED.map((n) => ({
+            a: storyUrl(n),
+            b: `${origins.wire}/wire/corrected-${n}`,
+            kind: 'small-edit' as const,
+          })),
           ...PRINT_STORIES.map((n) => ({ a: storyUrl(n), b: `${storyUrl(n)}/print`, kind: 'noise-only' as const })),
         ],
         notNearDuplicates: [
-          ...Array.from({ length: briefs - 1 }, (_, i) => ({ a: `${origins.ledger}/brief/${i + 1}`, b: `${origins.ledger}/brief/${i + 2}`, kind: 'short-items-same-template' as const })),
-          ...Array.from({ length: 10 }, (_, i) => ({ a: storyUrl(2 * i + 1), b: storyUrl(2 * i + 2), kind: 'different-articles' as const })),
+          ...Array.from({ length: briefs - 1 }, (_, i) => ({
+            a: `${origins.ledger}/brief/${i + 1}`,
+            b: `${origins.ledger}/brief/${i + 2}`,
+            kind: 'short-items-same-template' as const,
+          })),
+          ...Array.from({ length: 10 }, (_, i) => ({
+            a: storyUrl(2 * i + 1),
+            b: storyUrl(2 * i + 2),
+            kind: 'different-articles' as const,
+          })),
         ],
       };
     },

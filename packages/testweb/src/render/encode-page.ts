@@ -17,5 +17,7 @@ export function encodePage(page: PageSpec, html: string): Buffer {
 /** The Content-Type header: it names the charset only when the page declares it in the header. */
 export function pageContentType(page: PageSpec): string {
   if (!page.charset) return 'text/html; charset=utf-8';
-  return page.charset.declared === 'header' ? `text/html; charset=${HEADER_CHARSET_NAMES[page.charset.name]}` : 'text/html';
+  return page.charset.declared === 'header'
+    ? `text/html; charset=${HEADER_CHARSET_NAMES[page.charset.name]}`
+    : 'text/html';
 }

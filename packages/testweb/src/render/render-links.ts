@@ -21,7 +21,8 @@ export function renderLinks(links: readonly Link[], placement: LinkPlacement, up
   }
   if (areas.length > 0) {
     const shapes = areas.map(
-      (l, i) => `<area shape="rect" coords="${i * 100},0,${i * 100 + 99},99" href="${escapeHtml(l.href)}" alt="${escapeHtml(l.text)}">`,
+      (l, i) =>
+        `<area shape="rect" coords="${i * 100},0,${i * 100 + 99},99" href="${escapeHtml(l.href)}" alt="${escapeHtml(l.text)}">`,
     );
     html += `<img src="/images/sitemap.gif" usemap="#site" alt="Site map" width="${areas.length * 100}" height="100">\n<map name="site">\n${shapes.join('\n')}\n</map>\n`;
   }

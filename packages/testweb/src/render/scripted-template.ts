@@ -33,7 +33,10 @@ ${renderLinks(page.links, 'footer')}<p>Harbor Daily, printed since 1871.</p>
 }
 
 function enhancement(script: PageScript): string {
-  const config = JSON.stringify({ source: script.data, trigger: script.trigger, steps: script.steps }).replace(/</g, '\\u003c');
+  const config = JSON.stringify({ source: script.data, trigger: script.trigger, steps: script.steps }).replace(
+    /</g,
+    '\\u003c',
+  );
   const button = script.trigger === 'click' ? '<button id="load-more" type="button">Load more</button>\n' : '';
   return `<section>
 <h2>More</h2>

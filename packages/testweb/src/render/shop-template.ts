@@ -5,7 +5,9 @@ import { renderHead } from './render-head.js';
 import { renderLinks } from './render-links.js';
 
 export function renderShopPage(page: PageSpec, main: string, noise: Noise): string {
-  const recent = noise.related.map((r) => `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.text)}</a></li>`).join('\n');
+  const recent = noise.related
+    .map((r) => `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.text)}</a></li>`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

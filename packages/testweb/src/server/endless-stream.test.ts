@@ -14,7 +14,10 @@ describe('the endless page', () => {
   beforeAll(async () => {
     const options = resolveOptions();
     listeners = await listenHosts(options.hosts, undefined);
-    const web = buildWebModel(options, listeners.map((l) => l.origin));
+    const web = buildWebModel(
+      options,
+      listeners.map((l) => l.origin),
+    );
     state = createWebState(web);
     web.hosts.forEach((host, i) => listeners[i]!.attach(createRequestHandler(state, host)));
     endlessUrl = state.truth().endless[0]!;

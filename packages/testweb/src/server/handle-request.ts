@@ -20,7 +20,10 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** The request listener of one host: looks the path up in the model and answers as it says. */
-export function createRequestHandler(state: WebState, host: HostModel): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(
+  state: WebState,
+  host: HostModel,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') {
@@ -81,7 +84,10 @@ export function createRequestHandler(state: WebState, host: HostModel): (req: In
         const answer = resource.answer({ headers: req.headers, now: Date.now() });
         const send = () => {
           const body = answer.body ?? Buffer.alloc(0);
-          res.writeHead(answer.status, STATUS_TEXT[answer.status] ?? 'Status', { 'content-length': body.length, ...answer.headers });
+          res.writeHead(answer.status, STATUS_TEXT[answer.status] ?? 'Status', {
+            'content-length': body.length,
+            ...answer.headers,
+          });
           res.end(head ? undefined : body);
         };
         if (!answer.delayMs) return send();
@@ -109,7 +115,14 @@ export function createRequestHandler(state: WebState, host: HostModel): (req: In
   };
 }
 
-function sendPage(state: WebState, host: HostModel, page: PageSpec, req: IncomingMessage, res: ServerResponse, head: boolean): void {
+function sendPage(
+  state: WebState,
+  host: HostModel,
+  page: PageSpec,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+): void {
   const rendered = state.renderer.render(host, page, state.round);
   if (rendered.etag !== undefined && rendered.lastModified !== undefined) {
     const validators = { etag: rendered.etag, 'last-modified': rendered.lastModified };
@@ -127,7 +140,9 @@ function sendPage(state: WebState, host: HostModel, page: PageSpec, req: Incomin
 
 function sendStatus(res: ServerResponse, status: number, head: boolean, headers: Record<string, string> = {}): void {
   const text = STATUS_TEXT[status] ?? 'Status';
-  const body = Buffer.from(`<!DOCTYPE html>\n<html><head><title>${status} ${text}</title></head><body><h1>${text}</h1></body></html>\n`);
+  const body = Buffer.from(
+    `<!DOCTYPE html>\n<html><head><title>${status} ${text}</title></head><body><h1>${text}</h1></body></html>\n`,
+  );
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, ...headers });
   res.end(head ? undefined : body);
 }

@@ -59,7 +59,9 @@ export function createPageRenderer(seed: number): PageRenderer {
       const rendered: RenderedPage = {
         body: encodePage(page, html),
         contentType: pageContentType(page),
-        etag: host.validators ? `"${createHash('sha1').update(entry.main).digest('base64url').slice(0, 20)}"` : undefined,
+        etag: host.validators
+          ? `"${createHash('sha1').update(entry.main).digest('base64url').slice(0, 20)}"`
+          : undefined,
         lastModified: host.validators ? roundDate(entry.edition).toUTCString() : undefined,
       };
       if (!host.noise) entry.whole = rendered;

@@ -7,7 +7,11 @@ export interface RawResponse {
 }
 
 /** One request on a fresh connection, no redirect following, whole body buffered. */
-export function httpGet(url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET'): Promise<RawResponse> {
+export function httpGet(
+  url: string,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'HEAD' = 'GET',
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -23,7 +27,8 @@ export function httpGet(url: string, headers: Record<string, string> = {}, metho
 /** GET that retries through 429/503 answers without waiting, as a patient crawler would. */
 export async function httpGetPatiently(url: string, attempts = 4): Promise<RawResponse> {
   let response = await httpGet(url);
-  for (let i = 1; i < attempts && (response.status === 429 || response.status === 503); i++) response = await httpGet(url);
+  for (let i = 1; i < attempts && (response.status === 429 || response.status === 503); i++)
+    response = await httpGet(url);
   return response;
 }
 

@@ -50,7 +50,12 @@ async function fetchWithRetries(url: string): Promise<Fetched> {
 }
 
 const decodeEntities = (s: string) =>
-  s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 const ATTRIBUTE = String.raw`\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))`;
 const LINK = new RegExp(String.raw`<(a|area)\b[^>]*?\shref${ATTRIBUTE}|<(i?frame)\b[^>]*?\ssrc${ATTRIBUTE}`, 'gi');
 const BASE = new RegExp(String.raw`<base\b[^>]*?\shref${ATTRIBUTE}`, 'i');
@@ -59,7 +64,9 @@ const REFRESH = /<meta\s+http-equiv="refresh"\s+content="\d+;\s*url=([^"]+)"/i;
 function extractLinks(html: string, pageUrl: string): { links: string[]; refresh?: string } {
   const text = html.replace(/<!--[\s\S]*?-->/g, '');
   const baseMatch = BASE.exec(text);
-  const base = baseMatch ? (canonicalizeUrl(decodeEntities(baseMatch[1] ?? baseMatch[2] ?? baseMatch[3] ?? ''), pageUrl) ?? pageUrl) : pageUrl;
+  const base = baseMatch
+    ? (canonicalizeUrl(decodeEntities(baseMatch[1] ?? baseMatch[2] ?? baseMatch[3] ?? ''), pageUrl) ?? pageUrl)
+    : pageUrl;
   const links: string[] = [];
   for (const m of text.matchAll(LINK)) {
     const raw = m[2] ?? m[3] ?? m[4] ?? m[6] ?? m[7] ?? m[8] ?? '';
@@ -80,13 +87,23 @@ export interface CrawlResult {
 }
 
 export async function crawl(seeds: string[], maxDepth: number, trapPrefixes: string[]): Promise<CrawlResult> {
-  const result: CrawlResult = { pages: new Set(), disallowed: new Set(), redirects: [], errors: [], endless: new Set(), nonHtml: [] };
+  const result: CrawlResult = {
+    pages: new Set(),
+    disallowed: new Set(),
+    redirects: [],
+    errors: [],
+    endless: new Set(),
+    nonHtml: [],
+  };
   const robots = new Map<string, Promise<RobotsPolicy>>();
   const policyFor = (origin: string) => {
     let policy = robots.get(origin);
     if (!policy) {
       policy = fetchOnce(`${origin}/robots.txt`).then((r) =>
-        createRobotsPolicy(r.status === 200 && r.body !== undefined ? parseRobotsTxt(r.body) : undefined, 'naive-crawler'),
+        createRobotsPolicy(
+          r.status === 200 && r.body !== undefined ? parseRobotsTxt(r.body) : undefined,
+          'naive-crawler',
+        ),
       );
       robots.set(origin, policy);
     }
@@ -132,7 +149,7 @@ export async function crawl(seeds: string[], maxDepth: number, trapPrefixes: str
       }
     };
     // Redirect targets join the current level while it is being processed.
-    for (let done = 0; done < level.length; ) {
+    for (let done = 0; done < level.length;) {
       const batch = level.slice(done);
       done = level.length;
       await Promise.all(batch.map(visit));

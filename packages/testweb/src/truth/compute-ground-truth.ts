@@ -99,7 +99,8 @@ export function computeGroundTruth(web: WebModel, round: number): GroundTruth {
   for (const host of web.hosts) {
     const { policy, sitemaps } = policies.get(host.origin)!;
     truth.sitemaps.push(...sitemaps);
-    for (const [path, resource] of host.resources) if (resource.kind === 'file' && resource.sitemap) truth.sitemapFiles.push(`${host.origin}${path}`);
+    for (const [path, resource] of host.resources)
+      if (resource.kind === 'file' && resource.sitemap) truth.sitemapFiles.push(`${host.origin}${path}`);
     if (policy.crawlDelay !== undefined) truth.crawlDelays.push({ host: host.origin, seconds: policy.crawlDelay });
     if (host.validators) truth.validatorHosts.push(host.origin);
     truth.traps.push(...host.traps);
@@ -132,7 +133,9 @@ function readRobots(host: HostModel, round: number): { policy: RobotsPolicy; sit
 /** Links a page's script creates and the URLs it fetches; a crawler finds them only by running it. */
 function scriptUrls(url: string, page: PageSpec): string[] {
   if (!page.script) return [];
-  const links = page.script.links.map((link) => canonicalizeUrl(link.href, url)).filter((target): target is string => target !== undefined);
+  const links = page.script.links
+    .map((link) => canonicalizeUrl(link.href, url))
+    .filter((target): target is string => target !== undefined);
   return [...links, ...page.script.fetches];
 }
 
@@ -141,7 +144,13 @@ function recordScript(truth: GroundTruth, url: string, page: PageSpec): void {
   if (!script) return;
   if (script.role === 'shell') truth.rendering.shells.push(url);
   if (script.role === 'inert') truth.rendering.inert.push(url);
-  if (script.role === 'enhanced') truth.rendering.enhanced.push({ url, trigger: script.trigger, steps: script.steps, selector: script.trigger === 'click' ? '#load-more' : null });
+  if (script.role === 'enhanced')
+    truth.rendering.enhanced.push({
+      url,
+      trigger: script.trigger,
+      steps: script.steps,
+      selector: script.trigger === 'click' ? '#load-more' : null,
+    });
   truth.rendering.fetchedByScripts.push(...script.fetches);
   truth.rendering.offMachine.push(...script.offMachine.map((item) => item.url));
 }
@@ -209,7 +218,15 @@ function emptyTruth(web: WebModel, round: number): GroundTruth {
     validatorHosts: [],
     changed: [],
     changeRates: [],
-    rendering: { shells: [], enhanced: [], inert: [], jsRedirects: [], fetchedByScripts: [], onlyRendered: [], offMachine: [] },
+    rendering: {
+      shells: [],
+      enhanced: [],
+      inert: [],
+      jsRedirects: [],
+      fetchedByScripts: [],
+      onlyRendered: [],
+      offMachine: [],
+    },
   };
 }
 
@@ -245,7 +262,8 @@ function sortTruth(truth: GroundTruth): GroundTruth {
   truth.changed.sort(compare);
   truth.changeRates.sort(byUrl);
   const { rendering } = truth;
-  for (const list of [rendering.shells, rendering.inert, rendering.onlyRendered, rendering.offMachine]) list.sort(compare);
+  for (const list of [rendering.shells, rendering.inert, rendering.onlyRendered, rendering.offMachine])
+    list.sort(compare);
   rendering.fetchedByScripts = [...new Set(rendering.fetchedByScripts)].sort(compare);
   rendering.enhanced.sort(byUrl);
   rendering.jsRedirects.sort((a, b) => compare(a.from, b.from));

@@ -1,4 +1,10 @@
-import type { CharsetDeclaration, CharsetName, DuplicateDeclarations, ErrorStatus, RedirectStatus } from '../model/web-model.js';
+import type {
+  CharsetDeclaration,
+  CharsetName,
+  DuplicateDeclarations,
+  ErrorStatus,
+  RedirectStatus,
+} from '../model/web-model.js';
 
 /**
  * What a correct crawler experiences on the synthetic web in one round, starting from the seeds and

@@ -26,6 +26,11 @@ describe('FeatureCounts', () => {
     counts.square();
     const squared = new Map<number, number>();
     counts.forEach((hash, weight) => squared.set(hash, weight));
-    expect(squared).toEqual(new Map([[1, 4], [0xffffffff, 9]]));
+    expect(squared).toEqual(
+      new Map([
+        [1, 4],
+        [0xffffffff, 9],
+      ]),
+    );
   });
 });

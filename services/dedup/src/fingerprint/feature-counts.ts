@@ -28,7 +28,7 @@ export class FeatureCounts {
 
   add(hash: number, weight = 1): void {
     const key = hash >>> 0;
-    let slot = Math.imul(key, 0x9e3779b1) >>> 0 & this.mask;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & this.mask;
     while (this.used[slot] === 1) {
       if (this.keys[slot] === key) {
         this.weights[slot]! += weight;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fmix32, murmur32 } from './feature-hash.js';
 import { countFeatures, hammingDistance, parseSimhash, simhash, simhashHex } from './simhash.js';
 
-const words = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `w${murmur32(`${seed}:${i}`, 7) % 5000}`);
+const words = (seed: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `w${murmur32(`${seed}:${i}`, 7) % 5000}`);
 
 describe('simhash', () => {
   it('gives equal hashes for equal weights and nearby hashes for nearly equal ones', () => {
@@ -22,7 +23,7 @@ describe('simhash', () => {
       let vote = 0;
       counts.forEach((low, weight) => {
         const half = bit < 32 ? low : fmix32(low ^ 0x9e3779b9);
-        vote += (half >>> bit % 32) & 1 ? weight : -weight;
+        vote += (half >>> (bit % 32)) & 1 ? weight : -weight;
       });
       if (vote > 0) expected |= 1n << BigInt(bit);
     }

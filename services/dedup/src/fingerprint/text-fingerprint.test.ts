@@ -14,14 +14,21 @@ const article = [
 describe('fingerprintText', () => {
   it('keeps a corrected sentence and a credit line within a few bits', () => {
     const base = fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en');
-    const corrected = fingerprintText('Ferries every twenty minutes - Coastal Wire', `Reprinted with permission.\n${article.replace('two million', 'three million')}`, 'en');
+    const corrected = fingerprintText(
+      'Ferries every twenty minutes - Coastal Wire',
+      `Reprinted with permission.\n${article.replace('two million', 'three million')}`,
+      'en',
+    );
     expect(hammingDistance(base.body, corrected.body)).toBeLessThanOrEqual(3);
     expect(corrected.title).toBe(base.title);
     expect(base.tokens).toBeGreaterThan(60);
   });
 
   it('tells apart two articles that share their topic words by their word pairs', () => {
-    const other = article.split('\n').map((line) => line.split(' ').reverse().join(' ')).join('\n');
+    const other = article
+      .split('\n')
+      .map((line) => line.split(' ').reverse().join(' '))
+      .join('\n');
     const [a, b] = [fingerprintText(null, article, 'en'), fingerprintText(null, other, 'en')];
     expect(a.body).toBe(b.body);
     expect(hammingDistance(a.pairs, b.pairs)).toBeGreaterThan(18);
@@ -30,15 +37,18 @@ describe('fingerprintText', () => {
 });
 
 describe('headline', () => {
-  it('counts the headline\'s content words, none for a title that is only the site\'s name', () => {
+  it("counts the headline's content words, none for a title that is only the site's name", () => {
     const site = new Set([titlePartKey('Harbor Ledger')]);
     expect(fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en').headlineWords).toBe(4);
     expect(fingerprintText('Ferries every twenty minutes | Harbor Ledger', article, 'en', site).headlineWords).toBe(4);
-    expect(fingerprintText('Harbor Ledger', article, 'en', site)).toMatchObject({ headlineWords: 0, title: expect.any(BigInt) });
+    expect(fingerprintText('Harbor Ledger', article, 'en', site)).toMatchObject({
+      headlineWords: 0,
+      title: expect.any(BigInt),
+    });
     expect(fingerprintText('Harbor Ledger', article, 'en').headlineWords).toBe(2);
   });
 
-  it('drops the site\'s name: its learned title parts, or else the last part when three words stay', () => {
+  it("drops the site's name: its learned title parts, or else the last part when three words stay", () => {
     expect(headline('In brief 23 | Harbor Briefs')).toBe('In brief 23');
     expect(headline('Harbor Briefs | In brief 23', new Set([titlePartKey('harbor briefs')]))).toBe('In brief 23');
     expect(headline('Harbor Briefs', new Set([titlePartKey('Harbor Briefs')]))).toBe('Harbor Briefs');

@@ -25,7 +25,12 @@ export interface TextFingerprint {
 
 const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
 
-export function fingerprintText(title: string | null, text: string, lang: string | null, siteTitleParts?: ReadonlySet<string>): TextFingerprint {
+export function fingerprintText(
+  title: string | null,
+  text: string,
+  lang: string | null,
+  siteTitleParts?: ReadonlySet<string>,
+): TextFingerprint {
   const tokens = tokenize(text, lang);
   const counts = new FeatureCounts(tokens.length);
   const pairs = new FeatureCounts(tokens.length);
@@ -38,7 +43,10 @@ export function fingerprintText(title: string | null, text: string, lang: string
   }
   counts.square();
   const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
-  const siteNameOnly = title !== null && siteTitleParts !== undefined && titleParts(title).every((part) => siteTitleParts.has(titlePartKey(part)));
+  const siteNameOnly =
+    title !== null &&
+    siteTitleParts !== undefined &&
+    titleParts(title).every((part) => siteTitleParts.has(titlePartKey(part)));
   return {
     body: simhash(counts),
     pairs: simhash(pairs),

@@ -4,7 +4,14 @@ import { forEachAsciiWord, tokenize, WORD } from './tokenize.js';
 
 describe('tokenize', () => {
   it('keeps content words, lower-cased, without stop words or single letters', () => {
-    expect(tokenize('The Mayor of Harbor City said a new bridge will open in 2027.')).toEqual(['mayor', 'harbor', 'city', 'bridge', 'open', '2027']);
+    expect(tokenize('The Mayor of Harbor City said a new bridge will open in 2027.')).toEqual([
+      'mayor',
+      'harbor',
+      'city',
+      'bridge',
+      'open',
+      '2027',
+    ]);
   });
 
   it('segments Chinese into words and drops its function words', () => {
@@ -35,6 +42,12 @@ describe('tokenize', () => {
       forEachAsciiWord(text, (word) => words.push(word));
       expect(words, JSON.stringify(text)).toEqual(Array.from(text.matchAll(WORD), (match) => match[0]));
     }
-    expect(tokenize("It's 10 o'clock, rock'n'roll's 'quoted' x'")).toEqual(["it's", '10', "o'clock", "rock'n'roll's", 'quoted']);
+    expect(tokenize("It's 10 o'clock, rock'n'roll's 'quoted' x'")).toEqual([
+      "it's",
+      '10',
+      "o'clock",
+      "rock'n'roll's",
+      'quoted',
+    ]);
   });
 });

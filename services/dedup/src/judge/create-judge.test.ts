@@ -11,8 +11,13 @@ describe('createJudge', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'judge-')), 'rules.json');
     writeFileSync(file, JSON.stringify({ categories: [{ name: 'spam', keywords: ['casino'] }] }));
     expect(createJudge(loadDedupConfig({ env: {} }))).toBeNull();
-    expect(createJudge(loadDedupConfig({ env: { DEDUP_JUDGE: 'rules', DEDUP_JUDGE_RULES_FILE: file } }))?.name).toBe('rules');
-    expect(createJudge(loadDedupConfig({ env: { DEDUP_JUDGE: 'http', DEDUP_JUDGE_URL: 'http://127.0.0.1:9/classify' } }))?.name).toBe('http');
+    expect(createJudge(loadDedupConfig({ env: { DEDUP_JUDGE: 'rules', DEDUP_JUDGE_RULES_FILE: file } }))?.name).toBe(
+      'rules',
+    );
+    expect(
+      createJudge(loadDedupConfig({ env: { DEDUP_JUDGE: 'http', DEDUP_JUDGE_URL: 'http://127.0.0.1:9/classify' } }))
+        ?.name,
+    ).toBe('http');
   });
 
   it('says which setting is missing', () => {

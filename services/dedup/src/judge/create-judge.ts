@@ -10,10 +10,19 @@ export function createJudge(config: DedupConfig): Judge | null {
     case 'none':
       return null;
     case 'rules':
-      if (!config.judgeRulesFile) throw new ConfigError('dedup: DEDUP_JUDGE=rules needs DEDUP_JUDGE_RULES_FILE, the JSON file of keyword and pattern lists');
+      if (!config.judgeRulesFile)
+        throw new ConfigError(
+          'dedup: DEDUP_JUDGE=rules needs DEDUP_JUDGE_RULES_FILE, the JSON file of keyword and pattern lists',
+        );
       return createRulesJudge(loadJudgeRules(config.judgeRulesFile));
     case 'http':
-      if (!config.judgeUrl) throw new ConfigError('dedup: DEDUP_JUDGE=http needs DEDUP_JUDGE_URL, the classifier to call');
-      return createHttpJudge({ url: config.judgeUrl, token: config.judgeToken ?? null, timeoutMs: config.judgeTimeoutMs, attempts: config.judgeAttempts });
+      if (!config.judgeUrl)
+        throw new ConfigError('dedup: DEDUP_JUDGE=http needs DEDUP_JUDGE_URL, the classifier to call');
+      return createHttpJudge({
+        url: config.judgeUrl,
+        token: config.judgeToken ?? null,
+        timeoutMs: config.judgeTimeoutMs,
+        attempts: config.judgeAttempts,
+      });
   }
 }

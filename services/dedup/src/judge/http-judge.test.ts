@@ -32,10 +32,14 @@ afterEach(async () => {
 
 describe('http judge', () => {
   it('posts the page and reads the verdict', async () => {
-    const { url, calls } = await classifier((_body, _req, res) => res.end(JSON.stringify({ verdict: 'harmful', category: 'spam', reasons: ['score 0.97'] })));
+    const { url, calls } = await classifier((_body, _req, res) =>
+      res.end(JSON.stringify({ verdict: 'harmful', category: 'spam', reasons: ['score 0.97'] })),
+    );
     const judge = createHttpJudge({ url, timeoutMs: 1000, attempts: 1, token: 's3cret' });
     expect(await judge.judge(input)).toEqual({ verdict: 'harmful', category: 'spam', reasons: ['score 0.97'] });
-    expect(calls).toEqual([{ url: 'http://a.test/x', title: 'T', text: 'some text', lang: 'en', authorization: 'Bearer s3cret' }]);
+    expect(calls).toEqual([
+      { url: 'http://a.test/x', title: 'T', text: 'some text', lang: 'en', authorization: 'Bearer s3cret' },
+    ]);
   });
 
   it('retries server errors, throttling and timeouts', async () => {

@@ -36,24 +36,43 @@ export function createHttpJudge(options: HttpJudgeOptions): Judge {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
 
-  async function attempt(body: string): Promise<Judgement | { retryAfterMs: number | null; error: JudgeUnavailableError }> {
+  async function attempt(
+    body: string,
+  ): Promise<Judgement | { retryAfterMs: number | null; error: JudgeUnavailableError }> {
     let response: Response;
     try {
-      response = await fetch(options.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(options.timeoutMs) });
+      response = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
     } catch (cause) {
-      const reason = (cause as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (cause as Error).message;
+      const reason =
+        (cause as Error).name === 'TimeoutError'
+          ? `no answer within ${options.timeoutMs} ms`
+          : (cause as Error).message;
       return { retryAfterMs: null, error: new JudgeUnavailableError(`judge ${options.url}: ${reason}`, { cause }) };
     }
     const text = await response.text().catch(() => '');
     if (response.status === 429 || response.status >= 500) {
-      return { retryAfterMs: retryAfter(response.headers.get('retry-after')), error: new JudgeUnavailableError(`judge ${options.url} answered HTTP ${response.status}`) };
+      return {
+        retryAfterMs: retryAfter(response.headers.get('retry-after')),
+        error: new JudgeUnavailableError(`judge ${options.url} answered HTTP ${response.status}`),
+      };
     }
-    if (!response.ok) throw new JudgeUnavailableError(`judge ${options.url} answered HTTP ${response.status}: ${text.slice(0, 200)}`, { retriable: false });
+    if (!response.ok)
+      throw new JudgeUnavailableError(`judge ${options.url} answered HTTP ${response.status}: ${text.slice(0, 200)}`, {
+        retriable: false,
+      });
     let parsed: z.infer<typeof answerSchema>;
     try {
       parsed = answerSchema.parse(JSON.parse(text));
     } catch (cause) {
-      throw new JudgeUnavailableError(`judge ${options.url} answered something other than {verdict, category?, reasons?}: ${text.slice(0, 200)}`, { retriable: false, cause });
+      throw new JudgeUnavailableError(
+        `judge ${options.url} answered something other than {verdict, category?, reasons?}: ${text.slice(0, 200)}`,
+        { retriable: false, cause },
+      );
     }
     return { verdict: parsed.verdict, category: parsed.category ?? null, reasons: parsed.reasons ?? [] };
   }
@@ -61,7 +80,12 @@ export function createHttpJudge(options: HttpJudgeOptions): Judge {
   return {
     name: 'http',
     async judge(input: JudgeInput): Promise<Judgement> {
-      const body = JSON.stringify({ url: input.url, title: input.title, lang: input.lang, text: input.text.slice(0, maxTextChars) });
+      const body = JSON.stringify({
+        url: input.url,
+        title: input.title,
+        lang: input.lang,
+        text: input.text.slice(0, maxTextChars),
+      });
       let last: JudgeUnavailableError | undefined;
       for (let n = 1; n <= options.attempts; n++) {
         const result = await attempt(body);

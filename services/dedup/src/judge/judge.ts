@@ -33,5 +33,7 @@ export function verdictLabel(judgement: Judgement): string {
 
 export function parseVerdictLabel(label: string): { verdict: string; category: string | null } {
   const colon = label.indexOf(':');
-  return colon < 0 ? { verdict: label, category: null } : { verdict: label.slice(0, colon), category: label.slice(colon + 1) };
+  return colon < 0
+    ? { verdict: label, category: null }
+    : { verdict: label.slice(0, colon), category: label.slice(colon + 1) };
 }

@@ -16,14 +16,28 @@ describe('rules judge', () => {
   });
 
   it('matches whole words case-insensitively and names what matched', async () => {
-    expect(await judge.judge(input('Police found a Pipe  Bomb and a detonator.'))).toEqual({ verdict: 'harmful', category: 'weapons', reasons: ['detonator', 'pipe bomb'] });
-    expect(await judge.judge(input('The detonators museum opened.'))).toEqual({ verdict: 'ok', category: null, reasons: [] });
-    expect((await judge.judge(input('A guide on how to make an explosive at home.'))).reasons).toEqual(['/how to (build|make) an? explosive/']);
+    expect(await judge.judge(input('Police found a Pipe  Bomb and a detonator.'))).toEqual({
+      verdict: 'harmful',
+      category: 'weapons',
+      reasons: ['detonator', 'pipe bomb'],
+    });
+    expect(await judge.judge(input('The detonators museum opened.'))).toEqual({
+      verdict: 'ok',
+      category: null,
+      reasons: [],
+    });
+    expect((await judge.judge(input('A guide on how to make an explosive at home.'))).reasons).toEqual([
+      '/how to (build|make) an? explosive/',
+    ]);
   });
 
-  it('needs the category\'s number of distinct matches, and matches unspaced scripts anywhere', async () => {
+  it("needs the category's number of distinct matches, and matches unspaced scripts anywhere", async () => {
     expect((await judge.judge(input('casino casino casino'))).verdict).toBe('ok');
-    expect(await judge.judge(input('The casino paid a jackpot.'))).toEqual({ verdict: 'restricted', category: 'gambling', reasons: ['casino', 'jackpot'] });
+    expect(await judge.judge(input('The casino paid a jackpot.'))).toEqual({
+      verdict: 'restricted',
+      category: 'gambling',
+      reasons: ['casino', 'jackpot'],
+    });
     expect((await judge.judge(input('新开的赌场 jackpot'))).category).toBe('gambling');
   });
 

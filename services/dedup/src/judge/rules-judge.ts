@@ -70,7 +70,8 @@ export function createRulesJudge(rules: JudgeRules): Judge {
         }
         for (const keyword of category.substrings) if (text.includes(keyword)) matched.add(keyword);
         for (const pattern of category.patterns) if (pattern.regex.test(text)) matched.add(`/${pattern.source}/`);
-        if (matched.size >= category.minMatches) return { verdict: category.verdict, category: category.name, reasons: [...matched].sort() };
+        if (matched.size >= category.minMatches)
+          return { verdict: category.verdict, category: category.name, reasons: [...matched].sort() };
       }
       return { verdict: 'ok', category: null, reasons: [] };
     },
@@ -95,8 +96,18 @@ function compileCategory(category: z.output<typeof categorySchema>): CompiledCat
     try {
       return { source, regex: new RegExp(source, 'iu') };
     } catch (cause) {
-      throw new JudgeRulesError(`judge category "${category.name}": pattern /${source}/ does not compile: ${(cause as Error).message}`, { cause });
+      throw new JudgeRulesError(
+        `judge category "${category.name}": pattern /${source}/ does not compile: ${(cause as Error).message}`,
+        { cause },
+      );
     }
   });
-  return { name: category.name, verdict: category.verdict, minMatches: category.minMatches, phrases, substrings, patterns };
+  return {
+    name: category.name,
+    verdict: category.verdict,
+    minMatches: category.minMatches,
+    phrases,
+    substrings,
+    patterns,
+  };
 }

@@ -46,7 +46,10 @@ export class VerdictCache {
       return { label: verdictLabel(judgement), judged: true, judgement };
     } catch (error) {
       this.metrics.judged(this.judge.name, 'error', (performance.now() - started) / 1000);
-      this.logger?.warn({ url: input.url, judge: this.judge.name, error: errorMessage(error) }, 'page passed on unjudged');
+      this.logger?.warn(
+        { url: input.url, judge: this.judge.name, error: errorMessage(error) },
+        'page passed on unjudged',
+      );
       return { label: null, judged: false, judgement: null };
     }
   }

@@ -51,7 +51,8 @@ describe('bandScheme', () => {
     const scheme = bandScheme(3);
     const all = [...hashes(2000)];
     let collisions = 0;
-    for (let i = 1; i < all.length; i++) if (bandKeys(scheme, all[i]!).some((key) => bandKeys(scheme, all[i - 1]!).includes(key))) collisions++;
+    for (let i = 1; i < all.length; i++)
+      if (bandKeys(scheme, all[i]!).some((key) => bandKeys(scheme, all[i - 1]!).includes(key))) collisions++;
     expect(collisions).toBeLessThan(3);
   });
 });

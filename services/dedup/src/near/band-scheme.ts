@@ -19,7 +19,8 @@ const MIN_KEY_BITS = 24;
 export const MAX_INDEXED_DISTANCE = 5;
 
 export function bandScheme(maxDistance: number): BandScheme {
-  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > MAX_INDEXED_DISTANCE) throw new RangeError(`SimHash distance must be 0..${MAX_INDEXED_DISTANCE}, got ${maxDistance}`);
+  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > MAX_INDEXED_DISTANCE)
+    throw new RangeError(`SimHash distance must be 0..${MAX_INDEXED_DISTANCE}, got ${maxDistance}`);
   let count = maxDistance + 1;
   while ((count - maxDistance) * Math.floor(64 / count) < MIN_KEY_BITS) count++;
   const base = Math.floor(64 / count);

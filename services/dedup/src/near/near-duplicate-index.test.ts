@@ -1,9 +1,21 @@
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
-import { decodeIndexedPage, encodeIndexedPage, HEADLINE_NAMESPACE, MAX_PAGES_PER_HEADLINE, NearDuplicateIndex } from './near-duplicate-index.js';
+import {
+  decodeIndexedPage,
+  encodeIndexedPage,
+  HEADLINE_NAMESPACE,
+  MAX_PAGES_PER_HEADLINE,
+  NearDuplicateIndex,
+} from './near-duplicate-index.js';
 import type { IndexedPage } from './nearest-match.js';
 
-const page: IndexedPage = { body: 0x0123456789abcdefn, pairs: 0xfedcba9876543210n, title: null, urlTag: '0a1b2c3d', digest: 'e4d909c290d0fb1ca068ffaddf22cbd0' };
+const page: IndexedPage = {
+  body: 0x0123456789abcdefn,
+  pairs: 0xfedcba9876543210n,
+  title: null,
+  urlTag: '0a1b2c3d',
+  digest: 'e4d909c290d0fb1ca068ffaddf22cbd0',
+};
 
 describe('NearDuplicateIndex', () => {
   it('encodes an entry in 56 characters plus the digest, and reads it back', () => {
@@ -34,8 +46,11 @@ describe('NearDuplicateIndex', () => {
     expect(await index.lookup(farBody, 0x88n)).toEqual({ pages: [], headlineOpen: true });
     expect(await index.lookup(farBody, null)).toEqual({ pages: [], headlineOpen: false });
     // Found by its body and by its headline, listed once.
-    expect((await index.lookup(page.body, 0x77n)).pages.filter((found) => found.digest === titled.digest)).toHaveLength(1);
-    for (let i = 1; i < MAX_PAGES_PER_HEADLINE; i++) await index.add({ ...titled, body: BigInt(i) << 40n, digest: `other ${i}` }, true);
+    expect((await index.lookup(page.body, 0x77n)).pages.filter((found) => found.digest === titled.digest)).toHaveLength(
+      1,
+    );
+    for (let i = 1; i < MAX_PAGES_PER_HEADLINE; i++)
+      await index.add({ ...titled, body: BigInt(i) << 40n, digest: `other ${i}` }, true);
     expect((await store.members(HEADLINE_NAMESPACE, ['0000000000000077']))[0]).toHaveLength(MAX_PAGES_PER_HEADLINE);
     expect(await index.lookup(farBody, 0x77n)).toEqual({ pages: [], headlineOpen: false });
   });

@@ -22,7 +22,13 @@ export function encodeIndexedPage(page: IndexedPage): string {
 export function decodeIndexedPage(member: string): IndexedPage | null {
   if (member.length < 57 || !/^[0-9a-f]{32}(?:[0-9a-f]{16}|-{16})[0-9a-f]{8}/.test(member)) return null;
   const title = member.slice(32, 48);
-  return { body: parseSimhash(member.slice(0, 16)), pairs: parseSimhash(member.slice(16, 32)), title: title === NO_TITLE ? null : parseSimhash(title), urlTag: member.slice(48, 56), digest: member.slice(56) };
+  return {
+    body: parseSimhash(member.slice(0, 16)),
+    pairs: parseSimhash(member.slice(16, 32)),
+    title: title === NO_TITLE ? null : parseSimhash(title),
+    urlTag: member.slice(48, 56),
+    digest: member.slice(56),
+  };
 }
 
 export interface Lookup {
@@ -70,10 +76,15 @@ export class NearDuplicateIndex {
 
   /** Band candidates of `body` and, for a headline given (a specific one), the pages filed under it. */
   async lookup(body: bigint, headline: bigint | null): Promise<Lookup> {
-    const [byBody, [filed]] = await Promise.all([this.candidates(body), headline === null ? [null] : this.store.members(HEADLINE_NAMESPACE, [simhashHex(headline)])]);
+    const [byBody, [filed]] = await Promise.all([
+      this.candidates(body),
+      headline === null ? [null] : this.store.members(HEADLINE_NAMESPACE, [simhashHex(headline)]),
+    ]);
     if (!filed || filed.length >= MAX_PAGES_PER_HEADLINE) return { pages: byBody, headlineOpen: false };
     const known = new Set(byBody.map(encodeIndexedPage));
-    const pages = byBody.concat(filed.filter((member) => !known.has(member)).flatMap((member) => decodeIndexedPage(member) ?? []));
+    const pages = byBody.concat(
+      filed.filter((member) => !known.has(member)).flatMap((member) => decodeIndexedPage(member) ?? []),
+    );
     return { pages, headlineOpen: true };
   }
 
@@ -90,8 +101,14 @@ export class NearDuplicateIndex {
   /** Files the page in its band buckets and, when `underHeadline` (a lookup found room), under its headline. */
   async add(page: IndexedPage, underHeadline = false): Promise<void> {
     const member = encodeIndexedPage(page);
-    const sets = bandKeys(this.scheme, page.body).map((key) => ({ namespace: SIMHASH_NAMESPACE, key, members: [member], ttlMs: this.ttlMs }));
-    if (underHeadline && page.title !== null) sets.push({ namespace: HEADLINE_NAMESPACE, key: simhashHex(page.title), members: [member], ttlMs: this.ttlMs });
+    const sets = bandKeys(this.scheme, page.body).map((key) => ({
+      namespace: SIMHASH_NAMESPACE,
+      key,
+      members: [member],
+      ttlMs: this.ttlMs,
+    }));
+    if (underHeadline && page.title !== null)
+      sets.push({ namespace: HEADLINE_NAMESPACE, key: simhashHex(page.title), members: [member], ttlMs: this.ttlMs });
     await this.store.addToSets(sets);
   }
 }

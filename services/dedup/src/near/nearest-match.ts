@@ -51,7 +51,13 @@ export interface NearMatch {
  * limit. A page's own earlier versions (same URL tag) and copies with the same digest (exact
  * duplicates, decided before) are skipped.
  */
-export function nearestMatches(query: TextFingerprint, urlTag: string, digest: string, candidates: Iterable<IndexedPage>, limits: NearThresholds): NearMatch[] {
+export function nearestMatches(
+  query: TextFingerprint,
+  urlTag: string,
+  digest: string,
+  candidates: Iterable<IndexedPage>,
+  limits: NearThresholds,
+): NearMatch[] {
   const widened = specificHeadline(query) ? limits.sameHeadline : limits.body;
   const matches: NearMatch[] = [];
   for (const page of candidates) {
@@ -60,7 +66,10 @@ export function nearestMatches(query: TextFingerprint, urlTag: string, digest: s
     if (titleDistance !== null && titleDistance > limits.title) continue;
     const distance = hammingDistance(query.body, page.body);
     const pairs = hammingDistance(query.pairs, page.pairs);
-    const near = distance <= limits.body ? pairs <= limits.pairs : titleDistance === 0 && distance <= widened && pairs <= limits.sameHeadlinePairs;
+    const near =
+      distance <= limits.body
+        ? pairs <= limits.pairs
+        : titleDistance === 0 && distance <= widened && pairs <= limits.sameHeadlinePairs;
     if (!near) continue;
     matches.push({ page, distance, titleDistance });
   }

@@ -84,5 +84,13 @@ export function learnTemplate(samples: readonly string[], now: number): SiteTemp
     if (pair.startsWith(TITLE_PATH)) titles.add(pair.slice(8));
     else if (!paths.has(Number.parseInt(pair.slice(0, 8), 16))) pairs.add(pair);
   }
-  return { version: templateVersion(paths, pairs, titles), learnedAt: now, pages: parsed.length, paths, pairs, known, titleParts: titles };
+  return {
+    version: templateVersion(paths, pairs, titles),
+    learnedAt: now,
+    pages: parsed.length,
+    paths,
+    pairs,
+    known,
+    titleParts: titles,
+  };
 }

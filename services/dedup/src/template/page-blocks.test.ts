@@ -10,7 +10,14 @@ const page = (stamp: string, id: number) => `<!doctype html><html><head><title>T
 
 describe('extractBlocks', () => {
   it('cuts text at block elements, skips scripts and decodes entities', () => {
-    expect(extractBlocks(page('10:42', 1)).map((block) => block.text)).toEqual(['Home News', 'Updated 10:42', 'Headline', 'First paragraph with bold text & an entity.', 'Second', 'line after a break.']);
+    expect(extractBlocks(page('10:42', 1)).map((block) => block.text)).toEqual([
+      'Home News',
+      'Updated 10:42',
+      'Headline',
+      'First paragraph with bold text & an entity.',
+      'Second',
+      'line after a break.',
+    ]);
   });
 
   it('gives the same path to the same place on another page, digits in ids and classes masked', () => {
@@ -34,7 +41,11 @@ describe('extractBlocks', () => {
   });
 
   it('collapses whitespace runs to one space and trims, as the two replaces of link extraction do', () => {
-    const reference = (value: string) => value.replace(/[\r\n]+/g, ' ').replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').trim();
+    const reference = (value: string) =>
+      value
+        .replace(/[\r\n]+/g, ' ')
+        .replace(/[ \t\f\r\u00a0\u200b]+/g, ' ')
+        .trim();
     const alphabet = ['a', 'b', ' ', '\n', '\r', '\t', '\f', '\u00a0', '\u200b', '\u2003', '\ufeff'];
     const random = seededRandom(11);
     for (let n = 0; n < 3000; n++) {

@@ -15,12 +15,87 @@ export interface PageBlock {
 
 /** Same block elements as link extraction's content tree, so blocks line up with main-text lines. */
 const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main',
-  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'br',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
-const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'frame', 'frameset', 'object', 'embed', 'head', 'title', 'select', 'textarea', 'button']);
-const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const SKIPPED_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'head',
+  'title',
+  'select',
+  'textarea',
+  'button',
+]);
+const VOID_TAGS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 const MAX_PATH_DEPTH = 64;
 const MAX_CLASSES = 4;
 const DIGITS = /\d+/g;
@@ -86,7 +161,15 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
 
 function signature(tag: string, attributes: Record<string, string>): string {
   const id = attributes.id ? `#${attributes.id.replace(DIGITS, '#')}` : '';
-  const classes = attributes.class ? attributes.class.split(/\s+/).filter(Boolean).slice(0, MAX_CLASSES).map((name) => name.replace(DIGITS, '#')).sort().join('.') : '';
+  const classes = attributes.class
+    ? attributes.class
+        .split(/\s+/)
+        .filter(Boolean)
+        .slice(0, MAX_CLASSES)
+        .map((name) => name.replace(DIGITS, '#'))
+        .sort()
+        .join('.')
+    : '';
   return `${tag}${id}${classes ? `.${classes}` : ''}`;
 }
 
@@ -112,7 +195,15 @@ export function collapse(value: string): string {
 }
 
 function isCollapsible(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x0c || code === 0xa0 || code === 0x200b;
+  return (
+    code === 0x20 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0x09 ||
+    code === 0x0c ||
+    code === 0xa0 ||
+    code === 0x200b
+  );
 }
 
 export function maskText(text: string): string {

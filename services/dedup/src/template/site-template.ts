@@ -39,7 +39,11 @@ export function unknownShare(blocks: readonly PageBlock[], template: SiteTemplat
   return unknown / blocks.length;
 }
 
-export function templateVersion(paths: Iterable<number>, pairs: Iterable<string>, titleParts: Iterable<string>): string {
+export function templateVersion(
+  paths: Iterable<number>,
+  pairs: Iterable<string>,
+  titleParts: Iterable<string>,
+): string {
   const text = `${[...paths].map(hex32).sort().join('')}|${[...pairs].sort().join('')}|${[...titleParts].sort().join('')}`;
   return hex32(murmur32(text, 1));
 }
@@ -52,12 +56,28 @@ export function mergeTemplates(current: SiteTemplate, learned: SiteTemplate): Si
   const paths = new Set([...current.paths, ...learned.paths]);
   const pairs = new Set([...current.pairs, ...learned.pairs]);
   const titleParts = new Set([...current.titleParts, ...learned.titleParts]);
-  return { version: templateVersion(paths, pairs, titleParts), learnedAt: current.learnedAt, pages: current.pages + learned.pages, paths, pairs, known: new Set([...current.known, ...learned.known]), titleParts };
+  return {
+    version: templateVersion(paths, pairs, titleParts),
+    learnedAt: current.learnedAt,
+    pages: current.pages + learned.pages,
+    paths,
+    pairs,
+    known: new Set([...current.known, ...learned.known]),
+    titleParts,
+  };
 }
 
 /** Compact JSON: hashes as concatenated hex, 8 digits per path and title part, 16 per pair. */
 export function encodeTemplate(template: SiteTemplate): string {
-  return JSON.stringify({ v: 1, at: template.learnedAt, n: template.pages, p: [...template.paths].map(hex32).join(''), q: [...template.pairs].join(''), k: [...template.known].map(hex32).join(''), t: [...template.titleParts].join('') });
+  return JSON.stringify({
+    v: 1,
+    at: template.learnedAt,
+    n: template.pages,
+    p: [...template.paths].map(hex32).join(''),
+    q: [...template.pairs].join(''),
+    k: [...template.known].map(hex32).join(''),
+    t: [...template.titleParts].join(''),
+  });
 }
 
 export function decodeTemplate(value: string): SiteTemplate | null {
@@ -67,7 +87,15 @@ export function decodeTemplate(value: string): SiteTemplate | null {
     const paths = new Set(chunks(raw.p, 8).map((hex) => Number.parseInt(hex, 16)));
     const pairs = new Set(chunks(raw.q, 16));
     const titleParts = new Set(chunks(raw.t ?? '', 8));
-    return { version: templateVersion(paths, pairs, titleParts), learnedAt: raw.at, pages: raw.n, paths, pairs, known: new Set(chunks(raw.k, 8).map((hex) => Number.parseInt(hex, 16))), titleParts };
+    return {
+      version: templateVersion(paths, pairs, titleParts),
+      learnedAt: raw.at,
+      pages: raw.n,
+      paths,
+      pairs,
+      known: new Set(chunks(raw.k, 8).map((hex) => Number.parseInt(hex, 16))),
+      titleParts,
+    };
   } catch {
     return null;
   }

@@ -5,12 +5,14 @@ import { isTemplateBlock } from './site-template.js';
 import { SAMPLE_NAMESPACE, SiteTemplates, TEMPLATE_NAMESPACE } from './site-templates.js';
 import { newsPage, storyText } from './test-pages.js';
 
-const gallery = (n: number) => `<html><body><nav><a href="/">Home</a> <a href="/city">City</a></nav><section class="gallery"><h2>${storyText(n, 'gallery')}</h2><p class="credit">Photos: staff</p><p class="caption">${storyText(n, 'caption')}</p><p class="views">${n * 3} views</p></section></body></html>`;
+const gallery = (n: number) =>
+  `<html><body><nav><a href="/">Home</a> <a href="/city">City</a></nav><section class="gallery"><h2>${storyText(n, 'gallery')}</h2><p class="credit">Photos: staff</p><p class="caption">${storyText(n, 'caption')}</p><p class="views">${n * 3} views</p></section></body></html>`;
 
 function setup(now: () => number = () => 1000) {
   const store = new MemoryFingerprintStore();
   const templates = new SiteTemplates({ store, samplePages: 5, relearnAfterMs: 10_000, ttlMs: 60_000, now });
-  const visit = async (html: string) => templates.observe('site.test', extractBlocks(html), null, await templates.get('site.test'));
+  const visit = async (html: string) =>
+    templates.observe('site.test', extractBlocks(html), null, await templates.get('site.test'));
   return { store, templates, visit };
 }
 
@@ -24,7 +26,9 @@ describe('SiteTemplates', () => {
     expect(await visit(newsPage(5))).toBe('learned');
     expect(await store.members(SAMPLE_NAMESPACE, ['site.test'])).toEqual([[]]);
     expect(await store.get(TEMPLATE_NAMESPACE, ['site.test'])).not.toEqual([null]);
-    const learned = await new SiteTemplates({ store, samplePages: 5, relearnAfterMs: 10_000, ttlMs: 60_000 }).get('site.test');
+    const learned = await new SiteTemplates({ store, samplePages: 5, relearnAfterMs: 10_000, ttlMs: 60_000 }).get(
+      'site.test',
+    );
     expect(learned?.version).toBe((await templates.get('site.test'))?.version);
     expect(await visit(newsPage(6))).toBeNull();
   });
@@ -32,7 +36,9 @@ describe('SiteTemplates', () => {
   it('learns once when the pages that complete the samples are handled at once', async () => {
     const { templates } = setup();
     for (let n = 1; n <= 4; n++) await templates.observe('site.test', extractBlocks(newsPage(n)), null, null);
-    const results = await Promise.all([5, 6, 7, 8].map((n) => templates.observe('site.test', extractBlocks(newsPage(n)), null, null)));
+    const results = await Promise.all(
+      [5, 6, 7, 8].map((n) => templates.observe('site.test', extractBlocks(newsPage(n)), null, null)),
+    );
     expect(results.filter((result) => result === 'learned')).toHaveLength(1);
     expect(await templates.get('site.test')).not.toBeNull();
   });
@@ -46,8 +52,14 @@ describe('SiteTemplates', () => {
     expect(results).toEqual(['sampled', 'sampled', 'sampled', 'sampled', 'learned']);
     const after = (await templates.get('site.test'))!;
     expect(after.version).not.toBe(before.version);
-    expect(extractBlocks(gallery(9)).filter((block) => isTemplateBlock(block, after)).map((block) => block.text)).toEqual(['Home City', 'Photos: staff', '27 views']);
-    expect(extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, after)).length).toBe(extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, before)).length);
+    expect(
+      extractBlocks(gallery(9))
+        .filter((block) => isTemplateBlock(block, after))
+        .map((block) => block.text),
+    ).toEqual(['Home City', 'Photos: staff', '27 views']);
+    expect(extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, after)).length).toBe(
+      extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, before)).length,
+    );
     expect(await visit(gallery(10))).toBeNull();
   });
 
@@ -60,6 +72,10 @@ describe('SiteTemplates', () => {
     expect(await visit(gallery(5))).toBe('learned');
     const replaced = (await templates.get('site.test'))!;
     expect(replaced.learnedAt).toBe(clock);
-    expect(extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, replaced)).map((block) => block.text)).toEqual(['Home City']);
+    expect(
+      extractBlocks(newsPage(9))
+        .filter((block) => isTemplateBlock(block, replaced))
+        .map((block) => block.text),
+    ).toEqual(['Home City']);
   });
 });

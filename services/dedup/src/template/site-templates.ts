@@ -70,10 +70,17 @@ export class SiteTemplates {
   }
 
   /** Adds the page to the site's samples when learning is due, and learns once enough are in. */
-  async observe(site: string, blocks: readonly PageBlock[], title: string | null, template: SiteTemplate | null): Promise<Observation> {
+  async observe(
+    site: string,
+    blocks: readonly PageBlock[],
+    title: string | null,
+    template: SiteTemplate | null,
+  ): Promise<Observation> {
     if (blocks.length === 0 || !this.learningDue(blocks, template)) return null;
     const { store, samplePages } = this.options;
-    await store.addToSets([{ namespace: SAMPLE_NAMESPACE, key: site, members: [sampleOf(blocks, title)], ttlMs: SAMPLE_TTL_MS }]);
+    await store.addToSets([
+      { namespace: SAMPLE_NAMESPACE, key: site, members: [sampleOf(blocks, title)], ttlMs: SAMPLE_TTL_MS },
+    ]);
     const [samples] = await store.members(SAMPLE_NAMESPACE, [site]);
     // Pages of a site handled at once all see the full sample set: one of them learns.
     if (!samples || samples.length < samplePages || this.learning.has(site)) return 'sampled';
@@ -88,7 +95,9 @@ export class SiteTemplates {
     // Sampled because pages did not fit a template still young: add to it; an old one is replaced.
     const fresh = learnTemplate(samples, this.now());
     const learned = template && !this.isOld(template) ? mergeTemplates(template, fresh) : fresh;
-    await store.set([{ namespace: TEMPLATE_NAMESPACE, key: site, value: encodeTemplate(learned), ttlMs: this.options.ttlMs }]);
+    await store.set([
+      { namespace: TEMPLATE_NAMESPACE, key: site, value: encodeTemplate(learned), ttlMs: this.options.ttlMs },
+    ]);
     await store.delete(SAMPLE_NAMESPACE, [site]);
     this.remember(site, learned);
   }

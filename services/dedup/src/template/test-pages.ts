@@ -4,7 +4,20 @@
 import { murmur32 } from '../fingerprint/feature-hash.js';
 
 const ADS = ['Buy coffee at the harbor.', 'Ferry passes, half price.', 'Learn to sail this summer.'];
-const WORDS = ['harbor', 'council', 'ferry', 'bridge', 'market', 'storm', 'museum', 'school', 'festival', 'budget', 'river', 'station'];
+const WORDS = [
+  'harbor',
+  'council',
+  'ferry',
+  'bridge',
+  'market',
+  'storm',
+  'museum',
+  'school',
+  'festival',
+  'budget',
+  'river',
+  'station',
+];
 
 /** Words that differ from page to page, digits aside (template learning masks digits). */
 export function storyText(n: number, salt = ''): string {

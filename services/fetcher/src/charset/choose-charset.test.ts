@@ -3,22 +3,35 @@ import { describe, expect, it } from 'vitest';
 import { chooseCharset } from './choose-charset.js';
 import { decodeText } from './decode-text.js';
 
-const html = (text: string, head = '') => `<!DOCTYPE html><html><head>${head}<title>t</title></head><body><p>${text}</p><p>${text}</p></body></html>`;
+const html = (text: string, head = '') =>
+  `<!DOCTYPE html><html><head>${head}<title>t</title></head><body><p>${text}</p><p>${text}</p></body></html>`;
 
 describe('chooseCharset', () => {
   it('lets a BOM win over the header, and the header over a meta declaration', () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(html('x', '<meta charset="gbk">'))]);
-    expect(chooseCharset(bom, 'text/html; charset=windows-1252', 'text/html')).toEqual({ charset: 'utf-8', source: 'bom' });
-    expect(chooseCharset(Buffer.from(html('x', '<meta charset="gbk">')), 'text/html; charset=ISO-8859-2', 'text/html')).toEqual({ charset: 'iso-8859-2', source: 'header' });
+    expect(chooseCharset(bom, 'text/html; charset=windows-1252', 'text/html')).toEqual({
+      charset: 'utf-8',
+      source: 'bom',
+    });
+    expect(
+      chooseCharset(Buffer.from(html('x', '<meta charset="gbk">')), 'text/html; charset=ISO-8859-2', 'text/html'),
+    ).toEqual({ charset: 'iso-8859-2', source: 'header' });
   });
 
   it('skips an unknown header charset and reads the meta declaration', () => {
-    expect(chooseCharset(Buffer.from(html('x', '<meta charset="gbk">')), 'text/html; charset=x-bogus', 'text/html')).toEqual({ charset: 'gbk', source: 'meta' });
+    expect(
+      chooseCharset(Buffer.from(html('x', '<meta charset="gbk">')), 'text/html; charset=x-bogus', 'text/html'),
+    ).toEqual({ charset: 'gbk', source: 'meta' });
   });
 
   it('reads the XML declaration of XML types, not of HTML', () => {
-    const body = Buffer.from('<?xml version="1.0" encoding="ISO-8859-2"?><html xmlns="http://www.w3.org/1999/xhtml"><p>x</p></html>');
-    expect(chooseCharset(body, 'application/xhtml+xml', 'application/xhtml+xml')).toEqual({ charset: 'iso-8859-2', source: 'xml-declaration' });
+    const body = Buffer.from(
+      '<?xml version="1.0" encoding="ISO-8859-2"?><html xmlns="http://www.w3.org/1999/xhtml"><p>x</p></html>',
+    );
+    expect(chooseCharset(body, 'application/xhtml+xml', 'application/xhtml+xml')).toEqual({
+      charset: 'iso-8859-2',
+      source: 'xml-declaration',
+    });
     expect(chooseCharset(body, 'text/html', 'text/html').source).not.toBe('xml-declaration');
   });
 
@@ -36,7 +49,10 @@ describe('chooseCharset', () => {
   });
 
   it('falls back to windows-1252 for pure ASCII, which every ASCII-compatible charset reads alike', () => {
-    expect(chooseCharset(Buffer.from(html('plain ASCII')), undefined, 'text/html')).toEqual({ charset: 'windows-1252', source: 'default' });
+    expect(chooseCharset(Buffer.from(html('plain ASCII')), undefined, 'text/html')).toEqual({
+      charset: 'windows-1252',
+      source: 'default',
+    });
   });
 
   it('decodes windows-1252 as windows-1252, not as Latin-1', () => {

@@ -18,7 +18,11 @@ const XML_DECLARATION = /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/;
  * only), a <meta> declaration found by the prescan, then detection from the bytes; windows-1252,
  * the standard's default for undeclared pages, when nothing else says.
  */
-export function chooseCharset(body: Buffer, contentTypeHeader: string | undefined, mediaType: string | null): ChosenCharset {
+export function chooseCharset(
+  body: Buffer,
+  contentTypeHeader: string | undefined,
+  mediaType: string | null,
+): ChosenCharset {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return { charset: 'utf-8', source: 'bom' };
   if (body[0] === 0xfe && body[1] === 0xff) return { charset: 'utf-16be', source: 'bom' };
   if (body[0] === 0xff && body[1] === 0xfe) return { charset: 'utf-16le', source: 'bom' };

@@ -18,13 +18,26 @@ describe('Crawl-delay from robots.txt', () => {
 
   /** Fetches one page with FETCHER_MAX_CRAWL_DELAY_MS = cap and returns how long its queue is then held. */
   const spacingAfterOneFetch = async (cap: number) => {
-    const config = loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, maxCrawlDelayMs: cap } });
+    const config = loadFetcherConfig({
+      env: {},
+      overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, maxCrawlDelayMs: cap },
+    });
     const parts = createFetcherParts(config, null, silentLogger());
     opened.push(parts);
     const slowDown = { delayFactor: 0, backoffBaseMs: 1000, maxBackoffMs: 300_000, maxRetryAfterMs: 120_000 };
-    const gate = new PolitenessGate({ globalConcurrency: 4, perQueueConcurrency: 1, minDelayMs: 0, slowDown, maxWaitingPerQueue: 10, maxQueueWaitMs: 600_000, now: () => NOW });
+    const gate = new PolitenessGate({
+      globalConcurrency: 4,
+      perQueueConcurrency: 1,
+      minDelayMs: 0,
+      slowDown,
+      maxWaitingPerQueue: 10,
+      maxQueueWaitMs: 600_000,
+      now: () => NOW,
+    });
     gates.push(gate);
-    expect(await fetchUrl({ ...parts.deps, gate }, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null })).toMatchObject({ kind: 'page' });
+    expect(
+      await fetchUrl({ ...parts.deps, gate }, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null }),
+    ).toMatchObject({ kind: 'page' });
     return gate.timing(new URL(origin).host)!.nextAt - NOW;
   };
 

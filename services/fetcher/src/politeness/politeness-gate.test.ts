@@ -6,7 +6,15 @@ import { QueueStateStore } from './queue-state-store.js';
 
 const slowDown = { delayFactor: 0, backoffBaseMs: 100, maxBackoffMs: 10_000, maxRetryAfterMs: 10_000 };
 const gateWith = (options: Partial<PolitenessOptions> = {}) =>
-  new PolitenessGate({ globalConcurrency: 10, perQueueConcurrency: 1, minDelayMs: 0, slowDown, maxWaitingPerQueue: 1000, maxQueueWaitMs: 600_000, ...options });
+  new PolitenessGate({
+    globalConcurrency: 10,
+    perQueueConcurrency: 1,
+    minDelayMs: 0,
+    slowDown,
+    maxWaitingPerQueue: 1000,
+    maxQueueWaitMs: 600_000,
+    ...options,
+  });
 const answered = (durationMs = 1) => ({ signal: 'answered' as const, durationMs });
 
 describe('PolitenessGate', () => {
@@ -128,14 +136,15 @@ describe('PolitenessGate', () => {
     a.close();
     b.close();
   });
-  it('lets front requests (a rendering page\'s sub-requests) go before waiting URLs, in their own order', async () => {
+  it("lets front requests (a rendering page's sub-requests) go before waiting URLs, in their own order", async () => {
     const gate = gateWith();
     const held = await gate.acquire('site');
     const order: string[] = [];
-    const take = (name: string, front: boolean) => gate.acquire('site', 0, undefined, { front }).then((permit) => {
-      order.push(name);
-      permit.release(answered());
-    });
+    const take = (name: string, front: boolean) =>
+      gate.acquire('site', 0, undefined, { front }).then((permit) => {
+        order.push(name);
+        permit.release(answered());
+      });
     const waiting = [take('url-1', false), take('url-2', false), take('sub-1', true), take('sub-2', true)];
     held.release(answered());
     await Promise.all(waiting);

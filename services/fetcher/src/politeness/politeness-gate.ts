@@ -86,8 +86,10 @@ export class PolitenessGate {
     if (!queue) return { admitted: true };
     const spacing = Math.max(this.options.minDelayMs, delayMs, queue.delayMs);
     const ahead = queue.waiters.length + queue.active;
-    const estimate = Math.max(0, queue.timing.nextAt - this.now()) + Math.floor(ahead / this.options.perQueueConcurrency) * spacing;
-    if (queue.waiters.length >= this.options.maxWaitingPerQueue || estimate > this.options.maxQueueWaitMs) return { admitted: false, retryAfterMs: Math.max(estimate, spacing) };
+    const estimate =
+      Math.max(0, queue.timing.nextAt - this.now()) + Math.floor(ahead / this.options.perQueueConcurrency) * spacing;
+    if (queue.waiters.length >= this.options.maxWaitingPerQueue || estimate > this.options.maxQueueWaitMs)
+      return { admitted: false, retryAfterMs: Math.max(estimate, spacing) };
     return { admitted: true };
   }
 
@@ -144,11 +146,23 @@ export class PolitenessGate {
   private queueFor(queueKey: string): QueueState {
     let queue = this.queues.get(queueKey);
     if (queue) return queue;
-    const created: QueueState = { key: queueKey, active: 0, timing: { nextAt: 0, busyStreak: 0 }, delayMs: 0, waiters: [], timer: null, ready: !this.options.shared };
+    const created: QueueState = {
+      key: queueKey,
+      active: 0,
+      timing: { nextAt: 0, busyStreak: 0 },
+      delayMs: 0,
+      waiters: [],
+      timer: null,
+      ready: !this.options.shared,
+    };
     this.queues.set(queueKey, created);
     if (this.options.shared) {
       void this.options.shared.load(queueKey).then((shared) => {
-        if (shared) created.timing = { nextAt: Math.max(created.timing.nextAt, shared.nextAt), busyStreak: Math.max(created.timing.busyStreak, shared.busyStreak) };
+        if (shared)
+          created.timing = {
+            nextAt: Math.max(created.timing.nextAt, shared.nextAt),
+            busyStreak: Math.max(created.timing.busyStreak, shared.busyStreak),
+          };
         created.ready = true;
         this.pump(created);
       });
@@ -168,7 +182,8 @@ export class PolitenessGate {
         const now = this.now();
         queue.timing = afterRequest(before, feedback, delayMs, now, this.options.slowDown);
         // Worth a round trip only if another fetcher could notice it: a pause of a second or more, or a streak change.
-        if (this.options.shared && (queue.timing.nextAt - now >= 1000 || queue.timing.busyStreak !== before.busyStreak)) this.options.shared.save(queue.key, queue.timing, now);
+        if (this.options.shared && (queue.timing.nextAt - now >= 1000 || queue.timing.busyStreak !== before.busyStreak))
+          this.options.shared.save(queue.key, queue.timing, now);
         this.pump(queue);
         for (const starved of [...this.starved]) {
           if (this.globalActive >= this.options.globalConcurrency) break;

@@ -9,7 +9,8 @@ import { fetchUrl } from '../fetch-url.js';
 
 /** Two sites of one registrable domain, both served by the test web on loopback. */
 const stub: Resolver = async (hostname) => {
-  if (!hostname.endsWith('.shop.example.co.uk')) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  if (!hostname.endsWith('.shop.example.co.uk'))
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return [{ address: '127.0.0.1', family: 4 }];
 };
 
@@ -18,10 +19,16 @@ describe('politeness with real requests on the edge test web', () => {
   const opened: FetcherParts[] = [];
   const origin = (name: string) => web.hosts.find((host) => host.name === name)!.origin;
   const fetcher = (overrides: Record<string, unknown>) => {
-    const config = loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], delayFactor: 0, minDelayMs: 0, obeyRobots: false, ...overrides } });
+    const config = loadFetcherConfig({
+      env: {},
+      overrides: { allowAddresses: ['127.0.0.1'], delayFactor: 0, minDelayMs: 0, obeyRobots: false, ...overrides },
+    });
     const parts = createFetcherParts(config, new MemoryFingerprintStore(), silentLogger(), { resolver: stub });
     opened.push(parts);
-    return { parts, fetch: (url: string) => fetchUrl(parts.deps, { url, jobId: 'test', etag: null, lastModified: null }) };
+    return {
+      parts,
+      fetch: (url: string) => fetchUrl(parts.deps, { url, jobId: 'test', etag: null, lastModified: null }),
+    };
   };
   /** Milliseconds between the end of the first fetch and the end of the second. */
   const gap = async (fetch: (url: string) => Promise<unknown>, first: string, second: string) => {
@@ -55,9 +62,14 @@ describe('politeness with real requests on the edge test web', () => {
 
   it('waits longer after a slow answer, and as long as Retry-After says (up to its cap)', async () => {
     const adaptive = fetcher({ delayFactor: 1 });
-    expect(await gap(adaptive.fetch, `${origin('http')}/slow-answer`, `${origin('http')}/`)).toBeGreaterThanOrEqual(280);
+    expect(await gap(adaptive.fetch, `${origin('http')}/slow-answer`, `${origin('http')}/`)).toBeGreaterThanOrEqual(
+      280,
+    );
     const busy = fetcher({ maxRetryAfterMs: 700 });
-    expect(await busy.fetch(`${origin('http')}/busy/seconds`)).toMatchObject({ outcome: 'throttled', retryAfterMs: 2000 });
+    expect(await busy.fetch(`${origin('http')}/busy/seconds`)).toMatchObject({
+      outcome: 'throttled',
+      retryAfterMs: 2000,
+    });
     const t0 = performance.now();
     await busy.fetch(`${origin('http')}/`);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(650);
@@ -83,7 +95,13 @@ describe('politeness with real requests on the edge test web', () => {
     await fetch(url(0));
     const waiting = fetch(url(1));
     const refused = await fetch(url(2));
-    expect(refused).toMatchObject({ kind: 'status', outcome: 'throttled', retriable: true, errorCode: 'FETCHER_QUEUE_FULL', httpStatus: null });
+    expect(refused).toMatchObject({
+      kind: 'status',
+      outcome: 'throttled',
+      retriable: true,
+      errorCode: 'FETCHER_QUEUE_FULL',
+      httpStatus: null,
+    });
     expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(1000);
     expect(web.requests.count(url(2))).toBe(0);
     expect(await waiting).toMatchObject({ kind: 'page' });

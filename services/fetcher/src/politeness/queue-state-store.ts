@@ -25,9 +25,14 @@ export class QueueStateStore {
       const [value] = await this.store.get(NAMESPACE, [queueKey]);
       if (!value) return null;
       const parsed = JSON.parse(value) as { n?: unknown; s?: unknown };
-      return typeof parsed.n === 'number' && typeof parsed.s === 'number' ? { nextAt: parsed.n, busyStreak: parsed.s } : null;
+      return typeof parsed.n === 'number' && typeof parsed.s === 'number'
+        ? { nextAt: parsed.n, busyStreak: parsed.s }
+        : null;
     } catch (error) {
-      this.logger.warn({ queueKey, err: errorMessage(error) }, 'shared politeness state unreadable; using this process’s own');
+      this.logger.warn(
+        { queueKey, err: errorMessage(error) },
+        'shared politeness state unreadable; using this process’s own',
+      );
       return null;
     }
   }
@@ -35,8 +40,17 @@ export class QueueStateStore {
   save(queueKey: string, timing: QueueTiming, now: number): void {
     const ttlMs = Math.max(0, timing.nextAt - now) + KEEP_MS;
     const write = this.store
-      .set([{ namespace: NAMESPACE, key: queueKey, value: JSON.stringify({ n: timing.nextAt, s: timing.busyStreak }), ttlMs }])
-      .catch((error: unknown) => this.logger.warn({ queueKey, err: errorMessage(error) }, 'could not share politeness state'))
+      .set([
+        {
+          namespace: NAMESPACE,
+          key: queueKey,
+          value: JSON.stringify({ n: timing.nextAt, s: timing.busyStreak }),
+          ttlMs,
+        },
+      ])
+      .catch((error: unknown) =>
+        this.logger.warn({ queueKey, err: errorMessage(error) }, 'could not share politeness state'),
+      )
       .finally(() => this.pending.delete(write));
     this.pending.add(write);
   }

@@ -6,7 +6,10 @@ const fresh = { nextAt: 0, busyStreak: 0 };
 
 describe('afterRequest', () => {
   it('spaces requests by the delay, counted from the end of the request', () => {
-    expect(afterRequest(fresh, { signal: 'answered', durationMs: 10 }, 500, 10_000, options)).toEqual({ nextAt: 10_500, busyStreak: 0 });
+    expect(afterRequest(fresh, { signal: 'answered', durationMs: 10 }, 500, 10_000, options)).toEqual({
+      nextAt: 10_500,
+      busyStreak: 0,
+    });
   });
 
   it('stretches the delay when the site answers slowly, up to the cap', () => {
@@ -15,8 +18,13 @@ describe('afterRequest', () => {
   });
 
   it('honours Retry-After up to its cap, and backs off exponentially without it', () => {
-    expect(afterRequest(fresh, { signal: 'busy', durationMs: 5, retryAfterMs: 7000 }, 0, 0, options)).toEqual({ nextAt: 7000, busyStreak: 1 });
-    expect(afterRequest(fresh, { signal: 'busy', durationMs: 5, retryAfterMs: 3_600_000 }, 0, 0, options).nextAt).toBe(30_000);
+    expect(afterRequest(fresh, { signal: 'busy', durationMs: 5, retryAfterMs: 7000 }, 0, 0, options)).toEqual({
+      nextAt: 7000,
+      busyStreak: 1,
+    });
+    expect(afterRequest(fresh, { signal: 'busy', durationMs: 5, retryAfterMs: 3_600_000 }, 0, 0, options).nextAt).toBe(
+      30_000,
+    );
     let timing = fresh;
     const holds: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -28,10 +36,14 @@ describe('afterRequest', () => {
   });
 
   it('keeps the streak and adds no slow-down when the request never reached the site', () => {
-    expect(afterRequest({ nextAt: 0, busyStreak: 3 }, { signal: 'unreached', durationMs: 9000 }, 100, 1000, options)).toEqual({ nextAt: 1100, busyStreak: 3 });
+    expect(
+      afterRequest({ nextAt: 0, busyStreak: 3 }, { signal: 'unreached', durationMs: 9000 }, 100, 1000, options),
+    ).toEqual({ nextAt: 1100, busyStreak: 3 });
   });
 
   it('never moves a promised pause earlier', () => {
-    expect(afterRequest({ nextAt: 50_000, busyStreak: 0 }, { signal: 'answered', durationMs: 1 }, 100, 1000, options).nextAt).toBe(50_000);
+    expect(
+      afterRequest({ nextAt: 50_000, busyStreak: 0 }, { signal: 'answered', durationMs: 1 }, 100, 1000, options).nextAt,
+    ).toBe(50_000);
   });
 });

@@ -33,7 +33,13 @@ export interface SlowDownOptions {
  * delay factor does), a 429/503 holds the queue for its Retry-After or an exponential back-off,
  * and any normal answer ends the back-off. Never earlier than already promised.
  */
-export function afterRequest(timing: QueueTiming, feedback: Feedback, delayMs: number, now: number, options: SlowDownOptions): QueueTiming {
+export function afterRequest(
+  timing: QueueTiming,
+  feedback: Feedback,
+  delayMs: number,
+  now: number,
+  options: SlowDownOptions,
+): QueueTiming {
   const spaced = Math.max(timing.nextAt, now + delayMs);
   if (feedback.signal === 'unreached') return { nextAt: spaced, busyStreak: timing.busyStreak };
   if (feedback.signal === 'answered') {

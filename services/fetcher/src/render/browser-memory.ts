@@ -21,7 +21,9 @@ export class BrowserMemory {
 
   async usage(): Promise<BrowserUsage | null> {
     this.session ??= this.browser.newBrowserCDPSession();
-    const { processInfo } = (await (await this.session).send('SystemInfo.getProcessInfo')) as { processInfo: { id: number; cpuTime: number }[] };
+    const { processInfo } = (await (await this.session).send('SystemInfo.getProcessInfo')) as {
+      processInfo: { id: number; cpuTime: number }[];
+    };
     let pssBytes = 0;
     let measured = 0;
     for (const process of processInfo) {
@@ -34,6 +36,10 @@ export class BrowserMemory {
       measured++;
     }
     if (measured === 0) return null;
-    return { pssBytes, cpuSeconds: processInfo.reduce((sum, process) => sum + process.cpuTime, 0), processes: measured };
+    return {
+      pssBytes,
+      cpuSeconds: processInfo.reduce((sum, process) => sum + process.cpuTime, 0),
+      processes: measured,
+    };
   }
 }

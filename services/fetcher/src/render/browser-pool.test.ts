@@ -31,7 +31,9 @@ describe('browser pool', { timeout: 60_000 }, () => {
   };
   const showText = async (context: BrowserContext) => {
     const page = await context.newPage();
-    await page.setContent('<p id="p"></p><script>document.getElementById("p").textContent = navigator.userAgent</script>');
+    await page.setContent(
+      '<p id="p"></p><script>document.getElementById("p").textContent = navigator.userAgent</script>',
+    );
     return page.textContent('#p');
   };
 
@@ -40,10 +42,14 @@ describe('browser pool', { timeout: 60_000 }, () => {
     launched.length = 0;
   });
 
-  it('starts no browser until the first render, then serves every render from it with the crawler\'s User-Agent', async () => {
+  it("starts no browser until the first render, then serves every render from it with the crawler's User-Agent", async () => {
     const pool = poolWith();
     expect(pool.launches).toBe(0);
-    const texts = await Promise.all([pool.withContext(showText), pool.withContext(showText), pool.withContext(showText)]);
+    const texts = await Promise.all([
+      pool.withContext(showText),
+      pool.withContext(showText),
+      pool.withContext(showText),
+    ]);
     expect(texts).toEqual(Array(3).fill('crawler-test/1.0 (+http://127.0.0.1/)'));
     expect(pool.launches).toBe(1);
     expect(pool.lastUsage?.pssBytes).toBeGreaterThan(10 * 1024 * 1024);
@@ -66,7 +72,10 @@ describe('browser pool', { timeout: 60_000 }, () => {
         await launched[0]!.close();
         return page.content();
       })
-      .then(() => null, (error: unknown) => asRenderError(error));
+      .then(
+        () => null,
+        (error: unknown) => asRenderError(error),
+      );
     expect(crashed?.code).toBe('RENDER_BROWSER_CRASHED');
     expect(pool.restarts.get('crash')).toBe(1);
     expect(await pool.withContext(showText)).toContain('crawler-test');
@@ -81,7 +90,8 @@ describe('browser pool', { timeout: 60_000 }, () => {
         throw new Error('spawn /nowhere/chromium ENOENT');
       },
     });
-    for (let i = 0; i < 3; i++) await expect(pool.withContext(showText)).rejects.toMatchObject({ code: 'RENDER_LAUNCH_FAILED' });
+    for (let i = 0; i < 3; i++)
+      await expect(pool.withContext(showText)).rejects.toMatchObject({ code: 'RENDER_LAUNCH_FAILED' });
     expect(attempts).toBe(1);
   });
 

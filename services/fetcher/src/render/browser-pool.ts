@@ -61,14 +61,24 @@ export class BrowserPool {
     try {
       generation = await this.generation();
       generation.active++;
-      const context = await generation.browser.newContext({ userAgent: this.options.userAgent, serviceWorkers: 'block', acceptDownloads: false, viewport: { width: 1280, height: 800 } }).catch((error: unknown) => {
-        throw asRenderError(error);
-      });
+      const context = await generation.browser
+        .newContext({
+          userAgent: this.options.userAgent,
+          serviceWorkers: 'block',
+          acceptDownloads: false,
+          viewport: { width: 1280, height: 800 },
+        })
+        .catch((error: unknown) => {
+          throw asRenderError(error);
+        });
       try {
         return await render(context);
       } finally {
         // A renderer stuck in a script loop can hold the close; such a browser is replaced.
-        const closed = await within(context.close(), CLOSE_TIMEOUT_MS).then(() => true, () => false);
+        const closed = await within(context.close(), CLOSE_TIMEOUT_MS).then(
+          () => true,
+          () => false,
+        );
         if (!closed && !generation.retiring) {
           generation.retiring = true;
           this.count('stuck');
@@ -103,7 +113,12 @@ export class BrowserPool {
       return Promise.resolve();
     }
     if (this.waiters.length >= this.options.waitingMax) {
-      return Promise.reject(new RenderError('RENDER_QUEUE_FULL', `all ${this.options.pages} browser pages are busy and ${this.waiters.length} pages wait for one`));
+      return Promise.reject(
+        new RenderError(
+          'RENDER_QUEUE_FULL',
+          `all ${this.options.pages} browser pages are busy and ${this.waiters.length} pages wait for one`,
+        ),
+      );
     }
     return new Promise((resolve, reject) =>
       this.waiters.push(() => {
@@ -117,14 +132,18 @@ export class BrowserPool {
   private releaseSlot(): void {
     this.active--;
     // A retiring browser lets no new page start until it is gone.
-    while (this.waiters.length > 0 && this.active < this.options.pages && !this.current?.retiring) this.waiters.shift()!();
+    while (this.waiters.length > 0 && this.active < this.options.pages && !this.current?.retiring)
+      this.waiters.shift()!();
   }
 
   private async generation(): Promise<Generation> {
     if (this.current?.browser.isConnected()) return this.current;
     this.current = null;
     if (performance.now() - this.launchFailedAt < (this.options.relaunchDelayMs ?? 30_000)) {
-      throw new RenderError('RENDER_LAUNCH_FAILED', `Chromium (${this.options.executablePath}) failed to start recently; not tried again yet`);
+      throw new RenderError(
+        'RENDER_LAUNCH_FAILED',
+        `Chromium (${this.options.executablePath}) failed to start recently; not tried again yet`,
+      );
     }
     this.launching ??= this.launch().finally(() => {
       this.launching = null;
@@ -138,8 +157,15 @@ export class BrowserPool {
       browser = await (this.options.launch ?? launchChromium)(this.options.executablePath);
     } catch (error) {
       this.launchFailedAt = performance.now();
-      this.options.logger.error({ executablePath: this.options.executablePath, err: error }, 'Chromium failed to start; pages are kept unrendered');
-      throw new RenderError('RENDER_LAUNCH_FAILED', `Chromium (${this.options.executablePath}) failed to start: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      this.options.logger.error(
+        { executablePath: this.options.executablePath, err: error },
+        'Chromium failed to start; pages are kept unrendered',
+      );
+      throw new RenderError(
+        'RENDER_LAUNCH_FAILED',
+        `Chromium (${this.options.executablePath}) failed to start: ${(error as Error).message.split('\n')[0]}`,
+        { cause: error },
+      );
     }
     this.launches++;
     const generation: Generation = { browser, memory: new BrowserMemory(browser), active: 0, retiring: false };
@@ -147,7 +173,10 @@ export class BrowserPool {
       if (this.current !== generation || this.closed) return;
       this.current = null;
       this.count('crash');
-      this.options.logger.warn({ launches: this.launches }, 'the browser went away; it is started again for the next page');
+      this.options.logger.warn(
+        { launches: this.launches },
+        'the browser went away; it is started again for the next page',
+      );
     });
     if (this.closed) {
       await browser.close();
@@ -158,14 +187,21 @@ export class BrowserPool {
   }
 
   private async afterRender(generation: Generation): Promise<void> {
-    if (generation === this.current && !generation.retiring && performance.now() - this.lastMemoryCheck >= MEMORY_CHECK_MS) {
+    if (
+      generation === this.current &&
+      !generation.retiring &&
+      performance.now() - this.lastMemoryCheck >= MEMORY_CHECK_MS
+    ) {
       this.lastMemoryCheck = performance.now();
       const usage = await generation.memory.usage().catch(() => null);
       this.lastUsage = usage;
       if (usage && usage.pssBytes > this.options.memoryCapBytes) {
         generation.retiring = true;
         this.count('memory');
-        this.options.logger.info({ pssBytes: usage.pssBytes, capBytes: this.options.memoryCapBytes }, 'browser over its memory cap; restarting it once its pages are done');
+        this.options.logger.info(
+          { pssBytes: usage.pssBytes, capBytes: this.options.memoryCapBytes },
+          'browser over its memory cap; restarting it once its pages are done',
+        );
       }
     }
     if (generation.retiring && generation.active === 0) {

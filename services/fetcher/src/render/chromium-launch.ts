@@ -28,5 +28,13 @@ export async function launchChromium(executablePath: string, timeoutMs = 30_000)
   // Loaded on first launch: playwright-core costs every crawl ~0.2 s of CPU even with rendering off.
   const { chromium } = await import('playwright-core');
   // Playwright gives every launch a fresh temporary --user-data-dir and removes it on close.
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: timeoutMs,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }

@@ -27,11 +27,21 @@ export interface RenderSharedParts {
  * rendering.enabled turns rendering on: then nothing about fetching changes. Learning needs the
  * shared store; without one (the check command) every routed page is rendered.
  */
-export function createRenderer(config: FetcherConfig, parts: RenderSharedParts, state: FingerprintStore | null, logger: Logger, options: { rules?: RenderRule[] } = {}): Renderer | null {
+export function createRenderer(
+  config: FetcherConfig,
+  parts: RenderSharedParts,
+  state: FingerprintStore | null,
+  logger: Logger,
+  options: { rules?: RenderRule[] } = {},
+): Renderer | null {
   const job = loadRenderJob(config.jobFile);
   if (!config.render && !job.enabled) return null;
   // The caller's rules (the render command's --force) come before the job's and the file's.
-  const rules = new RenderRules([...(options.rules ?? []), ...job.rules, ...(config.renderRulesFile ? loadRenderRulesFile(config.renderRulesFile) : [])]);
+  const rules = new RenderRules([
+    ...(options.rules ?? []),
+    ...job.rules,
+    ...(config.renderRulesFile ? loadRenderRulesFile(config.renderRulesFile) : []),
+  ]);
   const log = logger.child({ component: 'renderer' });
   return new Renderer({
     network: {
@@ -54,7 +64,10 @@ export function createRenderer(config: FetcherConfig, parts: RenderSharedParts, 
     router: {
       rules,
       detectShells: config.renderDetectShells,
-      learning: state && config.renderLearnSamples > 0 ? new SiteLearning(state, { samples: config.renderLearnSamples, ttlMs: config.renderDecisionTtlMs }) : null,
+      learning:
+        state && config.renderLearnSamples > 0
+          ? new SiteLearning(state, { samples: config.renderLearnSamples, ttlMs: config.renderDecisionTtlMs })
+          : null,
     },
     timeoutMs: config.renderTimeoutMs,
     idleMs: config.renderIdleMs,

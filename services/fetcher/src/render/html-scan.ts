@@ -72,7 +72,8 @@ export function anchorHrefs(html: string): string[] {
   return hrefs;
 }
 
-const META_REFRESH = /<meta\b[^<>]{0,500}?http-equiv\s*=\s*["']?refresh["']?[^<>]{0,500}?content\s*=\s*["']?\s*\d*(?:\.\d*)?\s*[;,]\s*url\s*=\s*["']?([^"'<>\s]+)/i;
+const META_REFRESH =
+  /<meta\b[^<>]{0,500}?http-equiv\s*=\s*["']?refresh["']?[^<>]{0,500}?content\s*=\s*["']?\s*\d*(?:\.\d*)?\s*[;,]\s*url\s*=\s*["']?([^"'<>\s]+)/i;
 
 /** The absolute URL a <meta http-equiv="refresh"> in the first 64 KiB sends the browser to, or null. */
 export function metaRefreshTarget(html: string, pageUrl: string): string | null {

@@ -96,7 +96,9 @@ document.body.insertAdjacentHTML('beforeend', '<a href="/after">after</a>');</sc
     const refusals = new Map(rendered.network.refusals.map((r) => [canonicalUrl(r.url) ?? r.url, r.reason]));
     expect(refusals.get('http://cdn.offsite.test/lib.js')).toBe('blocked_address');
     expect(refusals.get('http://169.254.169.254/latest/meta-data/')).toBe('blocked_address');
-    expect(refusals.get(`http://${TRAP}:${(tcpTrap.address() as { port: number }).port}/events`)).toBe('blocked_address');
+    expect(refusals.get(`http://${TRAP}:${(tcpTrap.address() as { port: number }).port}/events`)).toBe(
+      'blocked_address',
+    );
     expect([...refusals.values()]).toContain('websocket');
     expect(resolved).toEqual(['cdn.offsite.test']);
     // Nothing reached the traps: not through the client, nor what interception does not see (preconnect, WebRTC).
@@ -107,7 +109,15 @@ document.body.insertAdjacentHTML('beforeend', '<a href="/after">after</a>');</sc
   it('the traps do catch a browser without the guards (control)', async () => {
     const browser = await chromium.launch({
       executablePath: rig.config.renderChromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const control = await browser.newPage();

@@ -28,6 +28,9 @@ export class RenderError extends CrawlerError {
 export function asRenderError(error: unknown): RenderError {
   if (error instanceof RenderError) return error;
   const message = (error as Error)?.message ?? String(error);
-  if (/closed|disconnected|crash/i.test(message)) return new RenderError('RENDER_BROWSER_CRASHED', `the browser went away: ${message.slice(0, 300)}`, { cause: error });
+  if (/closed|disconnected|crash/i.test(message))
+    return new RenderError('RENDER_BROWSER_CRASHED', `the browser went away: ${message.slice(0, 300)}`, {
+      cause: error,
+    });
   return new RenderError('RENDER_FAILED', message.slice(0, 300), { cause: error });
 }

@@ -25,7 +25,9 @@ export function loadRenderJob(jobFile: string | undefined): RenderJob {
   try {
     raw = JSON.parse(readFileSync(jobFile, 'utf8'));
   } catch (cause) {
-    throw new ConfigError(`crawl job file ${jobFile} (CRAWL_JOB_FILE) cannot be read: ${(cause as Error).message}`, { cause });
+    throw new ConfigError(`crawl job file ${jobFile} (CRAWL_JOB_FILE) cannot be read: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   const parsed = renderJobSchema.safeParse((raw as { rendering?: unknown } | null)?.rendering);
   if (!parsed.success) {

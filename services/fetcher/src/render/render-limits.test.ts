@@ -33,7 +33,9 @@ describe('per-page time limit', { timeout: 60_000 }, () => {
       if (request.url === '/long-poll') return; // never answered: the page always has a request in flight
       const body = PAGES[request.url ?? ''];
       if (!body) return response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`);
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;

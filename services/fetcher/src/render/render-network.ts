@@ -52,7 +52,8 @@ export interface NetworkRecord {
 
 const MAX_REFUSALS_LISTED = 50;
 /** Request headers the browser may not choose: ours identify the crawler, and the client handles the connection and encodings. */
-const NOT_FORWARDED = /^(?:host|connection|content-length|transfer-encoding|upgrade|keep-alive|te|trailer|proxy-.*|user-agent|accept-encoding|if-.*|sec-ch-ua.*)$/i;
+const NOT_FORWARDED =
+  /^(?:host|connection|content-length|transfer-encoding|upgrade|keep-alive|te|trailer|proxy-.*|user-agent|accept-encoding|if-.*|sec-ch-ua.*)$/i;
 /** Response headers that describe the bytes on the wire, which the client already decoded. */
 const NOT_RETURNED = /^(?:content-encoding|content-length|transfer-encoding|connection|keep-alive)$/i;
 const HTML = /^\s*(?:text\/html|application\/xhtml\+xml)/i;
@@ -67,7 +68,15 @@ const HTML = /^\s*(?:text\/html|application\/xhtml\+xml)/i;
  */
 export class RenderNetwork {
   readonly idle = new NetworkIdle();
-  readonly record: NetworkRecord = { sent: 0, cached: 0, failed: 0, refused: new Map(), refusals: [], jsRedirect: null, pageLike: new Set() };
+  readonly record: NetworkRecord = {
+    sent: 0,
+    cached: 0,
+    failed: 0,
+    refused: new Map(),
+    refusals: [],
+    jsRedirect: null,
+    pageLike: new Set(),
+  };
   private documentServed = false;
   private page: Page | null = null;
   private markMoved: () => void = () => undefined;
@@ -109,10 +118,19 @@ export class RenderNetwork {
     if (request.frame().page() !== this.page) return this.abort(route, request.url(), 'popup');
     if (!this.documentServed) {
       this.documentServed = true;
-      return route.fulfill({ status: this.document.status, headers: returnedHeaders(this.document.headers), body: this.document.body });
+      return route.fulfill({
+        status: this.document.status,
+        headers: returnedHeaders(this.document.headers),
+        body: this.document.body,
+      });
     }
     const target = request.url();
-    if (request.method() === 'GET' && target !== this.document.url && target !== this.metaRefresh && this.record.jsRedirect === null) {
+    if (
+      request.method() === 'GET' &&
+      target !== this.document.url &&
+      target !== this.metaRefresh &&
+      this.record.jsRedirect === null
+    ) {
       this.record.jsRedirect = target;
       this.markMoved();
     }
@@ -144,7 +162,8 @@ export class RenderNetwork {
         const { policy } = await deps.robots.lookup(url);
         if (policy.failure) return this.abort(route, href, 'robots_unavailable');
         if (!policy.decide(url).allowed) return this.abort(route, href, 'blocked_robots');
-        if (policy.crawlDelaySeconds !== null) delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
+        if (policy.crawlDelaySeconds !== null)
+          delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
       }
       queueKey = await deps.queueKeyOf(url);
     } catch (error) {
@@ -161,20 +180,40 @@ export class RenderNetwork {
     const started = performance.now();
     let response: HopResponse;
     try {
-      response = await deps.client.get({ url, headers: forwardedHeaders(request.headers()), signal: deadline.signal, maxBodyBytes: deps.maxBodyBytes, wantBody: () => true });
+      response = await deps.client.get({
+        url,
+        headers: forwardedHeaders(request.headers()),
+        signal: deadline.signal,
+        maxBodyBytes: deps.maxBodyBytes,
+        wantBody: () => true,
+      });
     } catch (error) {
       const { outcome } = outcomeOfError(error);
-      permit.release(outcome === 'timeout' || outcome === 'network_error' ? { signal: 'answered', durationMs: performance.now() - started } : undefined);
+      permit.release(
+        outcome === 'timeout' || outcome === 'network_error'
+          ? { signal: 'answered', durationMs: performance.now() - started }
+          : undefined,
+      );
       record.failed++;
       return route.abort('failed');
     } finally {
       deadline.clear();
     }
     const durationMs = performance.now() - started;
-    permit.release(response.status === 429 || response.status === 503 ? { signal: 'busy', durationMs, retryAfterMs: parseRetryAfter(response.headers['retry-after']) } : { signal: 'answered', durationMs });
+    permit.release(
+      response.status === 429 || response.status === 503
+        ? { signal: 'busy', durationMs, retryAfterMs: parseRetryAfter(response.headers['retry-after']) }
+        : { signal: 'answered', durationMs },
+    );
     record.sent++;
     const answer = { status: response.status, headers: returnedHeaders(response.headers), body: response.body };
-    if ((type === 'xhr' || type === 'fetch') && response.status >= 200 && response.status < 300 && HTML.test(response.headers['content-type'] ?? '')) record.pageLike.add(url.href);
+    if (
+      (type === 'xhr' || type === 'fetch') &&
+      response.status >= 200 &&
+      response.status < 300 &&
+      HTML.test(response.headers['content-type'] ?? '')
+    )
+      record.pageLike.add(url.href);
     if (cacheable) deps.cache.put(url.href, answer);
     await route.fulfill(answer);
   }

@@ -32,7 +32,12 @@ const SNAPSHOT_TIMEOUT_MS = 5000;
  * render at once: the page moved, its DOM is not what the URL shows. When `signal` aborts (time
  * limit) whatever stands is serialized; only a page with no readable DOM fails (RENDER_TIMEOUT).
  */
-export async function renderPage(context: BrowserContext, network: RenderNetwork, plan: RenderPlan, signal: AbortSignal): Promise<RenderedDom> {
+export async function renderPage(
+  context: BrowserContext,
+  network: RenderNetwork,
+  plan: RenderPlan,
+  signal: AbortSignal,
+): Promise<RenderedDom> {
   const page = await context.newPage();
   await network.attach(context, page);
   // Ends every wait: the time limit, or a script redirect (the page moved; nothing more to see).
@@ -58,7 +63,10 @@ export async function renderPage(context: BrowserContext, network: RenderNetwork
     for (let i = 0; plan.click && i < plan.clicks && !over.signal.aborted; i++) {
       const button = page.locator(plan.click).first();
       if (!(await button.isVisible().catch(() => false))) break;
-      const clicked = await button.click({ timeout: CLICK_TIMEOUT_MS }).then(() => true, () => false);
+      const clicked = await button.click({ timeout: CLICK_TIMEOUT_MS }).then(
+        () => true,
+        () => false,
+      );
       if (!clicked) break;
       result.clicked++;
       await network.idle.settle(plan.idleMs, over.signal);
@@ -71,7 +79,11 @@ export async function renderPage(context: BrowserContext, network: RenderNetwork
   try {
     result.html = await within(page.content(), SNAPSHOT_TIMEOUT_MS);
   } catch (cause) {
-    throw new RenderError('RENDER_TIMEOUT', `no DOM could be read from ${plan.url}: ${(cause as Error).message.split('\n')[0]}`, { cause });
+    throw new RenderError(
+      'RENDER_TIMEOUT',
+      `no DOM could be read from ${plan.url}: ${(cause as Error).message.split('\n')[0]}`,
+      { cause },
+    );
   }
   return result;
 }

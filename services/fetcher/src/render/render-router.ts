@@ -22,12 +22,16 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
  * routed by learn rules and shell detection stop being rendered once their site's learned
  * decision says rendering changes nothing there. Plain pages never reach the browser.
  */
-export async function routePage(options: RenderRouterOptions, page: { url: string; host: string; contentType: string; html: () => string }): Promise<RenderRoute> {
+export async function routePage(
+  options: RenderRouterOptions,
+  page: { url: string; host: string; contentType: string; html: () => string },
+): Promise<RenderRoute> {
   if (!HTML_TYPES.has(page.contentType)) return { render: false, reason: 'not_html' };
   const rule = options.rules.match(page.url);
   if (rule?.render === 'never') return { render: false, reason: 'rule_never' };
   if (rule?.render === 'always') return { render: true, reason: 'rule', rule, learn: false };
-  if (!rule && !(options.detectShells && detectScriptShell(page.html()).shell)) return { render: false, reason: 'plain' };
+  if (!rule && !(options.detectShells && detectScriptShell(page.html()).shell))
+    return { render: false, reason: 'plain' };
   const decision = options.learning ? await options.learning.decision(page.host) : 'render';
   if (decision === 'skip') return { render: false, reason: 'learned_skip' };
   // Once a site's decision is "render", its pages no longer count as samples.

@@ -54,7 +54,10 @@ export function loadRenderRulesFile(path: string): RenderRule[] {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (cause) {
-    throw new ConfigError(`render rules file ${path} (FETCHER_RENDER_RULES_FILE) cannot be read: ${(cause as Error).message}`, { cause });
+    throw new ConfigError(
+      `render rules file ${path} (FETCHER_RENDER_RULES_FILE) cannot be read: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   return parseRenderRules(Array.isArray(raw) ? raw : (raw as { rules?: unknown })?.rules, path);
 }

@@ -20,7 +20,24 @@ export const RENDER_TEST_SETTINGS = {
 /** A frontier message for a URL, as the scheduler would send it. */
 export function frontierRequest(url: string, fields: Partial<FrontierRequest> = {}): FrontierRequest {
   const parsed = new URL(url);
-  return { url, urlId: urlId(url), host: parsed.host, queueKey: hostQueueKey(parsed), depth: 1, jobId: 'job', traceId: 'trace', attempt: 1, scheduledAt: 0, leaseUntil: 0, trafficClass: 'discovery', etag: null, lastModified: null, previousDigest: null, meta: {}, ...fields };
+  return {
+    url,
+    urlId: urlId(url),
+    host: parsed.host,
+    queueKey: hostQueueKey(parsed),
+    depth: 1,
+    jobId: 'job',
+    traceId: 'trace',
+    attempt: 1,
+    scheduledAt: 0,
+    leaseUntil: 0,
+    trafficClass: 'discovery',
+    etag: null,
+    lastModified: null,
+    previousDigest: null,
+    meta: {},
+    ...fields,
+  };
 }
 
 export interface RenderRig {
@@ -32,10 +49,25 @@ export interface RenderRig {
 }
 
 /** A fetcher stage with rendering on, built the way the service builds it. */
-export function createRenderRig(overrides: Record<string, unknown>, store: FingerprintStore | null, options: { resolver?: Resolver } = {}): RenderRig {
+export function createRenderRig(
+  overrides: Record<string, unknown>,
+  store: FingerprintStore | null,
+  options: { resolver?: Resolver } = {},
+): RenderRig {
   const config = loadFetcherConfig({ env: {}, overrides: { ...RENDER_TEST_SETTINGS, ...overrides } });
   const parts = createFetcherParts(config, store, silentLogger(), options);
-  const renderer = createRenderer(config, { client: parts.client, policy: parts.policy, gate: parts.gate, queueKeyOf: parts.deps.queueKeyOf, robots: parts.robots }, store, silentLogger())!;
+  const renderer = createRenderer(
+    config,
+    {
+      client: parts.client,
+      policy: parts.policy,
+      gate: parts.gate,
+      queueKeyOf: parts.deps.queueKeyOf,
+      robots: parts.robots,
+    },
+    store,
+    silentLogger(),
+  )!;
   const stage = createFetcherStage({ deps: parts.deps, bodyCompression: 'identity', metrics: parts.metrics, renderer });
   return {
     config,

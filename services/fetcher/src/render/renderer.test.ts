@@ -1,7 +1,15 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalUrl, Topics, type Emission, type FetchResult, type Outlinks, type StageContext, type StatusUpdate } from '@crawler/core';
+import {
+  canonicalUrl,
+  Topics,
+  type Emission,
+  type FetchResult,
+  type Outlinks,
+  type StageContext,
+  type StatusUpdate,
+} from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +19,10 @@ import { plainPageOf } from './render-emissions.js';
 import { createRenderRig, frontierRequest, type RenderRig } from './render-test-kit.js';
 
 const context = {} as StageContext;
-const fetchedOf = (emissions: Emission[]) => emissions.find((e) => e.topic === Topics.fetched)?.value as FetchResult | undefined;
-const statusOf = (emissions: Emission[]) => emissions.find((e) => e.topic === Topics.status)?.value as StatusUpdate | undefined;
+const fetchedOf = (emissions: Emission[]) =>
+  emissions.find((e) => e.topic === Topics.fetched)?.value as FetchResult | undefined;
+const statusOf = (emissions: Emission[]) =>
+  emissions.find((e) => e.topic === Topics.status)?.value as StatusUpdate | undefined;
 const linksOf = (page: FetchResult) => pageSignals(page.body.toString('utf8'), page.url).links;
 
 // Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
@@ -44,7 +54,12 @@ describe('rendering in the fetcher stage, on the render test web', { timeout: 60
     const rig = rigWith();
     const page = fetchedOf(await handle(rig, `${origin.app}/`))!;
     expect(page.meta).toMatchObject({ rendered: 'true', renderReason: 'shell' });
-    expect(page).toMatchObject({ charset: 'utf-8', charsetSource: 'rendered', contentType: 'text/html', truncated: false });
+    expect(page).toMatchObject({
+      charset: 'utf-8',
+      charsetSource: 'rendered',
+      contentType: 'text/html',
+      truncated: false,
+    });
     const links = linksOf(page);
     for (const url of [...pagesUnder(`${origin.app}/item/`), `${origin.app}/about`]) expect(links).toContain(url);
     expect(page.body.toString()).toContain('<main><h1>Atlas</h1>');
@@ -55,7 +70,11 @@ describe('rendering in the fetcher stage, on the render test web', { timeout: 60
 
   it('never renders a plain page, although rendering is on and it carries scripts', async () => {
     const rig = rigWith();
-    const scripted = new Set([...truth.rendering.shells, ...truth.rendering.inert, ...truth.rendering.enhanced.map((e) => e.url)]);
+    const scripted = new Set([
+      ...truth.rendering.shells,
+      ...truth.rendering.inert,
+      ...truth.rendering.enhanced.map((e) => e.url),
+    ]);
     const plain = truth.pages.filter((url) => !scripted.has(url));
     expect(plain.length).toBeGreaterThan(40);
     for (const url of plain) {
@@ -71,7 +90,13 @@ describe('rendering in the fetcher stage, on the render test web', { timeout: 60
     for (const { from, to } of truth.rendering.jsRedirects) {
       const emissions = await handle(rig, from);
       expect(fetchedOf(emissions), from).toBeUndefined();
-      expect(statusOf(emissions), from).toMatchObject({ url: from, outcome: 'redirect', redirectTo: to, httpStatus: 200, meta: { redirect: 'script', rendered: 'true' } });
+      expect(statusOf(emissions), from).toMatchObject({
+        url: from,
+        outcome: 'redirect',
+        redirectTo: to,
+        httpStatus: 200,
+        meta: { redirect: 'script', rendered: 'true' },
+      });
     }
   });
 
@@ -80,7 +105,12 @@ describe('rendering in the fetcher stage, on the render test web', { timeout: 60
     const emissions = await handle(rig, `${origin.app}/item/1`);
     const links = emissions.filter((e) => e.topic === Topics.links).map((e) => e.value as Outlinks);
     expect(links).toHaveLength(1);
-    expect(links[0]).toMatchObject({ kind: 'xhr', sourceUrl: `${origin.app}/item/1`, depth: 2, links: [{ url: `${origin.app}/teasers/1`, source: 'xhr' }] });
+    expect(links[0]).toMatchObject({
+      kind: 'xhr',
+      sourceUrl: `${origin.app}/item/1`,
+      depth: 2,
+      links: [{ url: `${origin.app}/teasers/1`, source: 'xhr' }],
+    });
   });
 
   it('scrolls infinite lists and clicks "load more" as the site rules say; without a rule such pages are plain', async () => {

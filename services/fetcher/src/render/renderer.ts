@@ -34,7 +34,14 @@ export interface PlainPage {
 
 export type RenderOutcome =
   /** The rendered DOM replaces the body; `network` is what its sub-requests met. */
-  | { kind: 'rendered'; body: Buffer; truncated: boolean; meta: Record<string, string>; pageLinks: string[]; network: NetworkRecord }
+  | {
+      kind: 'rendered';
+      body: Buffer;
+      truncated: boolean;
+      meta: Record<string, string>;
+      pageLinks: string[];
+      network: NetworkRecord;
+    }
   /** A script moved the page: a redirect, not a page. */
   | { kind: 'redirect'; redirectTo: string; meta: Record<string, string>; pageLinks: string[]; network: NetworkRecord }
   /** The render failed: the plain page is kept, flagged with the error code. */
@@ -73,7 +80,10 @@ export class Renderer {
     } catch (error) {
       const failure = asRenderError(error);
       options.metrics.countRender(failure.code.toLowerCase(), performance.now() - started, new Map());
-      options.logger.info({ url: page.url, code: failure.code, err: failure.message }, 'render failed; page kept as fetched');
+      options.logger.info(
+        { url: page.url, code: failure.code, err: failure.message },
+        'render failed; page kept as fetched',
+      );
       return { kind: 'unrendered', meta: { renderError: failure.code } };
     }
     if (!rendered) {
@@ -91,27 +101,55 @@ export class Renderer {
       renderRefused: String([...record.refused.values()].reduce((sum, count) => sum + count, 0)),
       ...(dom.timedOut ? { renderTimedOut: 'true' } : {}),
     };
-    const pageLinks = [...record.pageLike].map((url) => canonicalUrl(url)).filter((url): url is string => url !== null && url !== page.url);
+    const pageLinks = [...record.pageLike]
+      .map((url) => canonicalUrl(url))
+      .filter((url): url is string => url !== null && url !== page.url);
     const target = record.jsRedirect ? canonicalize(record.jsRedirect, page.url) : null;
     const moved = target?.ok && target.url !== page.url ? target.url : null;
     options.metrics.countRender(moved ? 'redirect' : 'rendered', durationMs, subrequestCounts(record));
     if (route.learn) {
-      const changed = moved !== null || pageLinks.length > 0 || renderingChanged(pageSignals(plainHtml(), page.url), pageSignals(dom.html, page.url));
-      await options.router.learning?.record(host, page.urlId, changed).catch((error: unknown) => options.logger.warn({ host, err: error }, 'render learning sample not stored'));
+      const changed =
+        moved !== null ||
+        pageLinks.length > 0 ||
+        renderingChanged(pageSignals(plainHtml(), page.url), pageSignals(dom.html, page.url));
+      await options.router.learning
+        ?.record(host, page.urlId, changed)
+        .catch((error: unknown) => options.logger.warn({ host, err: error }, 'render learning sample not stored'));
     }
-    if (moved) return { kind: 'redirect', redirectTo: moved, meta: { ...meta, redirect: 'script' }, pageLinks, network: record };
+    if (moved)
+      return { kind: 'redirect', redirectTo: moved, meta: { ...meta, redirect: 'script' }, pageLinks, network: record };
     const body = Buffer.from(dom.html, 'utf8');
     const truncated = body.length > options.maxBodyBytes;
-    return { kind: 'rendered', body: truncated ? body.subarray(0, options.maxBodyBytes) : body, truncated, meta, pageLinks, network: record };
+    return {
+      kind: 'rendered',
+      body: truncated ? body.subarray(0, options.maxBodyBytes) : body,
+      truncated,
+      meta,
+      pageLinks,
+      network: record,
+    };
   }
 
   /** Whether, and why, a page is rendered (also what the render command shows). */
-  route(page: PlainPage, html: () => string = () => decodeText(page.body, page.charset ?? 'utf-8')): Promise<RenderRoute> {
-    return routePage(this.options.router, { url: page.url, host: new URL(page.url).host, contentType: page.contentType, html });
+  route(
+    page: PlainPage,
+    html: () => string = () => decodeText(page.body, page.charset ?? 'utf-8'),
+  ): Promise<RenderRoute> {
+    return routePage(this.options.router, {
+      url: page.url,
+      host: new URL(page.url).host,
+      contentType: page.contentType,
+      html,
+    });
   }
 
   /** Null when the site's decision became "skip" while the page waited for a browser page. */
-  private render(page: PlainPage, route: Extract<RenderRoute, { render: true }>, html: string, stop?: AbortSignal): Promise<{ dom: RenderedDom; record: NetworkRecord } | null> {
+  private render(
+    page: PlainPage,
+    route: Extract<RenderRoute, { render: true }>,
+    html: string,
+    stop?: AbortSignal,
+  ): Promise<{ dom: RenderedDom; record: NetworkRecord } | null> {
     const { options } = this;
     return options.pool.withContext(async (context) => {
       const learning = options.router.learning;
@@ -125,7 +163,13 @@ export class Renderer {
       const document = { url: page.url, status: page.status, headers: page.headers, body: page.body };
       const network = new RenderNetwork(options.network, document, time.signal, metaRefreshTarget(html, page.url));
       try {
-        const plan = { url: page.url, scrolls: route.rule?.scrolls ?? 0, click: route.rule?.click ?? null, clicks: route.rule?.clicks ?? 0, idleMs: options.idleMs };
+        const plan = {
+          url: page.url,
+          scrolls: route.rule?.scrolls ?? 0,
+          click: route.rule?.click ?? null,
+          clicks: route.rule?.clicks ?? 0,
+          idleMs: options.idleMs,
+        };
         return { dom: await renderPage(context, network, plan, time.signal), record: network.record };
       } finally {
         clearTimeout(timer);

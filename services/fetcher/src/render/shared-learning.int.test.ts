@@ -18,7 +18,9 @@ describe.each(['standalone', 'cluster'] as const)('two rendering fetchers learni
     rigs.push(rig);
     return async (url: string) => {
       const emissions = await rig.stage.handle(frontierRequest(url), {} as StageContext);
-      return (emissions.find((e) => e.topic === Topics.fetched)!.value as FetchResult).meta.rendered === 'true' ? 'rendered' : 'plain';
+      return (emissions.find((e) => e.topic === Topics.fetched)!.value as FetchResult).meta.rendered === 'true'
+        ? 'rendered'
+        : 'plain';
     };
   };
 

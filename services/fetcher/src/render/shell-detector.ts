@@ -16,7 +16,8 @@ const SCRIPT_RATIO = 4;
 const SCAN_CHARS = 512 * 1024;
 
 /** Mount points of the common frameworks (React, Vue, Angular, Next, Nuxt, Svelte), empty or server-marked. */
-const APP_ROOT = /<(?:div|main|section)\b[^<>]{0,200}\bid=["']?(?:root|app|__next|__nuxt|app-root|svelte)["']?[^<>]{0,200}>\s*<\/(?:div|main|section)>|<app-root\b|\bng-(?:app|version)\b|\bdata-reactroot\b|\bdata-server-rendered\b/i;
+const APP_ROOT =
+  /<(?:div|main|section)\b[^<>]{0,200}\bid=["']?(?:root|app|__next|__nuxt|app-root|svelte)["']?[^<>]{0,200}>\s*<\/(?:div|main|section)>|<app-root\b|\bng-(?:app|version)\b|\bdata-reactroot\b|\bdata-server-rendered\b/i;
 
 /**
  * Whether a plainly fetched page looks like a script shell: little visible text, at least one
@@ -27,7 +28,12 @@ export function detectScriptShell(html: string): ShellVerdict {
   const scanned = html.length > SCAN_CHARS ? html.slice(0, SCAN_CHARS) : html;
   const scan = scanHtml(scanned);
   const textChars = scan.text.length;
-  const verdict = (shell: boolean, reason: string): ShellVerdict => ({ shell, reason, textChars, scriptBytes: scan.scriptBytes });
+  const verdict = (shell: boolean, reason: string): ShellVerdict => ({
+    shell,
+    reason,
+    textChars,
+    scriptBytes: scan.scriptBytes,
+  });
   if (scan.scripts === 0) return verdict(false, 'no-script');
   if (textChars >= LITTLE_TEXT) return verdict(false, 'text');
   if (APP_ROOT.test(scanned)) return verdict(true, 'app-root');

@@ -14,7 +14,11 @@ describe('per-site render learning', () => {
     expect(await learning.record('busy.test', 'p1', false)).toBe('learning');
     expect(await learning.record('busy.test', 'p2', true)).toBe('learning');
     expect(await learning.record('busy.test', 'p3', false)).toBe('render');
-    expect(await store.get('render-decision', ['quiet.test', 'busy.test', 'new.test'])).toEqual(['skip', 'render', null]);
+    expect(await store.get('render-decision', ['quiet.test', 'busy.test', 'new.test'])).toEqual([
+      'skip',
+      'render',
+      null,
+    ]);
   });
 
   it('counts a redelivered page once, and shares decisions between fetchers through the store', async () => {

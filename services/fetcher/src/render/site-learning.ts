@@ -26,7 +26,10 @@ export class SiteLearning {
   private readonly local = new Map<string, { decision: SiteDecision; until: number }>();
   private readonly now: () => number;
 
-  constructor(private readonly store: FingerprintStore, private readonly options: SiteLearningOptions) {
+  constructor(
+    private readonly store: FingerprintStore,
+    private readonly options: SiteLearningOptions,
+  ) {
     this.now = options.now ?? Date.now;
   }
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SubresourceCache } from './subresource-cache.js';
 
-const answer = (bytes: number, headers: Record<string, string> = {}) => ({ status: 200, headers: { 'content-type': 'text/javascript', ...headers }, body: Buffer.alloc(bytes, 120) });
+const answer = (bytes: number, headers: Record<string, string> = {}) => ({
+  status: 200,
+  headers: { 'content-type': 'text/javascript', ...headers },
+  body: Buffer.alloc(bytes, 120),
+});
 
 describe('subresource cache', () => {
   it('keeps 200 answers within its byte budget, least recently used out first', () => {

@@ -16,7 +16,10 @@ export class SubresourceCache {
   private readonly entries = new Map<string, CachedResponse & { expiresAt: number }>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(url: string): CachedResponse | null {
     const entry = this.entries.get(url);

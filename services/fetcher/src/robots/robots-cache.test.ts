@@ -11,13 +11,34 @@ describe('RobotsCache on the edge test web', () => {
   let client: HttpClient;
   const origin = (name: string) => web.hosts.find((host) => host.name === name)!.origin;
   const url = (name: string, path: string) => new URL(`${origin(name)}${path}`);
-  const robotsRequests = (name: string) => web.requests.urls().filter((u) => u.startsWith(origin(name)) && u.includes('robots')).reduce((sum, u) => sum + web.requests.count(u), 0);
+  const robotsRequests = (name: string) =>
+    web.requests
+      .urls()
+      .filter((u) => u.startsWith(origin(name)) && u.includes('robots'))
+      .reduce((sum, u) => sum + web.requests.count(u), 0);
   const cache = (options: Partial<RobotsCacheOptions> = {}) =>
-    new RobotsCache({ client, productToken: 'crawler', ttlMs: 60_000, errorTtlMs: 60_000, staleMs: 86_400_000, timeoutMs: 2000, store: null, logger: silentLogger(), ...options });
+    new RobotsCache({
+      client,
+      productToken: 'crawler',
+      ttlMs: 60_000,
+      errorTtlMs: 60_000,
+      staleMs: 86_400_000,
+      timeoutMs: 2000,
+      store: null,
+      logger: silentLogger(),
+      ...options,
+    });
 
   beforeAll(async () => {
     web = await startTestWeb({ profile: 'edge' });
-    client = new HttpClient({ policy: new AddressPolicy(['127.0.0.1']), userAgent: 'Crawler/1.0 (+http://example.test/bot)', connectTimeoutMs: 2000, headersTimeoutMs: 2000, bodyTimeoutMs: 2000, connectionsPerOrigin: 2 });
+    client = new HttpClient({
+      policy: new AddressPolicy(['127.0.0.1']),
+      userAgent: 'Crawler/1.0 (+http://example.test/bot)',
+      connectTimeoutMs: 2000,
+      headersTimeoutMs: 2000,
+      bodyTimeoutMs: 2000,
+      connectionsPerOrigin: 2,
+    });
   });
   afterAll(async () => {
     await client.close();
@@ -84,15 +105,22 @@ describe('RobotsCache on the edge test web', () => {
     const now = Date.now();
     const storeWithExpiredCopy = async () => {
       const store = new MemoryFingerprintStore();
-      const stale = { record: { kind: 'file', body: 'User-agent: *\nDisallow: /secret\n', fetchedAt: now - 3_600_000, finalUrl: '' }, expiresAt: now - 1 };
-      await store.set([{ namespace: 'robots', key: origin('robots-error'), value: JSON.stringify(stale), ttlMs: 60_000 }]);
+      const stale = {
+        record: { kind: 'file', body: 'User-agent: *\nDisallow: /secret\n', fetchedAt: now - 3_600_000, finalUrl: '' },
+        expiresAt: now - 1,
+      };
+      await store.set([
+        { namespace: 'robots', key: origin('robots-error'), value: JSON.stringify(stale), ttlMs: 60_000 },
+      ]);
       return store;
     };
     const policy = await cache({ store: await storeWithExpiredCopy() }).policyFor(url('robots-error', '/'));
     expect(policy.failure).toBeUndefined();
     expect(policy.isAllowed(url('robots-error', '/'))).toBe(true);
     expect(policy.isAllowed(url('robots-error', '/secret'))).toBe(false);
-    const tooOld = await cache({ store: await storeWithExpiredCopy(), staleMs: 60_000 }).policyFor(url('robots-error', '/'));
+    const tooOld = await cache({ store: await storeWithExpiredCopy(), staleMs: 60_000 }).policyFor(
+      url('robots-error', '/'),
+    );
     expect(tooOld.failure).toMatchObject({ httpStatus: 503 });
   });
 
@@ -101,7 +129,12 @@ describe('RobotsCache on the edge test web', () => {
     const a = cache({ store, lockPollMs: 20 });
     const b = cache({ store, lockPollMs: 20 });
     const before = robotsRequests('robots-redirect');
-    const lookups = await Promise.all([a.lookup(url('robots-redirect', '/')), b.lookup(url('robots-redirect', '/')), a.lookup(url('robots-redirect', '/x')), b.lookup(url('robots-redirect', '/y'))]);
+    const lookups = await Promise.all([
+      a.lookup(url('robots-redirect', '/')),
+      b.lookup(url('robots-redirect', '/')),
+      a.lookup(url('robots-redirect', '/x')),
+      b.lookup(url('robots-redirect', '/y')),
+    ]);
     expect(robotsRequests('robots-redirect') - before).toBe(4); // one fetch: robots.txt and its three redirect hops
     expect(lookups.filter((lookup) => lookup.fetched)).toHaveLength(1);
     for (const { policy } of lookups) expect(policy.isAllowed(url('robots-redirect', '/blocked'))).toBe(false);

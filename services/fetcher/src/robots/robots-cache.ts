@@ -97,20 +97,38 @@ export class RobotsCache {
   }
 
   private async fetchAndKeep(origin: string, previous: RobotsEntry | null): Promise<Local & { fetched: boolean }> {
-    const { record } = await fetchRobots(this.options.client, new URL('/robots.txt', origin), this.options.timeoutMs, this.now);
+    const { record } = await fetchRobots(
+      this.options.client,
+      new URL('/robots.txt', origin),
+      this.options.timeoutMs,
+      this.now,
+    );
     this.options.onFetch?.(record);
     const now = this.now();
     let entry: RobotsEntry;
     if (record.kind !== 'unavailable') entry = { record, expiresAt: now + this.options.ttlMs };
-    else if (previous && previous.record.kind !== 'unavailable' && previous.record.fetchedAt + this.options.staleMs > now) {
-      this.options.logger.info({ origin, code: record.errorCode }, 'robots.txt unavailable; using the last good copy meanwhile');
+    else if (
+      previous &&
+      previous.record.kind !== 'unavailable' &&
+      previous.record.fetchedAt + this.options.staleMs > now
+    ) {
+      this.options.logger.info(
+        { origin, code: record.errorCode },
+        'robots.txt unavailable; using the last good copy meanwhile',
+      );
       entry = { record: previous.record, expiresAt: now + this.options.errorTtlMs };
     } else {
-      this.options.logger.info({ origin, code: record.errorCode }, 'robots.txt unavailable; site treated as disallowed for now');
+      this.options.logger.info(
+        { origin, code: record.errorCode },
+        'robots.txt unavailable; site treated as disallowed for now',
+      );
       entry = { record, expiresAt: now + this.options.errorTtlMs };
     }
     // Good copies stay in the store past their expiry, so a later outage can fall back on them.
-    const keepFor = entry.record.kind === 'unavailable' ? entry.expiresAt - now : Math.max(entry.expiresAt, entry.record.fetchedAt + this.options.staleMs) - now;
+    const keepFor =
+      entry.record.kind === 'unavailable'
+        ? entry.expiresAt - now
+        : Math.max(entry.expiresAt, entry.record.fetchedAt + this.options.staleMs) - now;
     await this.shared?.write(origin, entry, keepFor);
     return { ...this.keep(origin, entry), fetched: entry.record === record && record.kind === 'file' };
   }

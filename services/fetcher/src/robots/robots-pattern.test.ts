@@ -6,7 +6,10 @@ import { matchesRobotsPattern } from './robots-pattern.js';
 function reference(path: string, pattern: string): boolean {
   const anchored = pattern.endsWith('$');
   const body = anchored ? pattern.slice(0, -1) : pattern;
-  const source = body.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = body
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}${anchored ? '$' : ''}`).test(path);
 }
 

@@ -34,7 +34,9 @@ export class RobotsStore {
 
   async write(origin: string, entry: RobotsEntry, ttlMs: number): Promise<void> {
     try {
-      await this.store.set([{ namespace: RECORDS, key: origin, value: JSON.stringify(entry), ttlMs: Math.max(1000, ttlMs) }]);
+      await this.store.set([
+        { namespace: RECORDS, key: origin, value: JSON.stringify(entry), ttlMs: Math.max(1000, ttlMs) },
+      ]);
     } catch (error) {
       this.logger.warn({ origin, err: errorMessage(error) }, 'could not share a robots.txt record');
     }

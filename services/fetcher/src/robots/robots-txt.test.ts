@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt, productTokenOf, ROBOTS_PARSE_LIMIT } from './robots-txt.js';
 
-const allowed = (robots: string, path: string, agent = 'crawlerbot') => parseRobotsTxt(robots, agent).isAllowed(new URL(path, 'http://example.test'));
+const allowed = (robots: string, path: string, agent = 'crawlerbot') =>
+  parseRobotsTxt(robots, agent).isAllowed(new URL(path, 'http://example.test'));
 
 describe('parseRobotsTxt (RFC 9309)', () => {
   const robots = [
@@ -76,11 +77,15 @@ describe('parseRobotsTxt (RFC 9309)', () => {
     const head = `${start}${'#'.repeat(ROBOTS_PARSE_LIMIT - start.length - 'Allow: /p'.length - 1)}\n`;
     const cut = parseRobotsTxt(Buffer.from(`${head}Allow: /public-only\n`), 'x');
     // Read whole, the cut line would be "Allow: /p", which would open /private.
-    expect(cut.decide(new URL('http://example.test/private'))).toEqual({ allowed: false, rule: { allow: false, pattern: '/', line: 2 } });
+    expect(cut.decide(new URL('http://example.test/private'))).toEqual({
+      allowed: false,
+      rule: { allow: false, pattern: '/', line: 2 },
+    });
   });
 
   it('matches the product token of a user-agent line exactly, not as a prefix', () => {
-    const text = 'User-agent: crawlerbot\nDisallow: /a\n\nUser-agent: crawl\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n';
+    const text =
+      'User-agent: crawlerbot\nDisallow: /a\n\nUser-agent: crawl\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n';
     expect(allowed(text, '/a', 'crawler')).toBe(true);
     expect(allowed(text, '/b', 'crawler')).toBe(true);
     expect(allowed(text, '/c', 'crawler')).toBe(false);
@@ -90,13 +95,19 @@ describe('parseRobotsTxt (RFC 9309)', () => {
 
   it('says which rule decided, with its line', () => {
     const policy = parseRobotsTxt('User-agent: *\nDisallow: /private/\nAllow: /private/open$\n', 'x');
-    expect(policy.decide(new URL('http://example.test/private/open'))).toEqual({ allowed: true, rule: { allow: true, pattern: '/private/open$', line: 3 } });
+    expect(policy.decide(new URL('http://example.test/private/open'))).toEqual({
+      allowed: true,
+      rule: { allow: true, pattern: '/private/open$', line: 3 },
+    });
     expect(policy.decide(new URL('http://example.test/private/x')).rule?.line).toBe(2);
     expect(policy.groupAgents).toEqual(['*']);
   });
 
   it('keeps only absolute http(s) Sitemap URLs', () => {
-    expect(parseRobotsTxt('Sitemap: /relative.xml\nSitemap: ftp://x.test/s.xml\nSitemap: https://x.test/s.xml\n', 'x').sitemaps).toEqual(['https://x.test/s.xml']);
+    expect(
+      parseRobotsTxt('Sitemap: /relative.xml\nSitemap: ftp://x.test/s.xml\nSitemap: https://x.test/s.xml\n', 'x')
+        .sitemaps,
+    ).toEqual(['https://x.test/s.xml']);
   });
 
   it('matches a hostile wildcard pattern in linear-ish time', () => {

@@ -51,7 +51,9 @@ export function parseRobotsTxt(input: string | Buffer, productToken: string): Ro
   const sitemaps: string[] = [];
   let current: Group | null = null;
   let lastWasAgent = false;
-  const lines = limitedText(input).replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const lines = limitedText(input)
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\r|\n/);
   lines.forEach((rawLine, index) => {
     const line = rawLine.replace(/#.*$/, '').trim();
     const colon = line.indexOf(':');
@@ -99,7 +101,14 @@ export const disallowAll: RobotsPolicy = wholeSite(false);
 
 function wholeSite(allowed: boolean): RobotsPolicy {
   const decide = (url: URL): RobotsDecision => ({ allowed: allowed || url.pathname === '/robots.txt', rule: null });
-  return { decide, isAllowed: (url) => decide(url).allowed, crawlDelaySeconds: null, sitemaps: [], groupAgents: [], source: allowed ? 'allow-all' : 'disallow-all' };
+  return {
+    decide,
+    isAllowed: (url) => decide(url).allowed,
+    crawlDelaySeconds: null,
+    sitemaps: [],
+    groupAgents: [],
+    source: allowed ? 'allow-all' : 'disallow-all',
+  };
 }
 
 /** The product token of a user-agent line or User-Agent header: "Crawler/2.1 (+url)" -> "crawler". */
@@ -109,7 +118,9 @@ export function productTokenOf(userAgent: string): string {
 
 function selectGroups(groups: Group[], productToken: string): Group[] {
   const token = productTokenOf(productToken);
-  const named = groups.filter((group) => group.agents.some((agent) => agent !== '*' && token !== '' && productTokenOf(agent) === token));
+  const named = groups.filter((group) =>
+    group.agents.some((agent) => agent !== '*' && token !== '' && productTokenOf(agent) === token),
+  );
   return named.length > 0 ? named : groups.filter((group) => group.agents.includes('*'));
 }
 

@@ -2,17 +2,44 @@ import type { ContentNode } from './content-node.js';
 
 // Class and id words that mark page furniture or the article. The lists follow what Readability
 // and trafilatura learned from real sites; they are signals to weigh, never proof on their own.
-const UNLIKELY = /(?:^|[\s_-])(?:ad|ads|advert\w*|banner|breadcrumbs?|cookie\w*|comments?|community|consent|disqus|footer|gdpr|header|menu|nav|navbar|newsletter|outbrain|popup|promo\w*|related|remarks?|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor\w*|subscribe|subscription|supplemental|taboola|tags|toolbar|trending|widget\w*|pagination|pager|recirc\w*|signup|most-?popular|more-?stories|read-?more|byline|author-?bio|print-?only|sr-only|visually-?hidden|screen-?reader\w*)(?=$|[\s_-])/;
+const UNLIKELY =
+  /(?:^|[\s_-])(?:ad|ads|advert\w*|banner|breadcrumbs?|cookie\w*|comments?|community|consent|disqus|footer|gdpr|header|menu|nav|navbar|newsletter|outbrain|popup|promo\w*|related|remarks?|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor\w*|subscribe|subscription|supplemental|taboola|tags|toolbar|trending|widget\w*|pagination|pager|recirc\w*|signup|most-?popular|more-?stories|read-?more|byline|author-?bio|print-?only|sr-only|visually-?hidden|screen-?reader\w*)(?=$|[\s_-])/;
 /** Furniture even when the class also says content (`comment-body`, `related-content`). */
-const STRONG_UNLIKELY = /(?:^|[\s_-])(?:comments?|commentlist|disqus|related|share|sharing|social|newsletter|subscribe|cookie\w*|sidebar|breadcrumbs?|caption|credits?|byline|author|dateline|timestamp|post-?meta|entry-?meta|tags|taglist|tag-?cloud)(?=$|[\s_-])/;
+const STRONG_UNLIKELY =
+  /(?:^|[\s_-])(?:comments?|commentlist|disqus|related|share|sharing|social|newsletter|subscribe|cookie\w*|sidebar|breadcrumbs?|caption|credits?|byline|author|dateline|timestamp|post-?meta|entry-?meta|tags|taglist|tag-?cloud)(?=$|[\s_-])/;
 /** Posts quoted in the article (tweets and the like): their text is part of the story. */
 const EMBEDDED_POST = /twitter-tweet|instagram-media|tiktok-embed|social-?(?:media-?)?embed|embedded-?post/;
 const MAYBE_CONTENT = /(?:^|[\s_-])(?:article|body|content|main|story|entry|post|text|column)/;
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|paragraph/;
-const NEGATIVE = /(?:^|[\s_-])(?:ad|ads|hidden|banner|combx|comment|com|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|caption|credit|byline|timestamp|dateline|newsletter|subscribe|social|toolbar|nav|menu)(?=$|[\s_-])/;
+const NEGATIVE =
+  /(?:^|[\s_-])(?:ad|ads|hidden|banner|combx|comment|com|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|caption|credit|byline|timestamp|dateline|newsletter|subscribe|social|toolbar|nav|menu)(?=$|[\s_-])/;
 
-const JUNK_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'menu', 'dialog', 'header', 'label', 'figure', 'figcaption', 'picture', 'map']);
-const JUNK_ROLES: ReadonlySet<string> = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist']);
+const JUNK_TAGS: ReadonlySet<string> = new Set([
+  'nav',
+  'aside',
+  'footer',
+  'menu',
+  'dialog',
+  'header',
+  'label',
+  'figure',
+  'figcaption',
+  'picture',
+  'map',
+]);
+const JUNK_ROLES: ReadonlySet<string> = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+]);
 /** Never junk by class or id: the page itself and its declared main content. */
 const KEEP_TAGS: ReadonlySet<string> = new Set(['#root', 'html', 'body', 'main', 'article']);
 

@@ -66,7 +66,11 @@ export function withSiblings(container: ContentNode, scores: Map<ContentNode, nu
     }
     if (child.tag === 'p') {
       const density = linkDensity(child);
-      if ((child.textChars > 80 && density < 0.25) || (child.textChars > 0 && child.textChars <= 80 && density === 0 && /\.( |$)/.test(renderText([child])))) parts.push(child);
+      if (
+        (child.textChars > 80 && density < 0.25) ||
+        (child.textChars > 0 && child.textChars <= 80 && density === 0 && /\.( |$)/.test(renderText([child])))
+      )
+        parts.push(child);
     }
   }
   return parts;
@@ -79,7 +83,8 @@ export function withSiblings(container: ContentNode, scores: Map<ContentNode, nu
 export function withTwins(parts: ContentNode[], container: ContentNode, all: ContentNode[]): ContentNode[] {
   if (container.signature === '') return parts;
   let scopeRoot = container;
-  for (let level = 0; level < TWIN_LEVELS && scopeRoot.parent && !isPageLevel(scopeRoot.parent); level++) scopeRoot = scopeRoot.parent;
+  for (let level = 0; level < TWIN_LEVELS && scopeRoot.parent && !isPageLevel(scopeRoot.parent); level++)
+    scopeRoot = scopeRoot.parent;
   const twins = all.filter(
     (node) =>
       node.tag === container.tag &&

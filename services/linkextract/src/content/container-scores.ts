@@ -7,9 +7,38 @@ export interface Scored {
 }
 
 /** Elements whose text counts as a paragraph when scoring. */
-const PARAGRAPH_TAGS: ReadonlySet<string> = new Set(['p', 'pre', 'td', 'blockquote', 'section', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const PARAGRAPH_TAGS: ReadonlySet<string> = new Set([
+  'p',
+  'pre',
+  'td',
+  'blockquote',
+  'section',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 /** Elements that make a div a container rather than a paragraph. */
-const DIV_BREAKERS: ReadonlySet<string> = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul', 'section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const DIV_BREAKERS: ReadonlySet<string> = new Set([
+  'blockquote',
+  'dl',
+  'div',
+  'img',
+  'ol',
+  'p',
+  'pre',
+  'table',
+  'ul',
+  'section',
+  'article',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 export const MIN_PARAGRAPH_CHARS = 25;
 const ANCESTOR_LEVELS = 5;
 
@@ -19,7 +48,11 @@ const ANCESTOR_LEVELS = 5;
  * grandparent half, further ancestors a third per level. A container starts from its tag and
  * class/id weight. The final score is discounted by link density; best first.
  */
-export function scoreContainers(all: readonly ContentNode[], removed: ReadonlySet<ContentNode>, weigh: (node: ContentNode) => number): Scored[] {
+export function scoreContainers(
+  all: readonly ContentNode[],
+  removed: ReadonlySet<ContentNode>,
+  weigh: (node: ContentNode) => number,
+): Scored[] {
   const scores = new Map<ContentNode, number>();
   const initial = (node: ContentNode) => {
     let score = scores.get(node);
@@ -33,7 +66,11 @@ export function scoreContainers(all: readonly ContentNode[], removed: ReadonlySe
     if (chars < MIN_PARAGRAPH_CHARS) return;
     const points = 1 + commas + Math.min(Math.floor(chars / 100), 3);
     let ancestor = parent;
-    for (let level = 0; ancestor && ancestor.tag !== '#root' && level < ANCESTOR_LEVELS; level++, ancestor = ancestor.parent) {
+    for (
+      let level = 0;
+      ancestor && ancestor.tag !== '#root' && level < ANCESTOR_LEVELS;
+      level++, ancestor = ancestor.parent
+    ) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores.set(ancestor, initial(ancestor) + points / divider);
     }
@@ -42,7 +79,9 @@ export function scoreContainers(all: readonly ContentNode[], removed: ReadonlySe
     if (isParagraph(node)) award(node.parent, node.textChars, node.commas);
     else if (BLOCK_TAGS.has(node.tag)) for (const run of inlineRuns(node, removed)) award(node, run.chars, run.commas);
   }
-  return [...scores].map(([node, score]) => ({ node, score: score * (1 - linkDensity(node)) })).sort((a, b) => b.score - a.score);
+  return [...scores]
+    .map(([node, score]) => ({ node, score: score * (1 - linkDensity(node)) }))
+    .sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -8,13 +8,21 @@ import { renderText } from './render-text.js';
  * Removes lists, tables and divs inside the content that look like furniture: negative class
  * signals, mostly links, more list items than paragraphs, or almost no text.
  */
-export function cleanConditionally(part: ContentNode, removed: Set<ContentNode>, scores: Map<ContentNode, number>, weigh: (node: ContentNode) => number): void {
+export function cleanConditionally(
+  part: ContentNode,
+  removed: Set<ContentNode>,
+  scores: Map<ContentNode, number>,
+  weigh: (node: ContentNode) => number,
+): void {
   const counts = tagCounts(part, removed);
   const stack = [part];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (removed.has(node)) continue;
-    if (node !== part && ((isCleanable(node.tag) && looksLikeFurniture(node, counts.get(node)!, scores, weigh)) || isLinkLine(node))) {
+    if (
+      node !== part &&
+      ((isCleanable(node.tag) && looksLikeFurniture(node, counts.get(node)!, scores, weigh)) || isLinkLine(node))
+    ) {
       removed.add(node);
       continue;
     }
@@ -24,7 +32,12 @@ export function cleanConditionally(part: ContentNode, removed: Set<ContentNode>,
 
 /** A short paragraph that is mostly a link: "READ MORE: …", teasers between the paragraphs. */
 function isLinkLine(node: ContentNode): boolean {
-  return LINE_TAGS.has(node.tag) && node.textChars > 0 && node.textChars < LINK_LINE_MAX_CHARS && linkDensity(node) >= LINK_LINE_DENSITY;
+  return (
+    LINE_TAGS.has(node.tag) &&
+    node.textChars > 0 &&
+    node.textChars < LINK_LINE_MAX_CHARS &&
+    linkDensity(node) >= LINK_LINE_DENSITY
+  );
 }
 
 const LINE_TAGS: ReadonlySet<string> = new Set(['p', 'li', 'dd', 'dt', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -32,7 +45,15 @@ const LINK_LINE_MAX_CHARS = 300;
 const LINK_LINE_DENSITY = 0.6;
 
 function isCleanable(tag: string): boolean {
-  return tag === 'div' || tag === 'ul' || tag === 'ol' || tag === 'table' || tag === 'section' || tag === 'form' || tag === 'fieldset';
+  return (
+    tag === 'div' ||
+    tag === 'ul' ||
+    tag === 'ol' ||
+    tag === 'table' ||
+    tag === 'section' ||
+    tag === 'form' ||
+    tag === 'fieldset'
+  );
 }
 
 interface TagCounts {
@@ -41,7 +62,12 @@ interface TagCounts {
   li: number;
 }
 
-function looksLikeFurniture(node: ContentNode, counts: TagCounts, scores: Map<ContentNode, number>, weigh: (node: ContentNode) => number): boolean {
+function looksLikeFurniture(
+  node: ContentNode,
+  counts: TagCounts,
+  scores: Map<ContentNode, number>,
+  weigh: (node: ContentNode) => number,
+): boolean {
   if (isEmbeddedPost(node)) return false;
   const weight = weigh(node);
   if (weight + (scores.get(node) ?? 0) < 0) return true;

@@ -22,7 +22,11 @@ export interface ContentNode {
 
 export type ContentChild = ContentNode | string;
 
-export function createNode(tag: string, parent: ContentNode | null, attributes: Record<string, string> = {}): ContentNode {
+export function createNode(
+  tag: string,
+  parent: ContentNode | null,
+  attributes: Record<string, string> = {},
+): ContentNode {
   const id = attributes.id ?? '';
   const cls = attributes.class ?? '';
   const style = attributes.style;
@@ -45,15 +49,78 @@ export function createNode(tag: string, parent: ContentNode | null, attributes: 
 
 /** Elements that start a new line of text when flattened. */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main',
-  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'br',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
 
 /** Elements whose content is never page text: not materialized at all. */
 export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'frame', 'frameset', 'object', 'embed', 'head', 'title', 'select',
-  'textarea', 'button', 'canvas', 'video', 'audio', 'datalist', 'input',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'head',
+  'title',
+  'select',
+  'textarea',
+  'button',
+  'canvas',
+  'video',
+  'audio',
+  'datalist',
+  'input',
 ]);
 
 export function isNode(child: ContentChild): child is ContentNode {

@@ -15,7 +15,10 @@ export interface TreeLimits {
  * are cut at the limits (each reported as a warning), so a hostile page costs bounded memory and
  * the later tree walks, which are iterative, never overflow the stack.
  */
-export function createContentTreeBuilder(limits: TreeLimits, warn: (reason: string) => void): HtmlCollector & { root: ContentNode } {
+export function createContentTreeBuilder(
+  limits: TreeLimits,
+  warn: (reason: string) => void,
+): HtmlCollector & { root: ContentNode } {
   const root = createNode('#root', null);
   // One entry per open element: its node, or why it was not materialized.
   const stack: (ContentNode | 'skipped' | 'capped')[] = [];
@@ -51,7 +54,8 @@ export function createContentTreeBuilder(limits: TreeLimits, warn: (reason: stri
         warn('text-capped');
         return;
       }
-      const chunk = data.length > limits.maxTextChars - textChars ? data.slice(0, limits.maxTextChars - textChars) : data;
+      const chunk =
+        data.length > limits.maxTextChars - textChars ? data.slice(0, limits.maxTextChars - textChars) : data;
       textChars += chunk.length;
       current.children.push(chunk);
     },

@@ -3,8 +3,10 @@ import { createNode } from './content-node.js';
 import { extractMainContent } from './main-content.js';
 import { treeOf } from './test-tree.js';
 
-const sentence = (topic: string, i: number) => `The ${topic} report, published on day ${i}, explains in some detail why the numbers moved, who was asked, and what changes next.`;
-const paragraphs = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `<p>${sentence(topic, i)}</p>`).join('');
+const sentence = (topic: string, i: number) =>
+  `The ${topic} report, published on day ${i}, explains in some detail why the numbers moved, who was asked, and what changes next.`;
+const paragraphs = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `<p>${sentence(topic, i)}</p>`).join('');
 const mainText = (html: string, title: string | null = null) => extractMainContent(treeOf(html).root, title);
 
 const page = `<body>
@@ -61,7 +63,8 @@ describe('extractMainContent', () => {
   });
 
   it('trusts the page’s own <main> when there is too little prose to score', () => {
-    const html = '<body><table><tr><td><a href="/a">Side A</a><br><a href="/b">Side B</a></td><td><main><h1>Navigation</h1><p>Pick a page.</p><ul><li><a href="/w">Welcome</a></li></ul></main></td></tr></table><font>Best viewed with any browser at 800x600.</font></body>';
+    const html =
+      '<body><table><tr><td><a href="/a">Side A</a><br><a href="/b">Side B</a></td><td><main><h1>Navigation</h1><p>Pick a page.</p><ul><li><a href="/w">Welcome</a></li></ul></main></td></tr></table><font>Best viewed with any browser at 800x600.</font></body>';
     expect(mainText(html).text).toBe('Navigation\nPick a page.\nWelcome');
   });
 

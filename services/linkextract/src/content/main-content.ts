@@ -100,7 +100,14 @@ function attemptExtraction(root: ContentNode, title: string | null, attempt: Att
   const all = computeStats(root, (node) => removed.has(node));
   const ranked = scoreContainers(all, removed, weigh);
   const top = ranked[0];
-  if (!top) return { text: renderText([root], (node) => removed.has(node)), method: 'page', classRemovals, weighted, cleanRemovals: 0 };
+  if (!top)
+    return {
+      text: renderText([root], (node) => removed.has(node)),
+      method: 'page',
+      classRemovals,
+      weighted,
+      cleanRemovals: 0,
+    };
   const finalScores = new Map(ranked.map((entry) => [entry.node, entry.score]));
   const container = betterAncestor(top, ranked, finalScores);
   const parts = withTwins(withSiblings(container, finalScores), container, all);
@@ -108,7 +115,13 @@ function attemptExtraction(root: ContentNode, title: string | null, attempt: Att
   if (attempt.clean) for (const part of parts) cleanConditionally(part, removed, finalScores, weigh);
   const cleanRemovals = removed.size - beforeCleaning;
   removeTitleHeading(parts, title, removed);
-  return { text: renderText(parts, (node) => removed.has(node)), method: 'scored', classRemovals, weighted, cleanRemovals };
+  return {
+    text: renderText(parts, (node) => removed.has(node)),
+    method: 'scored',
+    classRemovals,
+    weighted,
+    cleanRemovals,
+  };
 }
 
 /** Marks furniture subtrees; returns how many were marked for their class or id alone. */

@@ -6,7 +6,9 @@ import { treeOf } from './test-tree.js';
 
 describe('renderText', () => {
   it('puts blocks on their own lines and runs inline elements together', () => {
-    const { root } = treeOf('<h1>Head</h1><p>One <b>bold</b>\n  word<span>s</span></p><ul><li>a</li><li>b<br>c</li></ul><table><tr><td>x</td><td>y</td></tr></table>');
+    const { root } = treeOf(
+      '<h1>Head</h1><p>One <b>bold</b>\n  word<span>s</span></p><ul><li>a</li><li>b<br>c</li></ul><table><tr><td>x</td><td>y</td></tr></table>',
+    );
     expect(renderText([root])).toBe('Head\nOne bold words\na\nb\nc\nx\ny');
   });
 
@@ -35,8 +37,30 @@ describe('renderText', () => {
 
 describe('collapseWhitespace', () => {
   it('gives what the regex definition gives: space runs to one space, newline with its surrounding whitespace to one newline, trimmed', () => {
-    const reference = (value: string) => (!/[\t\n\f\r\u00a0\u200b]| {2}|^ | $/.test(value) ? value : value.replace(/[ \t\f\r\u00a0\u200b]+/g, ' ').replace(/ ?\n\s*/g, '\n').trim());
-    const alphabet = ['a', 'b', ' ', ' ', '\n', '\r', '\t', '\f', '\v', '\u00a0', '\u200b', '\u2003', '\u3000', '\ufeff', '\u2028'];
+    const reference = (value: string) =>
+      !/[\t\n\f\r\u00a0\u200b]| {2}|^ | $/.test(value)
+        ? value
+        : value
+            .replace(/[ \t\f\r\u00a0\u200b]+/g, ' ')
+            .replace(/ ?\n\s*/g, '\n')
+            .trim();
+    const alphabet = [
+      'a',
+      'b',
+      ' ',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '\f',
+      '\v',
+      '\u00a0',
+      '\u200b',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u2028',
+    ];
     const random = seededRandom(5);
     for (let n = 0; n < 5000; n++) {
       const value = randomText(random, alphabet, Math.floor(random() * 14));

@@ -42,16 +42,27 @@ function head(body: Buffer): string {
 function mayBeXmlRoot(body: Buffer): boolean {
   let i = 0;
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) i = 3;
-  while (i < body.length && i < SNIFF_BYTES && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  while (
+    i < body.length &&
+    i < SNIFF_BYTES &&
+    (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)
+  )
+    i++;
   if (body[i] !== 0x3c /* < */) return false;
-  const start = body.subarray(i + 1, i + 13).toString('latin1').toLowerCase();
+  const start = body
+    .subarray(i + 1, i + 13)
+    .toString('latin1')
+    .toLowerCase();
   return /^(?:\?xml|!--|urlset|sitemapindex|rss|feed|rdf:rdf)/.test(start);
 }
 
 /** The kind an XML root element names: <urlset>/<sitemapindex>, <rss>/<feed>/<rdf:RDF>. */
 function xmlRootKind(body: Buffer): DocumentKind | null {
   const text = head(body).replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
-  const root = text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, '').match(/^\s*<([\w:.-]+)/)?.[1]?.toLowerCase();
+  const root = text
+    .replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, '')
+    .match(/^\s*<([\w:.-]+)/)?.[1]
+    ?.toLowerCase();
   if (!root) return null;
   const local = root.slice(root.lastIndexOf(':') + 1);
   if (local === 'urlset' || local === 'sitemapindex') return 'sitemap';

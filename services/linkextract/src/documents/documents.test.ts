@@ -8,7 +8,14 @@ import { gunzipCapped } from './gunzip-capped.js';
 import { extractSitemap } from './sitemap-document.js';
 import { extractPlainText } from './text-document.js';
 
-const limits: ExtractLimits = { maxLinks: 100, maxAnchorChars: 50, maxTextChars: 10_000, maxElements: 10_000, maxNesting: 256, maxParseMs: 5000 };
+const limits: ExtractLimits = {
+  maxLinks: 100,
+  maxAnchorChars: 50,
+  maxTextChars: 10_000,
+  maxElements: 10_000,
+  maxNesting: 256,
+  maxParseMs: 5000,
+};
 const options = { limits, maxInputBytes: 64 * 1024, extract: { textLinks: true, feedLinks: false, robotsAgent: null } };
 const hrefs = (links: { href: string }[]) => links.map((link) => link.href);
 
@@ -39,8 +46,13 @@ describe('non-HTML documents', () => {
   });
 
   it('reads sitemap urls and index entries, ignoring image locations', () => {
-    expect(extractSitemap(urlset, 100).links.map((link) => [link.href, link.rel])).toEqual([['https://a.test/p?x=1&y=2', null], ['https://a.test/q', null]]);
-    expect(extractSitemap(index, 100).links.map((link) => [link.href, link.rel, link.source])).toEqual([['https://a.test/s1.xml.gz', 'sitemap', 'sitemap']]);
+    expect(extractSitemap(urlset, 100).links.map((link) => [link.href, link.rel])).toEqual([
+      ['https://a.test/p?x=1&y=2', null],
+      ['https://a.test/q', null],
+    ]);
+    expect(extractSitemap(index, 100).links.map((link) => [link.href, link.rel, link.source])).toEqual([
+      ['https://a.test/s1.xml.gz', 'sitemap', 'sitemap'],
+    ]);
     const capped = extractSitemap(urlset, 1);
     expect([capped.links.length, capped.linksOverflow, capped.warnings]).toEqual([1, 1, ['links-capped']]);
   });
@@ -52,17 +64,39 @@ describe('non-HTML documents', () => {
       <url><loc>https://a.test/bad</loc><lastmod>last tuesday</lastmod><changefreq>often</changefreq></url>
       <url><loc>https://a.test/future</loc><lastmod>2031-01-01</lastmod></url>
       <url><loc>https://a.test/img</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>https://a.test/i.jpg</image:loc><lastmod>2025-01-01</lastmod></image:image></url></urlset>`;
-    expect(extractSitemap(xml, 100, fetchedAt).links.map((link) => [link.href, link.lastmod, link.changefreq])).toEqual([
-      ['https://a.test/h', Date.UTC(2025, 11, 31, 22), 'hourly'],
-      ['https://a.test/y', Date.UTC(2020, 4, 1), 'yearly'],
-      ['https://a.test/bad', null, null],
-      ['https://a.test/future', null, null],
-      ['https://a.test/img', null, null],
+    expect(extractSitemap(xml, 100, fetchedAt).links.map((link) => [link.href, link.lastmod, link.changefreq])).toEqual(
+      [
+        ['https://a.test/h', Date.UTC(2025, 11, 31, 22), 'hourly'],
+        ['https://a.test/y', Date.UTC(2020, 4, 1), 'yearly'],
+        ['https://a.test/bad', null, null],
+        ['https://a.test/future', null, null],
+        ['https://a.test/img', null, null],
+      ],
+    );
+    const indexed = extractSitemap(
+      '<sitemapindex><sitemap><loc>https://a.test/s1.xml</loc><lastmod>2025-06-01</lastmod></sitemap></sitemapindex>',
+      100,
+      fetchedAt,
+    );
+    expect(indexed.links).toEqual([
+      {
+        href: 'https://a.test/s1.xml',
+        anchor: null,
+        rel: 'sitemap',
+        source: 'sitemap',
+        lastmod: Date.UTC(2025, 5, 1),
+        changefreq: null,
+      },
     ]);
-    const indexed = extractSitemap('<sitemapindex><sitemap><loc>https://a.test/s1.xml</loc><lastmod>2025-06-01</lastmod></sitemap></sitemapindex>', 100, fetchedAt);
-    expect(indexed.links).toEqual([{ href: 'https://a.test/s1.xml', anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: Date.UTC(2025, 5, 1), changefreq: null }]);
-    const cut = extractSitemap('<urlset><url><loc>https://a.test/a</loc><changefreq>daily</changefreq></url><url><loc>https://a.test/b</loc><changefreq>weekly</chan', 100, fetchedAt);
-    expect(cut.links.map((link) => [link.href, link.changefreq])).toEqual([['https://a.test/a', 'daily'], ['https://a.test/b', null]]);
+    const cut = extractSitemap(
+      '<urlset><url><loc>https://a.test/a</loc><changefreq>daily</changefreq></url><url><loc>https://a.test/b</loc><changefreq>weekly</chan',
+      100,
+      fetchedAt,
+    );
+    expect(cut.links.map((link) => [link.href, link.changefreq])).toEqual([
+      ['https://a.test/a', 'daily'],
+      ['https://a.test/b', null],
+    ]);
   });
 
   it('reads URLs out of plain text', () => {
@@ -81,14 +115,25 @@ describe('non-HTML documents', () => {
     expect(documentKind('application/xml', Buffer.from('<config/>'))).toBe('other');
     expect(documentKind('text/plain', Buffer.from('hello'))).toBe('text');
     expect(documentKind('application/x-gzip', gzipSync(urlset))).toBe('gzip');
-    expect(documentKind('text/html', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toBe('binary');
+    expect(documentKind('text/html', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toBe(
+      'binary',
+    );
     expect(documentKind('text/html', Buffer.from('\ufeff<p>hi</p>', 'utf16le'), 'utf-16le')).toBe('html');
   });
 
   it('inflates gzipped sitemaps, index files included', async () => {
-    const plain = await extractDocument({ body: gzipSync(urlset), mediaType: 'application/gzip', charset: null }, options);
-    expect([plain.kind, hrefs(plain.extraction.links)]).toEqual(['sitemap', ['https://a.test/p?x=1&y=2', 'https://a.test/q']]);
-    const nested = await extractDocument({ body: gzipSync(index), mediaType: 'application/octet-stream', charset: null }, options);
+    const plain = await extractDocument(
+      { body: gzipSync(urlset), mediaType: 'application/gzip', charset: null },
+      options,
+    );
+    expect([plain.kind, hrefs(plain.extraction.links)]).toEqual([
+      'sitemap',
+      ['https://a.test/p?x=1&y=2', 'https://a.test/q'],
+    ]);
+    const nested = await extractDocument(
+      { body: gzipSync(index), mediaType: 'application/octet-stream', charset: null },
+      options,
+    );
     expect(nested.extraction.links[0]!.rel).toBe('sitemap');
   });
 
@@ -104,15 +149,33 @@ describe('non-HTML documents', () => {
   });
 
   it('refuses binary bodies served as HTML, and caps oversized input, naming the reason', async () => {
-    const binary = await extractDocument({ body: Buffer.from([0x25, 0x50, 0x44, 0x46, 0, 1, 2, 3, 0xff]), mediaType: 'text/html', charset: null }, options);
-    expect([binary.kind, binary.extraction.links, binary.extraction.text, binary.extraction.warnings]).toEqual(['binary', [], '', ['binary-content']]);
-    const big = await extractDocument({ body: Buffer.from(`<p>${'x'.repeat(100_000)}</p><a href="/late">late</a>`), mediaType: 'text/html', charset: null }, options);
+    const binary = await extractDocument(
+      { body: Buffer.from([0x25, 0x50, 0x44, 0x46, 0, 1, 2, 3, 0xff]), mediaType: 'text/html', charset: null },
+      options,
+    );
+    expect([binary.kind, binary.extraction.links, binary.extraction.text, binary.extraction.warnings]).toEqual([
+      'binary',
+      [],
+      '',
+      ['binary-content'],
+    ]);
+    const big = await extractDocument(
+      {
+        body: Buffer.from(`<p>${'x'.repeat(100_000)}</p><a href="/late">late</a>`),
+        mediaType: 'text/html',
+        charset: null,
+      },
+      options,
+    );
     expect(big.extraction.warnings).toContain('input-capped');
     expect(big.extraction.links).toEqual([]);
   });
 
   it('decodes XML with the charset its declaration names', async () => {
-    const latin1 = Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Caf\xe9</title><link>https://a.test/c</link></item></channel></rss>`, 'latin1');
+    const latin1 = Buffer.from(
+      `<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>Caf\xe9</title><link>https://a.test/c</link></item></channel></rss>`,
+      'latin1',
+    );
     const document = await extractDocument({ body: latin1, mediaType: 'application/rss+xml', charset: null }, options);
     expect(document.extraction.links[0]!.anchor).toBe('Café');
   });

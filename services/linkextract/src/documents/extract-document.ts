@@ -56,16 +56,26 @@ export async function extractDocument(input: DocumentInput, options: DocumentOpt
     // The recorded charset described the gzip file, not what is inside it.
     charset = null;
   }
-  if (kind === 'binary') return { kind, charset: null, source: '', extraction: emptyExtraction([...warnings, 'binary-content']) };
-  if (kind === 'other') return { kind, charset: null, source: '', extraction: emptyExtraction([...warnings, 'unsupported-document']) };
+  if (kind === 'binary')
+    return { kind, charset: null, source: '', extraction: emptyExtraction([...warnings, 'binary-content']) };
+  if (kind === 'other')
+    return { kind, charset: null, source: '', extraction: emptyExtraction([...warnings, 'unsupported-document']) };
 
-  const decoded = decodeText(bytes, charset ?? (kind === 'feed' || kind === 'sitemap' ? xmlDeclaredCharset(bytes) : null));
+  const decoded = decodeText(
+    bytes,
+    charset ?? (kind === 'feed' || kind === 'sitemap' ? xmlDeclaredCharset(bytes) : null),
+  );
   const extraction = extractByKind(kind, decoded.text, options, input.fetchedAt ?? Date.now());
   extraction.warnings.unshift(...warnings);
   return { kind, charset: decoded.charset, source: decoded.text, extraction };
 }
 
-function extractByKind(kind: Exclude<DocumentKind, 'binary' | 'other' | 'gzip'>, text: string, options: DocumentOptions, fetchedAt: number): PageExtraction {
+function extractByKind(
+  kind: Exclude<DocumentKind, 'binary' | 'other' | 'gzip'>,
+  text: string,
+  options: DocumentOptions,
+  fetchedAt: number,
+): PageExtraction {
   const { limits } = options;
   switch (kind) {
     case 'html':

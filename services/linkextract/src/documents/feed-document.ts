@@ -20,7 +20,13 @@ export function extractFeed(xml: string, maxLinks: number, maxAnchorChars: numbe
   let guidIsPermalink = true;
 
   const emit = (href: string | null, anchor: string | null) => {
-    if (href) links.add({ href, anchor: anchor ? anchor.slice(0, maxAnchorChars) : null, rel: null, source: 'feed' } satisfies RawLink);
+    if (href)
+      links.add({
+        href,
+        anchor: anchor ? anchor.slice(0, maxAnchorChars) : null,
+        rel: null,
+        source: 'feed',
+      } satisfies RawLink);
   };
 
   runXmlPass(xml, {
@@ -34,7 +40,8 @@ export function extractFeed(xml: string, maxLinks: number, maxAnchorChars: numbe
         if (item) item.href ??= attributes.href;
         else channelLink ??= attributes.href;
       } else if (name === 'title' || name === 'link' || name === 'guid' || name === 'id') {
-        if (name === 'guid' || name === 'id') guidIsPermalink = (attributes.isPermaLink ?? attributes.ispermalink ?? 'true').toLowerCase() !== 'false';
+        if (name === 'guid' || name === 'id')
+          guidIsPermalink = (attributes.isPermaLink ?? attributes.ispermalink ?? 'true').toLowerCase() !== 'false';
         capture = { field: name === 'id' ? 'guid' : name, parts: [] };
       }
     },
@@ -59,5 +66,11 @@ export function extractFeed(xml: string, maxLinks: number, maxAnchorChars: numbe
     },
   });
   emit(channelLink, title);
-  return { ...emptyExtraction(links.overflow > 0 ? ['links-capped'] : []), title, links: links.links, linksOverflow: links.overflow, textMethod: 'document' };
+  return {
+    ...emptyExtraction(links.overflow > 0 ? ['links-capped'] : []),
+    title,
+    links: links.links,
+    linksOverflow: links.overflow,
+    textMethod: 'document',
+  };
 }

@@ -14,14 +14,28 @@ type EntryField = 'loc' | 'lastmod' | 'changefreq';
  */
 export function extractSitemap(xml: string, maxLinks: number, fetchedAt: number = Date.now()): PageExtraction {
   const links = new LinkList(maxLinks);
-  let entry: { kind: 'url' | 'sitemap'; depth: number; locs: string[]; lastmod: string | null; changefreq: string | null } | null = null;
+  let entry: {
+    kind: 'url' | 'sitemap';
+    depth: number;
+    locs: string[];
+    lastmod: string | null;
+    changefreq: string | null;
+  } | null = null;
   let depth = 0;
   let field: { name: EntryField; parts: string[] } | null = null;
   const flush = () => {
     if (!entry) return;
     const lastmod = entry.lastmod === null ? null : parseLastmod(entry.lastmod, fetchedAt);
     const changefreq = entry.changefreq === null ? null : parseChangefreq(entry.changefreq);
-    for (const href of entry.locs) links.add({ href, anchor: null, rel: entry.kind === 'sitemap' ? 'sitemap' : null, source: 'sitemap', lastmod, changefreq });
+    for (const href of entry.locs)
+      links.add({
+        href,
+        anchor: null,
+        rel: entry.kind === 'sitemap' ? 'sitemap' : null,
+        source: 'sitemap',
+        lastmod,
+        changefreq,
+      });
     entry = null;
   };
   runXmlPass(xml, {
@@ -30,7 +44,8 @@ export function extractSitemap(xml: string, maxLinks: number, fetchedAt: number 
       if (name === 'url' || name === 'sitemap') {
         flush();
         entry = { kind: name, depth, locs: [], lastmod: null, changefreq: null };
-      } else if ((name === 'loc' || name === 'lastmod' || name === 'changefreq') && entry && depth === entry.depth + 1) field = { name, parts: [] };
+      } else if ((name === 'loc' || name === 'lastmod' || name === 'changefreq') && entry && depth === entry.depth + 1)
+        field = { name, parts: [] };
     },
     text(data) {
       field?.parts.push(data);
@@ -49,5 +64,10 @@ export function extractSitemap(xml: string, maxLinks: number, fetchedAt: number 
   });
   // A cut-off document (capped or corrupt gzip) may end inside an entry: its locations still count.
   flush();
-  return { ...emptyExtraction(links.overflow > 0 ? ['links-capped'] : []), links: links.links, linksOverflow: links.overflow, textMethod: 'document' };
+  return {
+    ...emptyExtraction(links.overflow > 0 ? ['links-capped'] : []),
+    links: links.links,
+    linksOverflow: links.overflow,
+    textMethod: 'document',
+  };
 }

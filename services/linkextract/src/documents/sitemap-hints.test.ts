@@ -23,7 +23,20 @@ describe('parseLastmod', () => {
   });
 
   it('refuses what is not a date', () => {
-    for (const text of ['', 'yesterday', '16/07/2025', 'Wed, 16 Jul 2025 19:20:30 GMT', '2025-7-16', '2025-13-01', '2025-02-30', '2025-07-16T25:00Z', '2025-07-16T19:61Z', '2025-07-16T19:20:30+25:00', '1752693630', '2025-07-16T']) {
+    for (const text of [
+      '',
+      'yesterday',
+      '16/07/2025',
+      'Wed, 16 Jul 2025 19:20:30 GMT',
+      '2025-7-16',
+      '2025-13-01',
+      '2025-02-30',
+      '2025-07-16T25:00Z',
+      '2025-07-16T19:61Z',
+      '2025-07-16T19:20:30+25:00',
+      '1752693630',
+      '2025-07-16T',
+    ]) {
       expect(parseLastmod(text, fetchedAt), text).toBeNull();
     }
     expect(parseLastmod('2024-02-29', fetchedAt)).toBe(Date.UTC(2024, 1, 29));
@@ -41,7 +54,15 @@ describe('parseLastmod', () => {
 
 describe('parseChangefreq', () => {
   it('keeps the seven sitemaps.org values, lowercased, and nothing else', () => {
-    expect(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'].map(parseChangefreq)).toEqual(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
+    expect(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'].map(parseChangefreq)).toEqual([
+      'always',
+      'hourly',
+      'daily',
+      'weekly',
+      'monthly',
+      'yearly',
+      'never',
+    ]);
     expect(parseChangefreq(' Daily\n')).toBe('daily');
     for (const text of ['', 'often', 'biweekly', '1d', 'day']) expect(parseChangefreq(text), text).toBeNull();
   });

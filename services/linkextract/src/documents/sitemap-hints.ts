@@ -1,6 +1,14 @@
 import type { Changefreq } from '@crawler/core';
 
-const CHANGEFREQS: ReadonlySet<string> = new Set<Changefreq>(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
+const CHANGEFREQS: ReadonlySet<string> = new Set<Changefreq>([
+  'always',
+  'hourly',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'never',
+]);
 
 /** Earliest lastmod believed: earlier ones are placeholder dates (0001-01-01, 1970-01-01), not edits. */
 export const EARLIEST_LASTMOD_MS = Date.UTC(1995, 0, 1);
@@ -10,7 +18,8 @@ export const LASTMOD_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 // W3C datetime (the profile sitemaps.org names): YYYY, YYYY-MM, YYYY-MM-DD, then optionally
 // Thh:mm[:ss[.s+]] and a zone (Z, +hh:mm). Tolerated because sites write them: a space for the T,
 // no zone (read as UTC), +hhmm and +hh.
-const W3C_DATETIME = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?)?)?$/;
+const W3C_DATETIME =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?)?)?$/;
 
 /**
  * A sitemap `<changefreq>`, lowercased, or null for anything but the seven values sitemaps.org
@@ -30,10 +39,31 @@ export function parseChangefreq(text: string): Changefreq | null {
 export function parseLastmod(text: string, fetchedAt: number): number | null {
   const match = W3C_DATETIME.exec(text.trim());
   if (!match) return null;
-  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', fraction = '', , sign, zoneHours = '00', zoneMinutes = '00'] = match;
-  const parts = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const [
+    ,
+    year,
+    month = '01',
+    day = '01',
+    hour = '00',
+    minute = '00',
+    second = '00',
+    fraction = '',
+    ,
+    sign,
+    zoneHours = '00',
+    zoneMinutes = '00',
+  ] = match;
+  const parts = [year, month, day, hour, minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const [y, mo, d, h, mi, s] = parts;
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59 || Number(zoneHours) > 14 || Number(zoneMinutes) > 59) return null;
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59 || Number(zoneHours) > 14 || Number(zoneMinutes) > 59)
+    return null;
   const local = Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(Number(`0.${fraction || '0'}`) * 1000));
   // Date.UTC rolls 2024-02-30 over into March: a day that does not exist is refused, not moved.
   if (new Date(local).getUTCDate() !== d) return null;

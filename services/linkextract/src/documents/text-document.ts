@@ -10,5 +10,11 @@ export function extractPlainText(text: string, maxLinks: number, maxTextChars: n
   const warnings: string[] = [];
   if (links.overflow > 0) warnings.push('links-capped');
   if (text.length > maxTextChars) warnings.push('text-capped');
-  return { ...emptyExtraction(warnings), text: collapseWhitespace(text.slice(0, maxTextChars)), links: links.links, linksOverflow: links.overflow, textMethod: 'document' };
+  return {
+    ...emptyExtraction(warnings),
+    text: collapseWhitespace(text.slice(0, maxTextChars)),
+    links: links.links,
+    linksOverflow: links.overflow,
+    textMethod: 'document',
+  };
 }

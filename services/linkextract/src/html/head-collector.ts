@@ -57,12 +57,15 @@ export function createHeadCollector(): HtmlCollector & { result(): HeadMeta } {
           if (baseHref === null && attributes.href) baseHref = attributes.href;
           break;
         case 'link':
-          if (canonical === null && attributes.href && /(?:^|\s)canonical(?:\s|$)/i.test(attributes.rel ?? '')) canonical = attributes.href;
+          if (canonical === null && attributes.href && /(?:^|\s)canonical(?:\s|$)/i.test(attributes.rel ?? ''))
+            canonical = attributes.href;
           break;
         case 'meta': {
           const content = attributes.content;
           if (content === undefined) break;
-          const key = (attributes.property ?? attributes.name ?? attributes['http-equiv'] ?? attributes.itemprop ?? '').toLowerCase().trim();
+          const key = (attributes.property ?? attributes.name ?? attributes['http-equiv'] ?? attributes.itemprop ?? '')
+            .toLowerCase()
+            .trim();
           if (!key) break;
           if (key === 'robots') robots.push(content);
           else addMeta(key, content);

@@ -20,7 +20,11 @@ export const defaultPassGuard: Omit<PassGuard, 'warn'> = Object.freeze({ maxOpen
  * elements cost quadratic time: past `maxOpenElements`, or past the time budget, the rest of the
  * document is not parsed and the page is flagged (`nesting-abandoned`, `parse-time-capped`).
  */
-export function runHtmlPass(html: string, collectors: readonly HtmlCollector[], guard: PassGuard = { ...defaultPassGuard, warn: () => {} }): void {
+export function runHtmlPass(
+  html: string,
+  collectors: readonly HtmlCollector[],
+  guard: PassGuard = { ...defaultPassGuard, warn: () => {} },
+): void {
   let open = 0;
   // After a stop, end() still closes the open elements (collectors finish their anchors and
   // captures) but the unparsed rest yields no more elements or text.

@@ -40,11 +40,17 @@ export function createLinkCollector(list: LinkList, options: LinkCollectorOption
         case 'area':
           if (attributes.href !== undefined) {
             const alt = collapseWhitespace(attributes.alt ?? '').slice(0, options.maxAnchorChars);
-            list.add({ href: attributes.href, anchor: alt || null, rel: attributes.rel?.toLowerCase().trim() || null, source: 'area' });
+            list.add({
+              href: attributes.href,
+              anchor: alt || null,
+              rel: attributes.rel?.toLowerCase().trim() || null,
+              source: 'area',
+            });
           }
           break;
         case 'img':
-          if (anchor && anchor.alt === null && attributes.alt) anchor.alt = collapseWhitespace(attributes.alt).slice(0, options.maxAnchorChars) || null;
+          if (anchor && anchor.alt === null && attributes.alt)
+            anchor.alt = collapseWhitespace(attributes.alt).slice(0, options.maxAnchorChars) || null;
           break;
         case 'frame':
         case 'iframe':
@@ -55,8 +61,19 @@ export function createLinkCollector(list: LinkList, options: LinkCollectorOption
           const rels = (attributes.rel ?? '').toLowerCase().split(/\s+/);
           const rel = rels.filter((value) => LINK_RELS.has(value)).join(' ');
           if (!rel) break;
-          if (rels.includes('alternate') && attributes.type && !/html/i.test(attributes.type) && !(options.feedLinks && FEED_TYPES.test(attributes.type.trim()))) break;
-          list.add({ href: attributes.href, anchor: null, rel, source: rels.includes('canonical') ? 'canonical' : 'link' });
+          if (
+            rels.includes('alternate') &&
+            attributes.type &&
+            !/html/i.test(attributes.type) &&
+            !(options.feedLinks && FEED_TYPES.test(attributes.type.trim()))
+          )
+            break;
+          list.add({
+            href: attributes.href,
+            anchor: null,
+            rel,
+            source: rels.includes('canonical') ? 'canonical' : 'link',
+          });
           break;
         }
         case 'meta': {

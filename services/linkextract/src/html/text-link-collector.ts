@@ -21,7 +21,8 @@ export function createTextLinkCollector(list: LinkList): HtmlCollector & { flush
     const text = run.join('');
     run = [];
     runChars = 0;
-    for (const url of findTextUrls(text, 1000)) if (!list.add({ href: url, anchor: null, rel: null, source: 'text' })) return;
+    for (const url of findTextUrls(text, 1000))
+      if (!list.add({ href: url, anchor: null, rel: null, source: 'text' })) return;
   };
 
   return {

@@ -3,7 +3,11 @@ import { findTextUrls } from './text-links.js';
 
 describe('findTextUrls', () => {
   it('trims sentence punctuation but keeps balanced parentheses', () => {
-    expect(findTextUrls('Read https://a.test/x. Then (see http://b.test/y), or http://w.test/Foo_(bar).', 10)).toEqual(['https://a.test/x', 'http://b.test/y', 'http://w.test/Foo_(bar)']);
+    expect(findTextUrls('Read https://a.test/x. Then (see http://b.test/y), or http://w.test/Foo_(bar).', 10)).toEqual([
+      'https://a.test/x',
+      'http://b.test/y',
+      'http://w.test/Foo_(bar)',
+    ]);
   });
 
   it('adds a scheme to www. addresses and skips things that are not hosts', () => {
@@ -11,7 +15,10 @@ describe('findTextUrls', () => {
   });
 
   it('stops at quotes, angle brackets and whitespace, and at the limit', () => {
-    expect(findTextUrls('"https://a.test/q"<https://b.test/>\thttps://c.test/', 2)).toEqual(['https://a.test/q', 'https://b.test/']);
+    expect(findTextUrls('"https://a.test/q"<https://b.test/>\thttps://c.test/', 2)).toEqual([
+      'https://a.test/q',
+      'https://b.test/',
+    ]);
   });
 
   it('bounds one URL-looking run in a huge unbroken line', () => {

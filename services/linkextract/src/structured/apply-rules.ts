@@ -63,4 +63,20 @@ function elementText(root: Element): string {
   return parts.join('');
 }
 
-const BLOCKISH = new Set(['p', 'div', 'li', 'br', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article']);
+const BLOCKISH = new Set([
+  'p',
+  'div',
+  'li',
+  'br',
+  'td',
+  'th',
+  'tr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'article',
+]);

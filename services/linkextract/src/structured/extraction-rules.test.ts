@@ -26,7 +26,11 @@ describe('extraction rules', () => {
     const rules = compileJobRules(parseCrawlJob({ extraction: { rules: [article] } }));
     expect(rulesFor(rules, 'http://a.test/about')).toEqual([]);
     const result = applyRules(html, rulesFor(rules, 'http://a.test/article/1'));
-    expect(Object.fromEntries(result.fields)).toEqual({ headline: ['Big news'], authors: ['Ann', 'Bob'], image: ['https://a.test/i.jpg'] });
+    expect(Object.fromEntries(result.fields)).toEqual({
+      headline: ['Big news'],
+      authors: ['Ann', 'Bob'],
+      image: ['https://a.test/i.jpg'],
+    });
     expect(result.matched).toEqual(['article']);
     expect(result.missing).toEqual(['price']);
   });
@@ -34,16 +38,29 @@ describe('extraction rules', () => {
   it('reads the job rule file and the inline rules together', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rules-'));
     writeFileSync(join(dir, 'rules.json'), JSON.stringify({ rules: [article] }));
-    const rules = compileJobRules(parseCrawlJob({ extraction: { rulesFile: join(dir, 'rules.json'), rules: [{ name: 'any', urls: ['.'], fields: { text: { selector: 'div', list: true } } }] } }));
+    const rules = compileJobRules(
+      parseCrawlJob({
+        extraction: {
+          rulesFile: join(dir, 'rules.json'),
+          rules: [{ name: 'any', urls: ['.'], fields: { text: { selector: 'div', list: true } } }],
+        },
+      }),
+    );
     expect(rules.map((rule) => rule.name)).toEqual(['article', 'any']);
     expect(applyRules(html, rules.slice(1)).fields.get('text')).toEqual(['one two']);
   });
 
   it('fails at start, with a named error, on a bad selector, pattern, shape or file', () => {
     const compileWith = (rule: unknown) => () => compileJobRules(parseCrawlJob({ extraction: { rules: [rule] } }));
-    expect(compileWith({ ...article, fields: { x: { selector: 'h1[' } } })).toThrow(/rule "article", field "x": selector h1\[ is not valid CSS/);
+    expect(compileWith({ ...article, fields: { x: { selector: 'h1[' } } })).toThrow(
+      /rule "article", field "x": selector h1\[ is not valid CSS/,
+    );
     expect(compileWith({ ...article, urls: ['('] })).toThrow(ExtractionRulesError);
-    expect(compileWith({ name: 'n', urls: ['.'], fields: { x: { selector: 'p', multiple: true } } })).toThrow(/rules\.0\.fields\.x/);
-    expect(() => compileJobRules(parseCrawlJob({ extraction: { rulesFile: '/nonexistent/rules.json' } }))).toThrow(expect.objectContaining({ code: 'LINKEXTRACT_RULES_INVALID' }));
+    expect(compileWith({ name: 'n', urls: ['.'], fields: { x: { selector: 'p', multiple: true } } })).toThrow(
+      /rules\.0\.fields\.x/,
+    );
+    expect(() => compileJobRules(parseCrawlJob({ extraction: { rulesFile: '/nonexistent/rules.json' } }))).toThrow(
+      expect.objectContaining({ code: 'LINKEXTRACT_RULES_INVALID' }),
+    );
   });
 });

@@ -46,7 +46,9 @@ export function compileJobRules(job: CrawlJob): CompiledRule[] {
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8'));
     } catch (cause) {
-      throw new ExtractionRulesError(`extraction rule file ${file} cannot be read: ${(cause as Error).message}`, { cause });
+      throw new ExtractionRulesError(`extraction rule file ${file} cannot be read: ${(cause as Error).message}`, {
+        cause,
+      });
     }
     rules.push(...parseRules(parsed, file).rules);
   }
@@ -68,14 +70,19 @@ function compileRule(rule: z.output<typeof ruleSchema>): CompiledRule {
     try {
       return new RegExp(pattern);
     } catch (cause) {
-      throw new ExtractionRulesError(`rule "${rule.name}": URL pattern ${pattern} is not a valid regular expression`, { cause });
+      throw new ExtractionRulesError(`rule "${rule.name}": URL pattern ${pattern} is not a valid regular expression`, {
+        cause,
+      });
     }
   });
   const fields = Object.entries(rule.fields).map(([name, field]) => {
     try {
       return { ...field, name, matches: compile<Element, Element>(field.selector) };
     } catch (cause) {
-      throw new ExtractionRulesError(`rule "${rule.name}", field "${name}": selector ${field.selector} is not valid CSS (${(cause as Error).message})`, { cause });
+      throw new ExtractionRulesError(
+        `rule "${rule.name}", field "${name}": selector ${field.selector} is not valid CSS (${(cause as Error).message})`,
+        { cause },
+      );
     }
   });
   return { name: rule.name, urls, fields };

@@ -7,7 +7,17 @@ describe('readJsonLd', () => {
       '@context': 'https://schema.org',
       '@graph': [
         { '@type': 'WebSite', '@id': 'https://a.test/#site', url: 'https://a.test/' },
-        { '@type': 'NewsArticle', headline: 'H', datePublished: '2024-01-02', keywords: ['x', 'y'], author: [{ '@type': 'Person', name: 'Ann' }, { '@type': 'Person', name: 'Bob' }], wordCount: 420 },
+        {
+          '@type': 'NewsArticle',
+          headline: 'H',
+          datePublished: '2024-01-02',
+          keywords: ['x', 'y'],
+          author: [
+            { '@type': 'Person', name: 'Ann' },
+            { '@type': 'Person', name: 'Bob' },
+          ],
+          wordCount: 420,
+        },
       ],
     });
     const result = readJsonLd([block]);
@@ -27,11 +37,18 @@ describe('readJsonLd', () => {
   it('links URL-valued properties at any depth, not media', () => {
     const block = JSON.stringify({
       '@type': 'BreadcrumbList',
-      itemListElement: [{ '@type': 'ListItem', item: 'https://a.test/news' }, { '@type': 'ListItem', item: { '@id': 'https://a.test/news/tech' } }],
+      itemListElement: [
+        { '@type': 'ListItem', item: 'https://a.test/news' },
+        { '@type': 'ListItem', item: { '@id': 'https://a.test/news/tech' } },
+      ],
       image: { '@type': 'ImageObject', url: 'https://a.test/pic.jpg' },
       sameAs: ['https://social.test/a', 'not a url'],
     });
-    expect(readJsonLd([block]).links.map((link) => link.href).sort()).toEqual(['https://a.test/news', 'https://a.test/news/tech', 'https://social.test/a']);
+    expect(
+      readJsonLd([block])
+        .links.map((link) => link.href)
+        .sort(),
+    ).toEqual(['https://a.test/news', 'https://a.test/news/tech', 'https://social.test/a']);
   });
 
   it('counts blocks that are not JSON and reads the rest', () => {

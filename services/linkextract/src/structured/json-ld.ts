@@ -12,7 +12,19 @@ export interface JsonLdResult {
 }
 
 /** Properties whose values are pages a crawler may follow (images, logos and media are not). */
-const LINK_PROPERTIES = new Set(['url', '@id', 'mainentityofpage', 'sameas', 'relatedlink', 'significantlink', 'discussionurl', 'item', 'isbasedon', 'haspart', 'ispartof']);
+const LINK_PROPERTIES = new Set([
+  'url',
+  '@id',
+  'mainentityofpage',
+  'sameas',
+  'relatedlink',
+  'significantlink',
+  'discussionurl',
+  'item',
+  'isbasedon',
+  'haspart',
+  'ispartof',
+]);
 const MEDIA_TYPES = /^(?:ImageObject|VideoObject|AudioObject|MediaObject)$/;
 const MAX_VALUES = 20;
 const MAX_VALUE_CHARS = 1000;
@@ -69,7 +81,8 @@ function topLevelEntities(value: Json): JsonObject[] {
   for (const root of roots) {
     if (!root || typeof root !== 'object' || Array.isArray(root)) continue;
     const graph = root['@graph'];
-    if (Array.isArray(graph)) for (const member of graph) if (member && typeof member === 'object' && !Array.isArray(member)) out.push(member);
+    if (Array.isArray(graph))
+      for (const member of graph) if (member && typeof member === 'object' && !Array.isArray(member)) out.push(member);
     if (root['@type'] !== undefined) out.push(root);
   }
   return out;
@@ -92,7 +105,8 @@ function collectLinks(value: Json, links: RawLink[]): void {
       if (key === '@context') continue;
       if (LINK_PROPERTIES.has(key.toLowerCase())) {
         for (const candidate of Array.isArray(child) ? child : [child]) {
-          if (typeof candidate === 'string' && /^(?:https?:)?\/\//i.test(candidate.trim())) links.push({ href: candidate.trim(), anchor: null, rel: key, source: 'jsonld' });
+          if (typeof candidate === 'string' && /^(?:https?:)?\/\//i.test(candidate.trim()))
+            links.push({ href: candidate.trim(), anchor: null, rel: key, source: 'jsonld' });
         }
       }
       if (child && typeof child === 'object') stack.push(child);

@@ -38,13 +38,19 @@ export function createMicrodataCollector(): HtmlCollector & { fields: Map<string
         for (const property of prop.trim().split(/\s+/)) {
           const key = `microdata:${property}`;
           if (SKIPPED_PROPERTIES.has(property.toLowerCase())) continue;
-          const value = attributes.content ?? (name === 'a' || name === 'link' || name === 'area' ? attributes.href : undefined) ?? attributes.src ?? attributes.datetime ?? attributes.value;
+          const value =
+            attributes.content ??
+            (name === 'a' || name === 'link' || name === 'area' ? attributes.href : undefined) ??
+            attributes.src ??
+            attributes.datetime ??
+            attributes.value;
           if (value !== undefined) add(key, value);
           else captures.push({ key, depth, parts: [], chars: 0 });
         }
       }
       if (attributes.itemscope !== undefined) {
-        if (scopes.length === 0 && attributes.itemtype) add('microdata:@type', attributes.itemtype.trim().split(/[/#]/).pop() ?? attributes.itemtype);
+        if (scopes.length === 0 && attributes.itemtype)
+          add('microdata:@type', attributes.itemtype.trim().split(/[/#]/).pop() ?? attributes.itemtype);
         scopes.push(depth);
       }
     },

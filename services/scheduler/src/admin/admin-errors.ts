@@ -1,8 +1,15 @@
 import { CrawlerError } from '@crawler/core';
 
-export type AdminErrorCode = 'ADMIN_UNAUTHORIZED' | 'ADMIN_BAD_REQUEST' | 'ADMIN_NOT_FOUND' | 'ADMIN_CONFLICT' | 'ADMIN_BODY_TOO_LARGE';
+export type AdminErrorCode =
+  'ADMIN_UNAUTHORIZED' | 'ADMIN_BAD_REQUEST' | 'ADMIN_NOT_FOUND' | 'ADMIN_CONFLICT' | 'ADMIN_BODY_TOO_LARGE';
 
-const HTTP_STATUS: Record<AdminErrorCode, number> = { ADMIN_UNAUTHORIZED: 401, ADMIN_BAD_REQUEST: 400, ADMIN_NOT_FOUND: 404, ADMIN_CONFLICT: 409, ADMIN_BODY_TOO_LARGE: 413 };
+const HTTP_STATUS: Record<AdminErrorCode, number> = {
+  ADMIN_UNAUTHORIZED: 401,
+  ADMIN_BAD_REQUEST: 400,
+  ADMIN_NOT_FOUND: 404,
+  ADMIN_CONFLICT: 409,
+  ADMIN_BODY_TOO_LARGE: 413,
+};
 
 /** A refused admin request: its code names why, and fixes the HTTP status of the answer. */
 export class AdminRequestError extends CrawlerError {

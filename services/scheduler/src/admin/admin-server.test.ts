@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchingProducer, Codec, loadCatalog, parseCrawlJob, silentLogger, Topics, type FrontierRequest, type Logger } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  loadCatalog,
+  parseCrawlJob,
+  silentLogger,
+  Topics,
+  type FrontierRequest,
+  type Logger,
+} from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,8 +44,18 @@ describe('admin API', () => {
     await probe.start({ onMessage: async (message) => void sent.push(codec.decode(message.value)) });
     linkbase = await FileLinkBase.open(dir);
     const config = loadSchedulerConfig({ env: {}, overrides: { tickMs: 20 } });
-    const capture = { ...silentLogger(), child: () => capture, info: (fields: unknown, message?: string) => void logged.push(JSON.stringify(fields) + (message ?? '')), warn: (fields: unknown, message?: string) => void logged.push(JSON.stringify(fields) + (message ?? '')) } as unknown as Logger;
-    service = await createSchedulerService(config, parseCrawlJob({ seeds: ['http://main.test/'] }), { bus, producer: new BatchingProducer(bus.producer()), codec, linkbase }, silentLogger());
+    const capture = {
+      ...silentLogger(),
+      child: () => capture,
+      info: (fields: unknown, message?: string) => void logged.push(JSON.stringify(fields) + (message ?? '')),
+      warn: (fields: unknown, message?: string) => void logged.push(JSON.stringify(fields) + (message ?? '')),
+    } as unknown as Logger;
+    service = await createSchedulerService(
+      config,
+      parseCrawlJob({ seeds: ['http://main.test/'] }),
+      { bus, producer: new BatchingProducer(bus.producer()), codec, linkbase },
+      silentLogger(),
+    );
     await service.start();
     server = await startAdminServer(service.admin, { token: TOKEN, port: 0, host: '127.0.0.1' }, capture);
   });
@@ -68,11 +87,15 @@ describe('admin API', () => {
     ]);
     expect((await call('POST', '/jobs', { id: 'default' })).status).toBe(409);
     expect((await call('POST', '/jobs', { id: 'bad', seeds: ['not a url'] })).status).toBe(400);
-    expect((await linkbase.getControl()).jobs).toEqual([{ id: 'news', seeds: ['http://news.test/', 'http://news.test/world'] }]);
+    expect((await linkbase.getControl()).jobs).toEqual([
+      { id: 'news', seeds: ['http://news.test/', 'http://news.test/world'] },
+    ]);
   });
 
   it('adds seeds to a job, telling new from known and refusing what is not a URL', async () => {
-    const result = await call('POST', '/jobs/news/seeds', { urls: ['http://news.test/', 'http://news.test/sport', 'ftp://x.test/'] });
+    const result = await call('POST', '/jobs/news/seeds', {
+      urls: ['http://news.test/', 'http://news.test/sport', 'ftp://x.test/'],
+    });
     expect(result).toEqual({ status: 200, body: { inserted: 1, known: 1, invalid: ['ftp://x.test/'] } });
     expect((await call('POST', '/jobs/nope/seeds', { urls: [] })).status).toBe(404);
     expect((await call('POST', '/jobs/news/seeds', { urls: 'http://x.test/' })).status).toBe(400);
@@ -86,10 +109,16 @@ describe('admin API', () => {
     await call('POST', '/jobs/default/seeds', { urls: ['http://open.test/'] });
     await waitFor(() => sent.some((request) => request.host === 'open.test'));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sent.some((request) => request.host === 'paused.test' || request.url === 'http://news.test/later')).toBe(false);
+    expect(sent.some((request) => request.host === 'paused.test' || request.url === 'http://news.test/later')).toBe(
+      false,
+    );
     await call('POST', '/hosts/paused.test/resume');
     await call('POST', '/jobs/news/resume');
-    await waitFor(() => sent.some((request) => request.host === 'paused.test') && sent.some((request) => request.url === 'http://news.test/later'));
+    await waitFor(
+      () =>
+        sent.some((request) => request.host === 'paused.test') &&
+        sent.some((request) => request.url === 'http://news.test/later'),
+    );
   });
 
   it('shows one URL record and the queue statistics', async () => {

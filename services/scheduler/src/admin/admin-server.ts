@@ -19,15 +19,43 @@ export interface RunningAdminServer {
   close(): Promise<void>;
 }
 
-type Handler = (admin: SchedulerAdmin, params: string[], request: IncomingMessage, url: URL) => Promise<[number, unknown]>;
+type Handler = (
+  admin: SchedulerAdmin,
+  params: string[],
+  request: IncomingMessage,
+  url: URL,
+) => Promise<[number, unknown]>;
 
 const routes: { method: string; path: RegExp; handler: Handler }[] = [
   { method: 'GET', path: /^\/jobs$/, handler: async (admin) => [200, admin.listJobs()] },
-  { method: 'POST', path: /^\/jobs$/, handler: async (admin, _, request) => [201, await admin.addJob(await readJson(request))] },
-  { method: 'POST', path: /^\/jobs\/([^/]+)\/seeds$/, handler: async (admin, [id], request) => [200, await admin.addSeeds(id!, ((await readJson(request)) as { urls?: unknown } | null)?.urls)] },
-  { method: 'POST', path: /^\/jobs\/([^/]+)\/(pause|resume)$/, handler: async (admin, [id, action]) => [200, await admin.setJobPaused(id!, action === 'pause')] },
-  { method: 'POST', path: /^\/hosts\/([^/]+)\/(pause|resume)$/, handler: async (admin, [host, action]) => [200, await admin.setQueuePaused(host!, action === 'pause')] },
-  { method: 'GET', path: /^\/urls$/, handler: async (admin, _, __, url) => [200, await admin.record(url.searchParams.get('url') ?? '')] },
+  {
+    method: 'POST',
+    path: /^\/jobs$/,
+    handler: async (admin, _, request) => [201, await admin.addJob(await readJson(request))],
+  },
+  {
+    method: 'POST',
+    path: /^\/jobs\/([^/]+)\/seeds$/,
+    handler: async (admin, [id], request) => [
+      200,
+      await admin.addSeeds(id!, ((await readJson(request)) as { urls?: unknown } | null)?.urls),
+    ],
+  },
+  {
+    method: 'POST',
+    path: /^\/jobs\/([^/]+)\/(pause|resume)$/,
+    handler: async (admin, [id, action]) => [200, await admin.setJobPaused(id!, action === 'pause')],
+  },
+  {
+    method: 'POST',
+    path: /^\/hosts\/([^/]+)\/(pause|resume)$/,
+    handler: async (admin, [host, action]) => [200, await admin.setQueuePaused(host!, action === 'pause')],
+  },
+  {
+    method: 'GET',
+    path: /^\/urls$/,
+    handler: async (admin, _, __, url) => [200, await admin.record(url.searchParams.get('url') ?? '')],
+  },
   { method: 'GET', path: /^\/stats$/, handler: async (admin) => [200, await admin.statistics()] },
 ];
 
@@ -37,23 +65,40 @@ const routes: { method: string; path: RegExp; handler: Handler }[] = [
  * Routes: GET /jobs, POST /jobs (a crawl job), POST /jobs/:id/seeds ({"urls": [...]}),
  * POST /jobs/:id/pause|resume, POST /hosts/:host/pause|resume, GET /urls?url=..., GET /stats.
  */
-export async function startAdminServer(admin: SchedulerAdmin, options: AdminServerOptions, logger: Logger): Promise<RunningAdminServer> {
+export async function startAdminServer(
+  admin: SchedulerAdmin,
+  options: AdminServerOptions,
+  logger: Logger,
+): Promise<RunningAdminServer> {
   const log = logger.child({ component: 'admin-api' });
   const authorized = createTokenCheck(options.token);
   const server: Server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => log.error({ err: errorMessage(error) }, 'admin request failed unexpectedly'));
+    void handle(request, response).catch((error: unknown) =>
+      log.error({ err: errorMessage(error) }, 'admin request failed unexpectedly'),
+    );
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!authorized(request.headers.authorization)) {
-      log.warn({ method: request.method, path: (request.url ?? '').split('?')[0], remote: request.socket.remoteAddress }, 'admin request refused: missing or wrong token');
-      return send(response, 401, { error: 'ADMIN_UNAUTHORIZED', message: 'send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>' }, { 'www-authenticate': 'Bearer' });
+      log.warn(
+        { method: request.method, path: (request.url ?? '').split('?')[0], remote: request.socket.remoteAddress },
+        'admin request refused: missing or wrong token',
+      );
+      return send(
+        response,
+        401,
+        { error: 'ADMIN_UNAUTHORIZED', message: 'send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>' },
+        { 'www-authenticate': 'Bearer' },
+      );
     }
     const url = new URL(request.url ?? '/', 'http://admin.invalid');
     const route = routes.find((candidate) => candidate.path.test(url.pathname) && candidate.method === request.method);
     if (!route) {
       const known = routes.some((candidate) => candidate.path.test(url.pathname));
-      return send(response, known ? 405 : 404, { error: known ? 'ADMIN_METHOD_NOT_ALLOWED' : 'ADMIN_NOT_FOUND', message: `${request.method} ${url.pathname}` });
+      return send(response, known ? 405 : 404, {
+        error: known ? 'ADMIN_METHOD_NOT_ALLOWED' : 'ADMIN_NOT_FOUND',
+        message: `${request.method} ${url.pathname}`,
+      });
     }
     try {
       const params = route.path.exec(url.pathname)!.slice(1).map(decodePart);
@@ -61,10 +106,14 @@ export async function startAdminServer(admin: SchedulerAdmin, options: AdminServ
       log.info({ method: request.method, path: url.pathname, status }, 'admin request');
       send(response, status, body);
     } catch (error) {
-      if (error instanceof AdminRequestError) return send(response, error.httpStatus, { error: error.code, message: error.message });
+      if (error instanceof AdminRequestError)
+        return send(response, error.httpStatus, { error: error.code, message: error.message });
       const status = error instanceof BackendError ? 503 : 500;
       log.error({ method: request.method, path: url.pathname, err: errorMessage(error) }, 'admin request failed');
-      send(response, status, { error: status === 503 ? 'BACKEND_UNAVAILABLE' : 'UNEXPECTED', message: errorMessage(error) });
+      send(response, status, {
+        error: status === 503 ? 'BACKEND_UNAVAILABLE' : 'UNEXPECTED',
+        message: errorMessage(error),
+      });
     }
   }
 
@@ -76,10 +125,11 @@ export async function startAdminServer(admin: SchedulerAdmin, options: AdminServ
   log.info({ host: options.host, port }, 'admin API listening');
   return {
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -93,7 +143,12 @@ function decodePart(part: string): string {
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = `${JSON.stringify(body, null, 2)}\n`;
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -102,7 +157,8 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new AdminRequestError('ADMIN_BODY_TOO_LARGE', `request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES)
+      throw new AdminRequestError('ADMIN_BODY_TOO_LARGE', `request body over ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

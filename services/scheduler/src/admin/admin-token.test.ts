@@ -10,7 +10,16 @@ describe('admin token check', () => {
   });
 
   it('refuses a missing, wrong, partial or differently framed token', () => {
-    for (const header of [undefined, '', 'Bearer', 'Bearer s3cret', 'Bearer s3cret-token-of-some-length-and-more', 'Basic s3cret-token-of-some-length', 's3cret-token-of-some-length', 'Bearer s3cret-token-of-some-length extra']) {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer s3cret',
+      'Bearer s3cret-token-of-some-length-and-more',
+      'Basic s3cret-token-of-some-length',
+      's3cret-token-of-some-length',
+      'Bearer s3cret-token-of-some-length extra',
+    ]) {
       expect(check(header)).toBe(false);
     }
   });

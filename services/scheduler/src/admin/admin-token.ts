@@ -8,7 +8,9 @@ export function createTokenCheck(token: string): (authorization: string | undefi
   const expected = createHash('sha256').update(token).digest();
   return (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    const given = createHash('sha256').update(match?.[1] ?? '').digest();
+    const given = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
     return timingSafeEqual(given, expected) && match !== null;
   };
 }

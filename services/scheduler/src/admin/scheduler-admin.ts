@@ -1,4 +1,15 @@
-import { canonicalUrl, ConfigError, jobCanonicalizeOptions, parseCrawlJob, urlId, type CrawlJob, type LinkBase, type LinkBaseStats, type LinkRecord, type Logger } from '@crawler/core';
+import {
+  canonicalUrl,
+  ConfigError,
+  jobCanonicalizeOptions,
+  parseCrawlJob,
+  urlId,
+  type CrawlJob,
+  type LinkBase,
+  type LinkBaseStats,
+  type LinkRecord,
+  type Logger,
+} from '@crawler/core';
 import type { ControlState } from '../control-state.js';
 import type { FrontierEmitter } from '../frontier-emitter.js';
 import type { JobRegistry } from '../jobs/job-registry.js';
@@ -61,10 +72,15 @@ export class SchedulerAdmin {
     try {
       job = parseCrawlJob(raw, 'crawl job');
     } catch (error) {
-      if (error instanceof ConfigError) throw new AdminRequestError('ADMIN_BAD_REQUEST', error.message, { cause: error });
+      if (error instanceof ConfigError)
+        throw new AdminRequestError('ADMIN_BAD_REQUEST', error.message, { cause: error });
       throw error;
     }
-    if (job.id === this.deps.jobs.defaultJob.id) throw new AdminRequestError('ADMIN_CONFLICT', `job "${job.id}" is the scheduler's job file; give the new job another id`);
+    if (job.id === this.deps.jobs.defaultJob.id)
+      throw new AdminRequestError(
+        'ADMIN_CONFLICT',
+        `job "${job.id}" is the scheduler's job file; give the new job another id`,
+      );
     await this.deps.control.saveJob(raw as { id: string });
     this.deps.jobs.add(job);
     this.deps.emitter.jobsChanged();
@@ -76,8 +92,13 @@ export class SchedulerAdmin {
 
   async addSeeds(jobId: string, urls: unknown): Promise<{ inserted: number; known: number; invalid: string[] }> {
     const job = this.requireJob(jobId);
-    if (!Array.isArray(urls) || urls.some((url) => typeof url !== 'string')) throw new AdminRequestError('ADMIN_BAD_REQUEST', 'body must be {"urls": ["http://...", ...]}');
-    if (urls.length > MAX_SEEDS_PER_REQUEST) throw new AdminRequestError('ADMIN_BAD_REQUEST', `at most ${MAX_SEEDS_PER_REQUEST} seeds per request, got ${urls.length}`);
+    if (!Array.isArray(urls) || urls.some((url) => typeof url !== 'string'))
+      throw new AdminRequestError('ADMIN_BAD_REQUEST', 'body must be {"urls": ["http://...", ...]}');
+    if (urls.length > MAX_SEEDS_PER_REQUEST)
+      throw new AdminRequestError(
+        'ADMIN_BAD_REQUEST',
+        `at most ${MAX_SEEDS_PER_REQUEST} seeds per request, got ${urls.length}`,
+      );
     const now = this.deps.now();
     const invalid: string[] = [];
     const records = new Map<string, LinkRecord>();
@@ -88,7 +109,10 @@ export class SchedulerAdmin {
     }
     const inserted = await this.deps.linkbase.insertNew([...records.values()]);
     this.deps.onInserted(inserted.length);
-    this.deps.log.info({ job: job.id, inserted: inserted.length, known: records.size - inserted.length, invalid: invalid.length }, 'seeds added');
+    this.deps.log.info(
+      { job: job.id, inserted: inserted.length, known: records.size - inserted.length, invalid: invalid.length },
+      'seeds added',
+    );
     return { inserted: inserted.length, known: records.size - inserted.length, invalid };
   }
 
@@ -101,7 +125,8 @@ export class SchedulerAdmin {
 
   /** A queue is a host (the politeness key); pausing one keeps its URLs in the link base, untouched. */
   async setQueuePaused(queueKey: string, paused: boolean): Promise<{ pausedQueues: string[] }> {
-    if (!queueKey || queueKey.length > 300) throw new AdminRequestError('ADMIN_BAD_REQUEST', 'name a host, as host or host:port');
+    if (!queueKey || queueKey.length > 300)
+      throw new AdminRequestError('ADMIN_BAD_REQUEST', 'name a host, as host or host:port');
     const control = await this.deps.control.setQueuePaused(queueKey.toLowerCase(), paused);
     this.deps.log.info({ queue: queueKey, paused }, paused ? 'host paused' : 'host resumed');
     return { pausedQueues: control.pausedQueues };
@@ -120,11 +145,17 @@ export class SchedulerAdmin {
   async statistics(): Promise<QueueStatistics> {
     const stats = await this.deps.linkbase.stats(this.deps.now(), { due: true });
     const control = this.deps.control.current;
-    return { ...stats, inFlight: this.deps.emitter.inFlightCount, inFlightByQueue: this.deps.emitter.inFlightByQueue(), paused: { jobs: control.pausedJobs, queues: control.pausedQueues } };
+    return {
+      ...stats,
+      inFlight: this.deps.emitter.inFlightCount,
+      inFlightByQueue: this.deps.emitter.inFlightByQueue(),
+      paused: { jobs: control.pausedJobs, queues: control.pausedQueues },
+    };
   }
 
   private requireJob(jobId: string): CrawlJob {
-    if (!this.deps.jobs.has(jobId)) throw new AdminRequestError('ADMIN_NOT_FOUND', `no crawl job "${jobId}" (see GET /jobs)`);
+    if (!this.deps.jobs.has(jobId))
+      throw new AdminRequestError('ADMIN_NOT_FOUND', `no crawl job "${jobId}" (see GET /jobs)`);
     return this.deps.jobs.get(jobId);
   }
 }

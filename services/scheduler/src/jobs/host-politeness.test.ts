@@ -14,7 +14,10 @@ describe('host politeness overrides', () => {
   it('applies the strictest value of every matching override, across jobs', () => {
     const jobs = [
       parseCrawlJob({ id: 'a', politeness: [{ hosts: ['*.example.org'], maxInFlight: 4, minDelayMs: 1000 }] }),
-      parseCrawlJob({ id: 'b', politeness: [{ hosts: ['shop.example.org'], maxInFlight: 2, perRound: 5, minDelayMs: 500 }] }),
+      parseCrawlJob({
+        id: 'b',
+        politeness: [{ hosts: ['shop.example.org'], maxInFlight: 2, perRound: 5, minDelayMs: 500 }],
+      }),
     ];
     expect(hostPoliteness(jobs, 'shop.example.org')).toEqual({ maxInFlight: 2, perRound: 5, minDelayMs: 1000 });
     expect(hostPoliteness(jobs, 'news.example.org')).toEqual({ maxInFlight: 4, minDelayMs: 1000 });

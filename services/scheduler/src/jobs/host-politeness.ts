@@ -18,7 +18,8 @@ export function hostMatches(pattern: string, host: string): boolean {
 /** The strictest of every override, in any job, whose host patterns match the host. */
 export function hostPoliteness(jobs: readonly CrawlJob[], host: string): HostPoliteness {
   const out: HostPoliteness = {};
-  const tighter = (current: number | undefined, next: number | undefined, pick: (a: number, b: number) => number) => (next === undefined ? current : current === undefined ? next : pick(current, next));
+  const tighter = (current: number | undefined, next: number | undefined, pick: (a: number, b: number) => number) =>
+    next === undefined ? current : current === undefined ? next : pick(current, next);
   for (const job of jobs) {
     for (const override of job.politeness) {
       if (!override.hosts.some((pattern) => hostMatches(pattern, host))) continue;

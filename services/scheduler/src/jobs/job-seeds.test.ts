@@ -17,7 +17,16 @@ describe('job start records', () => {
       ['http://news.test/live', 'seed'],
       ['http://news.test/sitemap.xml', 'sitemap'],
     ]);
-    expect(records.every((record) => record.jobId === 'news' && record.depth === 0 && record.nextFetchAt === 5000 && record.rank === 0.5 && record.trafficClass === 'discovery')).toBe(true);
+    expect(
+      records.every(
+        (record) =>
+          record.jobId === 'news' &&
+          record.depth === 0 &&
+          record.nextFetchAt === 5000 &&
+          record.rank === 0.5 &&
+          record.trafficClass === 'discovery',
+      ),
+    ).toBe(true);
     expect(records[0]!.id).toBe(urlId('http://news.test/'));
     expect(records[0]!.priority).toBeGreaterThan(records[3]!.priority);
   });

@@ -2,10 +2,20 @@ import { canonicalize, createLinkRecord, jobCanonicalizeOptions, type CrawlJob, 
 import { discoveryPlan } from '../policy/recrawl-plan.js';
 
 /** A queued record for a URL an operator gave (seed, sitemap, monitored URL), due now; null if it is not an http(s) URL. */
-export function givenUrlRecord(job: CrawlJob, url: string, source: 'seed' | 'sitemap', at: number, random: () => number): LinkRecord | null {
+export function givenUrlRecord(
+  job: CrawlJob,
+  url: string,
+  source: 'seed' | 'sitemap',
+  at: number,
+  random: () => number,
+): LinkRecord | null {
   const canonical = canonicalize(url, undefined, jobCanonicalizeOptions(job));
   if (!canonical.ok) return null;
-  const record = createLinkRecord(canonical.url, { jobId: job.id, source, depth: 0, discoveredAt: at, nextFetchAt: at, rank: random() }, canonical.parsed);
+  const record = createLinkRecord(
+    canonical.url,
+    { jobId: job.id, source, depth: 0, discoveredAt: at, nextFetchAt: at, rank: random() },
+    canonical.parsed,
+  );
   return { ...record, ...discoveryPlan(record) };
 }
 

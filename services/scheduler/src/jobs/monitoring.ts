@@ -46,11 +46,16 @@ export class MonitoringSchedules {
         const start = periodStart(now, schedule.every);
         if (this.done.get(key) === start) continue;
         const urls = schedule.urls.length > 0 ? schedule.urls : job.seeds;
-        const records = urls.map((url) => givenUrlRecord(job, url, 'seed', now, this.random)).filter((record) => record !== null);
+        const records = urls
+          .map((url) => givenUrlRecord(job, url, 'seed', now, this.random))
+          .filter((record) => record !== null);
         const known = await this.linkbase.getMany(records.map((record) => record.id));
-        const missing = records.filter((record) => !known.has(record.id)).map((record) => ({ ...record, trafficClass: 'freshness', level: 0 }));
+        const missing = records
+          .filter((record) => !known.has(record.id))
+          .map((record) => ({ ...record, trafficClass: 'freshness', level: 0 }));
         if (missing.length > 0) touched += (await this.linkbase.insertNew(missing)).length;
-        touched += (await this.linkbase.update([...known.keys()], (record) => monitorRecord(record, start, now))).length;
+        touched += (await this.linkbase.update([...known.keys()], (record) => monitorRecord(record, start, now)))
+          .length;
         this.done.set(key, start);
       }
     }
@@ -58,4 +63,3 @@ export class MonitoringSchedules {
     return touched;
   }
 }
-

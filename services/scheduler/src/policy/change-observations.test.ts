@@ -4,8 +4,12 @@ import { appendObservations, fetchObservations } from './change-observations.js'
 
 describe('change observations', () => {
   it('records a re-fetch as the time since the previous fetch, changed or not', () => {
-    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: true, lastModifiedAt: null })).toEqual([{ ms: 4000, changed: true }]);
-    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: false, lastModifiedAt: null })).toEqual([{ ms: 4000, changed: false }]);
+    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: true, lastModifiedAt: null })).toEqual([
+      { ms: 4000, changed: true },
+    ]);
+    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: false, lastModifiedAt: null })).toEqual([
+      { ms: 4000, changed: false },
+    ]);
   });
 
   it('splits a change at Last-Modified: changed before it, unchanged since', () => {
@@ -16,12 +20,18 @@ describe('change observations', () => {
   });
 
   it('ignores a Last-Modified that contradicts the content or lies in the future', () => {
-    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: false, lastModifiedAt: 4000 })).toEqual([{ ms: 4000, changed: false }]);
-    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: true, lastModifiedAt: 9000 })).toEqual([{ ms: 4000, changed: true }]);
+    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: false, lastModifiedAt: 4000 })).toEqual([
+      { ms: 4000, changed: false },
+    ]);
+    expect(fetchObservations({ at: 5000, previousAt: 1000, changed: true, lastModifiedAt: 9000 })).toEqual([
+      { ms: 4000, changed: true },
+    ]);
   });
 
   it('on a first fetch, knows only how long the page has not changed', () => {
-    expect(fetchObservations({ at: 5000, previousAt: null, changed: null, lastModifiedAt: 3000 })).toEqual([{ ms: 2000, changed: false }]);
+    expect(fetchObservations({ at: 5000, previousAt: null, changed: null, lastModifiedAt: 3000 })).toEqual([
+      { ms: 2000, changed: false },
+    ]);
     expect(fetchObservations({ at: 5000, previousAt: null, changed: null, lastModifiedAt: null })).toEqual([]);
   });
 

@@ -20,7 +20,8 @@ export interface FetchObservation {
 export function fetchObservations(fetch: FetchObservation): ChangeObservation[] {
   const { at, previousAt, changed, lastModifiedAt } = fetch;
   const modified = lastModifiedAt !== null && lastModifiedAt <= at ? lastModifiedAt : null;
-  if (previousAt === null || changed === null) return modified !== null && modified < at ? [{ ms: at - modified, changed: false }] : [];
+  if (previousAt === null || changed === null)
+    return modified !== null && modified < at ? [{ ms: at - modified, changed: false }] : [];
   const interval = at - previousAt;
   if (interval <= 0) return [];
   if (changed && modified !== null && modified > previousAt) {
@@ -32,7 +33,10 @@ export function fetchObservations(fetch: FetchObservation): ChangeObservation[] 
 }
 
 /** The history with the new observations, oldest dropped beyond MAX_CHANGE_HISTORY. */
-export function appendObservations(history: readonly ChangeObservation[], added: readonly ChangeObservation[]): ChangeObservation[] {
+export function appendObservations(
+  history: readonly ChangeObservation[],
+  added: readonly ChangeObservation[],
+): ChangeObservation[] {
   if (added.length === 0) return [...history];
   return [...history, ...added].slice(-MAX_CHANGE_HISTORY);
 }

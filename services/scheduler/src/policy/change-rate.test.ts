@@ -4,7 +4,7 @@ import { changeProbability, DAY_MS, estimateChangeRate, ratePrior, timeToProbabi
 /** Observations of a page changing with probability `p` per day, fetched every `days` days, `n` times. */
 function history(p: number, days: number, n: number, seed = 7): { ms: number; changed: boolean }[] {
   let state = seed;
-  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
   return Array.from({ length: n }, () => {
     let changed = false;
     for (let d = 0; d < days; d++) if (random() < p) changed = true;
@@ -29,8 +29,22 @@ describe('change rate estimator', () => {
   });
 
   it('handles irregular intervals: long unchanged stretches pull the rate down, short changed ones up', () => {
-    const slow = estimateChangeRate([{ ms: 30 * DAY_MS, changed: false }, { ms: 60 * DAY_MS, changed: false }, { ms: 10 * DAY_MS, changed: true }], weak);
-    const fast = estimateChangeRate([{ ms: DAY_MS / 4, changed: true }, { ms: DAY_MS / 2, changed: true }, { ms: DAY_MS, changed: false }], weak);
+    const slow = estimateChangeRate(
+      [
+        { ms: 30 * DAY_MS, changed: false },
+        { ms: 60 * DAY_MS, changed: false },
+        { ms: 10 * DAY_MS, changed: true },
+      ],
+      weak,
+    );
+    const fast = estimateChangeRate(
+      [
+        { ms: DAY_MS / 4, changed: true },
+        { ms: DAY_MS / 2, changed: true },
+        { ms: DAY_MS, changed: false },
+      ],
+      weak,
+    );
     expect(slow).toBeLessThan(0.05);
     expect(fast).toBeGreaterThan(1);
   });
@@ -39,7 +53,10 @@ describe('change rate estimator', () => {
     expect(estimateChangeRate([], { ratePerDay: 0.25, weight: 1 })).toBeCloseTo(0.25, 5);
     const prior = { ratePerDay: 1, weight: 1 };
     const oneQuiet = estimateChangeRate([{ ms: 2 * DAY_MS, changed: false }], prior);
-    const manyQuiet = estimateChangeRate(Array.from({ length: 10 }, () => ({ ms: 2 * DAY_MS, changed: false })), prior);
+    const manyQuiet = estimateChangeRate(
+      Array.from({ length: 10 }, () => ({ ms: 2 * DAY_MS, changed: false })),
+      prior,
+    );
     expect(oneQuiet).toBeLessThan(1);
     expect(manyQuiet).toBeLessThan(oneQuiet / 4);
   });

@@ -12,7 +12,15 @@ export interface RatePrior {
 }
 
 /** Sitemap changefreq values as changes per day (sitemaps.org). */
-const CHANGEFREQ_PER_DAY: Record<string, number> = { always: 1440, hourly: 24, daily: 1, weekly: 1 / 7, monthly: 1 / 30, yearly: 1 / 365, never: 1 / 3650 };
+const CHANGEFREQ_PER_DAY: Record<string, number> = {
+  always: 1440,
+  hourly: 24,
+  daily: 1,
+  weekly: 1 / 7,
+  monthly: 1 / 30,
+  yearly: 1 / 365,
+  never: 1 / 3650,
+};
 /** A site's own changefreq is worth one observation: a hint, often wrong, that a few fetches overrule. */
 const CHANGEFREQ_WEIGHT = 1;
 /** The job's default interval is a guess about any page: worth half an observation (tuned on the test web's rounds, docs/SCHEDULING.md). */
@@ -25,7 +33,9 @@ export function changefreqRate(changefreq: string | null): number | null {
 /** The sitemap's changefreq if it gave one, else the rate at which the job's first re-crawl interval is the right one. */
 export function ratePrior(changefreq: string | null, defaultRatePerDay: number): RatePrior {
   const hinted = changefreqRate(changefreq);
-  return hinted === null ? { ratePerDay: defaultRatePerDay, weight: DEFAULT_WEIGHT } : { ratePerDay: hinted, weight: CHANGEFREQ_WEIGHT };
+  return hinted === null
+    ? { ratePerDay: defaultRatePerDay, weight: DEFAULT_WEIGHT }
+    : { ratePerDay: hinted, weight: CHANGEFREQ_WEIGHT };
 }
 
 const MIN_RATE = 1e-6;

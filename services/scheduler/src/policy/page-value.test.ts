@@ -13,7 +13,9 @@ describe('weight function', () => {
   it('raises pages many others link to with meaningful anchor text', () => {
     const plain = makeLinkRecord('http://a.test/x', { depth: 2, source: 'a' });
     expect(pageValue({ ...plain, inlinks: 40 })).toBeGreaterThan(pageValue(plain));
-    expect(pageValue({ ...plain, anchors: ['Election results', 'Results by county'] })).toBeGreaterThan(pageValue({ ...plain, anchors: ['Read more', 'here', '2'] }));
+    expect(pageValue({ ...plain, anchors: ['Election results', 'Results by county'] })).toBeGreaterThan(
+      pageValue({ ...plain, anchors: ['Read more', 'here', '2'] }),
+    );
     expect(anchorScore(['Read more', 'click here', '»'])).toBe(0);
   });
 
@@ -28,12 +30,23 @@ describe('weight function', () => {
   it('uses page-type feedback: a fetched page is worth what it yields as a hub', () => {
     expect(typeScore({ fetchCount: 3, linkYield: 10, source: 'a' })).toBe(1);
     expect(typeScore({ fetchCount: 3, linkYield: 0, source: 'seed' })).toBe(0);
-    expect(typeScore({ fetchCount: 0, linkYield: 0, source: 'seed' })).toBeGreaterThan(typeScore({ fetchCount: 0, linkYield: 0, source: 'a' }));
+    expect(typeScore({ fetchCount: 0, linkYield: 0, source: 'seed' })).toBeGreaterThan(
+      typeScore({ fetchCount: 0, linkYield: 0, source: 'a' }),
+    );
   });
 
   it('stays in (0, 1] and maps to four levels, 0 the highest', () => {
-    const best = pageValue(makeLinkRecord('http://a.test/', { depth: 0, inlinks: 1000, anchors: ['Home page', 'Front page'], source: 'seed' }));
-    const worst = pageValue(makeLinkRecord(`http://a.test/${'x/'.repeat(20)}?a=1&b=2&c=3&page=9`, { depth: 50, source: 'a', fetchCount: 1 }));
+    const best = pageValue(
+      makeLinkRecord('http://a.test/', {
+        depth: 0,
+        inlinks: 1000,
+        anchors: ['Home page', 'Front page'],
+        source: 'seed',
+      }),
+    );
+    const worst = pageValue(
+      makeLinkRecord(`http://a.test/${'x/'.repeat(20)}?a=1&b=2&c=3&page=9`, { depth: 50, source: 'a', fetchCount: 1 }),
+    );
     expect(best).toBe(1);
     expect(worst).toBeGreaterThan(0);
     expect([levelOf(best), levelOf(0.4), levelOf(0.2), levelOf(worst)]).toEqual([0, 1, 2, 3]);

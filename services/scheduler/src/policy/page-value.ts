@@ -19,7 +19,8 @@ const SOURCE_TYPE: Record<string, number> = { seed: 1, feed: 0.8, sitemap: 0.6, 
 const DEFAULT_SOURCE_TYPE = 0.3;
 
 /** Anchor texts that say nothing about the target. */
-const GENERIC_ANCHOR = /^(?:read more|more|click here|here|link|next|previous|prev|back|continue|details|view|»|«|›|‹|>|<|\d+)$/i;
+const GENERIC_ANCHOR =
+  /^(?:read more|more|click here|here|link|next|previous|prev|back|continue|details|view|»|«|›|‹|>|<|\d+)$/i;
 /** Paths and queries that look like listings, sort orders or calendars rather than content. */
 const LISTING_SHAPE = /[?&](?:page|p|sort|order|filter|offset|start)=|\/page\/\d+|\/\d{4}\/\d{1,2}\/\d{1,2}\/?$/i;
 const NON_HTML_EXTENSION = /\.(?:pdf|jpe?g|png|gif|svg|webp|zip|gz|xml|json|csv|mp[34]|avi|mov|docx?|xlsx?|pptx?)$/i;
@@ -34,7 +35,11 @@ export function inlinkScore(inlinks: number): number {
 
 /** Distinct meaningful anchor texts: two or more is full. */
 export function anchorScore(anchors: readonly string[]): number {
-  const meaningful = new Set(anchors.map((anchor) => anchor.trim().toLowerCase()).filter((anchor) => anchor.length >= 3 && !GENERIC_ANCHOR.test(anchor)));
+  const meaningful = new Set(
+    anchors
+      .map((anchor) => anchor.trim().toLowerCase())
+      .filter((anchor) => anchor.length >= 3 && !GENERIC_ANCHOR.test(anchor)),
+  );
   return Math.min(1, meaningful.size / 2);
 }
 
@@ -67,7 +72,9 @@ export function hubScore(linkYield: number): number {
   return Math.min(1, Math.max(0, linkYield) / HUB_YIELD);
 }
 
-export function pageValue(record: Pick<LinkRecord, 'depth' | 'inlinks' | 'anchors' | 'url' | 'fetchCount' | 'linkYield' | 'source'>): number {
+export function pageValue(
+  record: Pick<LinkRecord, 'depth' | 'inlinks' | 'anchors' | 'url' | 'fetchCount' | 'linkYield' | 'source'>,
+): number {
   const value =
     VALUE_WEIGHTS.depth * depthScore(record.depth) +
     VALUE_WEIGHTS.inlinks * inlinkScore(record.inlinks) +

@@ -42,7 +42,8 @@ export function recrawlPlan(record: LinkRecord, policy: RecrawlPolicy): RecrawlP
   const intervalMs = Math.round(Math.min(policy.maxIntervalMs, Math.max(policy.minIntervalMs, raw)));
   const value = pageValue(record);
   const priority = changeProbability(changeRate, intervalMs) * value;
-  const trafficClass: TrafficClass = changeRate >= FRESHNESS_RATE_PER_DAY || hub >= FRESHNESS_HUB_SCORE ? 'freshness' : 'update';
+  const trafficClass: TrafficClass =
+    changeRate >= FRESHNESS_RATE_PER_DAY || hub >= FRESHNESS_HUB_SCORE ? 'freshness' : 'update';
   return { changeRate, intervalMs, value, priority, level: levelOf(priority), trafficClass };
 }
 

@@ -5,7 +5,12 @@
  * starves. When every item with work weighs 0, one of them is drawn uniformly (work-conserving).
  * Returns undefined when no item has work. Allocation-free: it runs once per URL handed out.
  */
-export function drawByWeight<T>(items: readonly T[], hasWork: (item: T) => boolean, weight: (item: T) => number, random: () => number): T | undefined {
+export function drawByWeight<T>(
+  items: readonly T[],
+  hasWork: (item: T) => boolean,
+  weight: (item: T) => number,
+  random: () => number,
+): T | undefined {
   let total = 0;
   let open = 0;
   for (const item of items) {

@@ -9,17 +9,24 @@ function seeded(seed: number): () => number {
   return () => (state = (state * 48271) % 2147483647) / 2147483647;
 }
 
-const policy: SelectionPolicy = { classShares: { discovery: 5, freshness: 3, update: 2 }, levelWeights: [8, 4, 2, 1], hostOrder: 'breadth-first' };
+const policy: SelectionPolicy = {
+  classShares: { discovery: 5, freshness: 3, update: 2 },
+  levelWeights: [8, 4, 2, 1],
+  hostOrder: 'breadth-first',
+};
 
 function records(host: string, count: number, fields: (i: number) => Partial<LinkRecord> = () => ({})): LinkRecord[] {
-  return Array.from({ length: count }, (_, i) => makeLinkRecord(`http://${host}/${i}`, { rank: (i * 0.618) % 1, ...fields(i) }));
+  return Array.from({ length: count }, (_, i) =>
+    makeLinkRecord(`http://${host}/${i}`, { rank: (i * 0.618) % 1, ...fields(i) }),
+  );
 }
 
 function input(candidates: LinkRecord[], overrides: Partial<RoundInput> = {}): RoundInput {
   return { candidates, room: 100, hostAllowance: () => 1000, admit: () => true, random: seeded(42), ...overrides };
 }
 
-const share = (picked: LinkRecord[], test: (record: LinkRecord) => boolean) => picked.filter(test).length / picked.length;
+const share = (picked: LinkRecord[], test: (record: LinkRecord) => boolean) =>
+  picked.filter(test).length / picked.length;
 
 describe('selectRound', () => {
   it('splits a round between traffic classes by their shares while each has work', () => {
@@ -36,12 +43,17 @@ describe('selectRound', () => {
   });
 
   it('gives a class without share whatever the others leave', () => {
-    const picked = selectRound(input(records('u.test', 50, () => ({ trafficClass: 'update' }))), { ...policy, classShares: { discovery: 1, update: 0 } });
+    const picked = selectRound(input(records('u.test', 50, () => ({ trafficClass: 'update' }))), {
+      ...policy,
+      classShares: { discovery: 1, update: 0 },
+    });
     expect(picked).toHaveLength(50);
   });
 
   it('guarantees low levels their weighted share: nothing starves behind a flood of top-level URLs', () => {
-    const hosts = Array.from({ length: 40 }, (_, h) => records(`h${h}.test`, 100, (i) => ({ level: h === 39 ? 3 : 0, depth: i })));
+    const hosts = Array.from({ length: 40 }, (_, h) =>
+      records(`h${h}.test`, 100, (i) => ({ level: h === 39 ? 3 : 0, depth: i })),
+    );
     const picked = selectRound(input(hosts.flat(), { room: 600 }), policy);
     const lowShare = share(picked, (record) => record.level === 3);
     // Level 3 weighs 1 against level 0's 8: about 1/9 of the picks, never none.
@@ -67,17 +79,37 @@ describe('selectRound', () => {
 
   it('picks hosts at random within a level, so order among equals is not fixed', () => {
     const candidates = ['a.test', 'b.test', 'c.test', 'd.test'].flatMap((host) => records(host, 5));
-    const firsts = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => selectRound(input(candidates, { room: 1, random: seeded(seed) }), policy)[0]!.host));
+    const firsts = new Set(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(
+        (seed) => selectRound(input(candidates, { room: 1, random: seeded(seed) }), policy)[0]!.host,
+      ),
+    );
     expect(firsts.size).toBeGreaterThan(1);
   });
 
   it('respects each host allowance and skips records not admitted', () => {
     const candidates = [...records('a.test', 20), ...records('b.test', 20, () => ({ fetchCount: 0 }))];
     const allowance = (queueKey: string) => (queueKey === 'a.test' ? 3 : 100);
-    const admitted = new Set(candidates.filter((record) => record.host === 'b.test').slice(0, 4).map((record) => record.id));
-    const picked = selectRound(input(candidates, { hostAllowance: allowance, admit: (record) => record.host === 'a.test' || admitted.has(record.id) }), policy);
+    const admitted = new Set(
+      candidates
+        .filter((record) => record.host === 'b.test')
+        .slice(0, 4)
+        .map((record) => record.id),
+    );
+    const picked = selectRound(
+      input(candidates, {
+        hostAllowance: allowance,
+        admit: (record) => record.host === 'a.test' || admitted.has(record.id),
+      }),
+      policy,
+    );
     expect(picked.filter((record) => record.host === 'a.test')).toHaveLength(3);
-    expect(picked.filter((record) => record.host === 'b.test').map((record) => record.id).sort()).toEqual([...admitted].sort());
+    expect(
+      picked
+        .filter((record) => record.host === 'b.test')
+        .map((record) => record.id)
+        .sort(),
+    ).toEqual([...admitted].sort());
   });
 
   it('stops at the room and returns nothing without candidates', () => {
@@ -92,7 +124,12 @@ describe('drawByWeight', () => {
     const random = seeded(3);
     const counts = new Map<string, number>();
     for (let i = 0; i < 10_000; i++) {
-      const key = drawByWeight(['a', 'b', 'c', 'd'], (key) => key !== 'd', (key) => ({ a: 6, b: 3, c: 0, d: 100 })[key]!, random)!;
+      const key = drawByWeight(
+        ['a', 'b', 'c', 'd'],
+        (key) => key !== 'd',
+        (key) => ({ a: 6, b: 3, c: 0, d: 100 })[key]!,
+        random,
+      )!;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     expect(counts.get('c')).toBeUndefined();
@@ -102,15 +139,39 @@ describe('drawByWeight', () => {
 
   it('draws uniformly among items with work when all weigh nothing, and nothing when none has work', () => {
     const random = seeded(5);
-    const drawn = new Set(Array.from({ length: 50 }, () => drawByWeight(['a', 'b'], () => true, () => 0, random)));
+    const drawn = new Set(
+      Array.from({ length: 50 }, () =>
+        drawByWeight(
+          ['a', 'b'],
+          () => true,
+          () => 0,
+          random,
+        ),
+      ),
+    );
     expect(drawn).toEqual(new Set(['a', 'b']));
-    expect(drawByWeight(['a'], () => false, () => 1, random)).toBeUndefined();
+    expect(
+      drawByWeight(
+        ['a'],
+        () => false,
+        () => 1,
+        random,
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('selectRound for re-crawls', () => {
   it('serves re-crawls most overdue first within a level, across hosts and within each', () => {
-    const candidates = ['a.test', 'b.test', 'c.test'].flatMap((host, h) => records(host, 4, (i) => ({ trafficClass: 'update', status: 'fetched', fetchCount: 2, nextFetchAt: 1000 - (i * 3 + h) * 10, depth: 4 - i })));
+    const candidates = ['a.test', 'b.test', 'c.test'].flatMap((host, h) =>
+      records(host, 4, (i) => ({
+        trafficClass: 'update',
+        status: 'fetched',
+        fetchCount: 2,
+        nextFetchAt: 1000 - (i * 3 + h) * 10,
+        depth: 4 - i,
+      })),
+    );
     const picked = selectRound(input(candidates, { room: 12 }), policy);
     const due = picked.map((record) => record.nextFetchAt);
     expect(due).toEqual([...due].sort((a, b) => a - b));

@@ -49,7 +49,8 @@ interface ClassBuckets {
 
 const byId = (a: LinkRecord, b: LinkRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 /** New URLs: breadth-first, levels and then the random rank breaking ties. */
-const byDepthLevelRank = (a: LinkRecord, b: LinkRecord) => a.depth - b.depth || a.level - b.level || a.rank - b.rank || byId(a, b);
+const byDepthLevelRank = (a: LinkRecord, b: LinkRecord) =>
+  a.depth - b.depth || a.level - b.level || a.rank - b.rank || byId(a, b);
 /** Re-crawls: most overdue first. */
 const byDueTime = (a: LinkRecord, b: LinkRecord) => a.nextFetchAt - b.nextFetchAt || a.rank - b.rank || byId(a, b);
 const isDiscovery = (record: LinkRecord) => record.trafficClass === 'discovery';
@@ -73,7 +74,16 @@ export function selectRound(input: RoundInput, policy: SelectionPolicy): LinkRec
     const head = line.records[line.next];
     if (!head) return;
     let entry = classes.get(head.trafficClass);
-    if (!entry) classes.set(head.trafficClass, (entry = { share: policy.classShares[head.trafficClass] ?? 0, discovery: isDiscovery(head), count: 0, levels: [] }));
+    if (!entry)
+      classes.set(
+        head.trafficClass,
+        (entry = {
+          share: policy.classShares[head.trafficClass] ?? 0,
+          discovery: isDiscovery(head),
+          count: 0,
+          levels: [],
+        }),
+      );
     const bucket = (entry.levels[head.level] ??= { weight: levelWeight(head.level), lines: [] });
     line.bucket = bucket;
     line.slot = bucket.lines.push(line) - 1;
@@ -93,8 +103,17 @@ export function selectRound(input: RoundInput, policy: SelectionPolicy): LinkRec
 
   for (const [queueKey, records] of groupBy(input.candidates, (record) => record.queueKey)) {
     if (input.hostAllowance(queueKey) <= 0) continue;
-    const lineKey = policy.hostOrder === 'priority' ? (record: LinkRecord) => `${record.trafficClass}/${record.level}` : (record: LinkRecord) => record.trafficClass;
-    const lines = [...groupBy(records, lineKey).values()].map((group): Line => ({ queueKey, records: group.sort(isDiscovery(group[0]!) ? byDepthLevelRank : byDueTime), next: 0, bucket: null, slot: -1 }));
+    const lineKey =
+      policy.hostOrder === 'priority'
+        ? (record: LinkRecord) => `${record.trafficClass}/${record.level}`
+        : (record: LinkRecord) => record.trafficClass;
+    const lines = [...groupBy(records, lineKey).values()].map((group): Line => ({
+      queueKey,
+      records: group.sort(isDiscovery(group[0]!) ? byDepthLevelRank : byDueTime),
+      next: 0,
+      bucket: null,
+      slot: -1,
+    }));
     linesByHost.set(queueKey, lines);
     for (const line of lines) place(line);
   }
@@ -107,8 +126,15 @@ export function selectRound(input: RoundInput, policy: SelectionPolicy): LinkRec
     if (entries.length !== classes.size) entries = classList();
     const entry = drawByWeight(entries, hasLines, (item) => item.share, input.random);
     if (!entry) break;
-    const bucket = drawByWeight(entry.levels, (item) => item !== undefined && hasLines(item), (item) => item.weight, input.random)!;
-    const line = entry.discovery ? bucket.lines[Math.floor(input.random() * bucket.lines.length)]! : mostOverdue(bucket.lines);
+    const bucket = drawByWeight(
+      entry.levels,
+      (item) => item !== undefined && hasLines(item),
+      (item) => item.weight,
+      input.random,
+    )!;
+    const line = entry.discovery
+      ? bucket.lines[Math.floor(input.random() * bucket.lines.length)]!
+      : mostOverdue(bucket.lines);
     const record = line.records[line.next]!;
     unplace(line);
     line.next++;
@@ -119,7 +145,8 @@ export function selectRound(input: RoundInput, policy: SelectionPolicy): LinkRec
     out.push(record);
     const count = (taken.get(line.queueKey) ?? 0) + 1;
     taken.set(line.queueKey, count);
-    if (count >= input.hostAllowance(line.queueKey)) for (const other of linesByHost.get(line.queueKey)!) unplace(other);
+    if (count >= input.hostAllowance(line.queueKey))
+      for (const other of linesByHost.get(line.queueKey)!) unplace(other);
     else place(line);
   }
   return out;

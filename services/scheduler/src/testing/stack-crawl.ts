@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
-import { BatchingProducer, Codec, jobContentTypes, loadCatalog, silentLogger, Topics, type CrawlJob, type FrontierRequest, type LinkBase, type LinkRecord } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  jobContentTypes,
+  loadCatalog,
+  silentLogger,
+  Topics,
+  type CrawlJob,
+  type FrontierRequest,
+  type LinkBase,
+  type LinkRecord,
+} from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
@@ -38,7 +49,12 @@ export interface StackCrawl {
  */
 export async function startStackCrawl(
   job: CrawlJob,
-  options: { scheduler?: Record<string, unknown>; fetcher?: Record<string, unknown>; start?: number; beforeStart?: (service: SchedulerService) => Promise<void> } = {},
+  options: {
+    scheduler?: Record<string, unknown>;
+    fetcher?: Record<string, unknown>;
+    start?: number;
+    beforeStart?: (service: SchedulerService) => Promise<void>;
+  } = {},
 ): Promise<StackCrawl> {
   const logger = silentLogger();
   const index = `crawler-sched-test-${randomUUID().slice(0, 12)}`;
@@ -48,18 +64,46 @@ export async function startStackCrawl(
   await bus.createTopics(loadCatalog().topics);
   const codec = new Codec();
   const producer = new BatchingProducer(bus.producer(), { lingerMs: 0, maxBatchBytes: 1_000_000 });
-  const linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env: {}, overrides: { url: ELASTICSEARCH_URL, index, refreshMinIntervalMs: 50 } }), logger);
+  const linkbase = await createElasticsearchLinkBase(
+    loadElasticsearchConfig({ env: {}, overrides: { url: ELASTICSEARCH_URL, index, refreshMinIntervalMs: 50 } }),
+    logger,
+  );
   const fingerprints = new MemoryFingerprintStore();
   const pages = await WarcPageStore.open(join(dir, 'warc'));
   const fetcherConfig = loadFetcherConfig({
     env: {},
-    overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, perHostConcurrency: 4, concurrency: 32, totalTimeoutMs: 2500, headersTimeoutMs: 2500, bodyTimeoutMs: 2000, ...options.fetcher },
+    overrides: {
+      allowAddresses: ['127.0.0.1'],
+      minDelayMs: 0,
+      delayFactor: 0,
+      perHostConcurrency: 4,
+      concurrency: 32,
+      totalTimeoutMs: 2500,
+      headersTimeoutMs: 2500,
+      bodyTimeoutMs: 2000,
+      ...options.fetcher,
+    },
   });
-  const fetcher = createFetcherService({ ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] }, { bus, producer, codec, state: fingerprints }, logger);
-  const linkextract = createLinkextractService(loadLinkextractConfig({ env: {} }), job, { bus, producer, codec }, logger);
+  const fetcher = createFetcherService(
+    { ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] },
+    { bus, producer, codec, state: fingerprints },
+    logger,
+  );
+  const linkextract = createLinkextractService(
+    loadLinkextractConfig({ env: {} }),
+    job,
+    { bus, producer, codec },
+    logger,
+  );
   const dedup = createDedupService(loadDedupConfig({ env: {} }), { bus, producer, codec, fingerprints, pages }, logger);
-  const schedulerConfig = loadSchedulerConfig({ env: {}, overrides: { tickMs: 20, retryBaseMs: 60_000, ...options.scheduler } });
-  const service = await createSchedulerService(schedulerConfig, job, { bus, producer, codec, linkbase }, logger, { now: () => clock.now, monitorCheckMs: 50 });
+  const schedulerConfig = loadSchedulerConfig({
+    env: {},
+    overrides: { tickMs: 20, retryBaseMs: 60_000, ...options.scheduler },
+  });
+  const service = await createSchedulerService(schedulerConfig, job, { bus, producer, codec, linkbase }, logger, {
+    now: () => clock.now,
+    monitorCheckMs: 50,
+  });
   const handedOut: FrontierRequest[] = [];
   const probe = bus.consumer({ groupId: 'test-probe', topics: [Topics.frontier], fromBeginning: true });
   await probe.start({ onMessage: async (message) => void handedOut.push(codec.decode(message.value)) });
@@ -68,10 +112,14 @@ export async function startStackCrawl(
   await service.start();
 
   const idle = async (): Promise<boolean> => {
-    if (service.emitter.inFlightCount > 0 || fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
+    if (service.emitter.inFlightCount > 0 || fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0)
+      return false;
     const lags = await Promise.all(loadCatalog().consumerGroups.map((group) => bus.lag(group.group, group.topics)));
     if (!lags.flat().every((lag) => lag.lag === 0)) return false;
-    return (await linkbase.findDue({ now: clock.now, limit: 1, perQueueLimit: 1, exclude: service.control.exclude() })).length === 0;
+    return (
+      (await linkbase.findDue({ now: clock.now, limit: 1, perQueueLimit: 1, exclude: service.control.exclude() }))
+        .length === 0
+    );
   };
 
   return {
