@@ -181,14 +181,12 @@ describe('crawler dlq on the in-process bus', () => {
   it('reads a prefixed crawl: prefixed topics and ledger groups, unprefixed names shown', async () => {
     const prefix = 'run-7.';
     await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
-    await bus
-      .producer()
-      .send(prefix + Topics.dlq, [
-        {
-          key: 'a.test',
-          value: codec.encode(Schemas.DeadLetter, letter(prefix + Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW)),
-        },
-      ]);
+    await bus.producer().send(prefix + Topics.dlq, [
+      {
+        key: 'a.test',
+        value: codec.encode(Schemas.DeadLetter, letter(prefix + Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW)),
+      },
+    ]);
     expect(await runDlq(bus, prefix, list({ topics: [Topics.frontier] }), NOW)).toMatch(
       /\n0s ago +crawl\.frontier +0:1 /,
     );

@@ -192,13 +192,11 @@ export function buildNewsHost(ctx: FullBuildContext): HostBuild {
       seed,
       'The Daily Ledger',
       `${origin}/`,
-      articles
-        .slice(0, 10)
-        .map((n) => ({
-          title: newsArticleTitle(seed, n),
-          url: `${origin}/article/${n}`,
-          content: newsArticleContent(seed, n),
-        })),
+      articles.slice(0, 10).map((n) => ({
+        title: newsArticleTitle(seed, n),
+        url: `${origin}/article/${n}`,
+        content: newsArticleContent(seed, n),
+      })),
     ),
   );
   addResource(
