@@ -179,7 +179,7 @@ export function statusEmission(
   return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
 }
 
-/** A robots.txt's Sitemap lines, as links one hop from the site's root; the scheduler scopes them. */
+/** A robots.txt's Sitemap lines, canonical and once each, as links one hop from the site's root; the scheduler scopes them. */
 function sitemapEmission(
   request: FrontierRequest,
   sitemaps: { robotsUrl: string; urls: string[] },
@@ -193,12 +193,11 @@ function sitemapEmission(
     traceId: request.traceId,
     depth: 1,
     discoveredAt,
-    links: sitemaps.urls.flatMap((url) => {
-      const canonical = canonicalUrl(url);
-      return canonical
+    links: [...new Set(sitemaps.urls.map((url) => canonicalUrl(url)))].flatMap((canonical) =>
+      canonical
         ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: null, changefreq: null }]
-        : [];
-    }),
+        : [],
+    ),
   };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sitemaps.robotsUrl).host, value };
 }
