@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 import { parseWarcRecords } from './warc-record.js';
@@ -218,7 +218,7 @@ function reasonPhrase(status: number): string {
 
 /** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
 function warcPageInput(page: StoredPage): WarcPageInput {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
   for (const [name, value] of Object.entries(page.headers))
     if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);

@@ -1,6 +1,22 @@
-import { gzipSync } from 'node:zlib';
-import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId, urlIdentityOf } from '@crawler/core';
-import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import {
+  canonicalUrl,
+  encodeBody,
+  errorCode,
+  errorMessage,
+  Schemas,
+  Topics,
+  urlId,
+  urlIdentityOf,
+} from '@crawler/core';
+import type {
+  BodyEncoding,
+  Emission,
+  FetchResult,
+  FrontierRequest,
+  Outlinks,
+  Stage,
+  StatusUpdate,
+} from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
@@ -8,7 +24,7 @@ import type { Renderer } from './render/renderer.js';
 
 export interface FetcherStageOptions {
   deps: FetchUrlDeps;
-  bodyCompression: 'identity' | 'gzip';
+  bodyCompression: BodyEncoding;
   /** On stop: `handBack` returns URLs still waiting for their queue, `abort` cuts requests in flight. */
   signals?: { handBack: AbortSignal; abort: AbortSignal };
   metrics?: FetcherMetrics;
@@ -81,7 +97,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     extraMeta?: Record<string, string>,
   ): Emission[] {
     const redirected = result.finalUrl !== request.url;
-    const body = options.bodyCompression === 'gzip' ? compressBody(result.body) : result.body;
+    const body = encodeBody(result.body, options.bodyCompression);
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
     const fetched: FetchResult = {
       url: result.finalUrl,
@@ -137,16 +153,6 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     }
     return emissions;
   }
-}
-
-/**
- * gzip level 1 with a window no larger than the body: setting up a 32 KiB window costs more than
- * compressing a 4 KiB page, and a bigger window than the body compresses nothing better.
- * Synchronous on purpose: for pages of a few KiB the thread pool's hand-off costs several times the work.
- */
-function compressBody(body: Buffer): Buffer {
-  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(body.length + 1)) + 1));
-  return gzipSync(body, { level: 1, windowBits });
 }
 
 export function statusEmission(

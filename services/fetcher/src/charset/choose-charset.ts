@@ -1,4 +1,4 @@
-import { normalizeCharsetLabel } from './charset-label.js';
+import { encodingName } from '@crawler/core';
 import { detectCharset } from './detect-charset.js';
 import { prescanMetaCharset } from './prescan.js';
 
@@ -27,11 +27,11 @@ export function chooseCharset(
   if (body[0] === 0xfe && body[1] === 0xff) return { charset: 'utf-16be', source: 'bom' };
   if (body[0] === 0xff && body[1] === 0xfe) return { charset: 'utf-16le', source: 'bom' };
   const fromHeader = contentTypeHeader?.match(/;\s*charset\s*=\s*["']?([^;"'\s]+)/i)?.[1];
-  const headerCharset = fromHeader ? normalizeCharsetLabel(fromHeader) : null;
+  const headerCharset = fromHeader ? encodingName(fromHeader) : null;
   if (headerCharset) return { charset: headerCharset, source: 'header' };
   if (mediaType && (mediaType.endsWith('+xml') || mediaType.endsWith('/xml'))) {
     const declared = body.subarray(0, 200).toString('latin1').match(XML_DECLARATION)?.[1];
-    const xmlCharset = declared ? normalizeCharsetLabel(declared) : null;
+    const xmlCharset = declared ? encodingName(declared) : null;
     if (xmlCharset) return { charset: xmlCharset, source: 'xml-declaration' };
   }
   const metaCharset = prescanMetaCharset(body);

@@ -1,5 +1,5 @@
 import chardet from 'chardet';
-import { normalizeCharsetLabel } from './charset-label.js';
+import { encodingName } from '@crawler/core';
 
 /** Enough text to tell encodings apart; more only costs time. */
 const SAMPLE_BYTES = 64 * 1024;
@@ -17,7 +17,7 @@ export function detectCharset(body: Buffer): string | null {
   if (isUtf8(sample)) return 'utf-8';
   for (const candidate of chardet.analyse(sample)) {
     if (candidate.confidence < MIN_CONFIDENCE) break;
-    const name = normalizeCharsetLabel(candidate.name);
+    const name = encodingName(candidate.name);
     if (name && !name.startsWith('utf-')) return name;
   }
   return null;
