@@ -59,8 +59,13 @@ describe('body codec', () => {
     expect(iconv.decode(bytes(0x98), 'windows-1251')).toBe('\uFFFD');
   });
 
-  it('reads the encoding an XML declaration names', () => {
-    expect(xmlDeclaredCharset(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><rss/>'))).toBe('ISO-8859-1');
-    expect(xmlDeclaredCharset(Buffer.from('<rss/>'))).toBeNull();
+  it('reads the encoding an XML declaration at the start names, as a WHATWG name', () => {
+    const declared = (text: string) => xmlDeclaredCharset(Buffer.from(text));
+    expect(declared('<?xml version="1.0" encoding="ISO-8859-1"?><rss/>')).toBe('windows-1252');
+    expect(declared("\r\n <?xml version='1.0' encoding='KOI8-R' standalone='yes'?>")).toBe('koi8-r');
+    expect(declared('<?xml version="1.0" encoding="utf-16"?>')).toBe('utf-8');
+    expect(declared('<?xml version="1.0" encoding="MacCyrillic"?>')).toBeNull();
+    expect(declared('<?xml version="1.0"?><rss/>')).toBeNull();
+    expect(declared('<rss><?xml version="1.0" encoding="koi8-r"?></rss>')).toBeNull();
   });
 });

@@ -73,12 +73,16 @@ export function decodeText(bytes: Buffer, charset: string | null): DecodedText {
   return { text, charset: name };
 }
 
-/** The encoding an XML declaration names (`<?xml version="1.0" encoding="ISO-8859-1"?>`), if any. */
+/**
+ * The WHATWG name of the encoding an XML declaration at the start of a body names
+ * (`<?xml version="1.0" encoding="KOI8-R"?>`, after blanks a generator may have left), or null.
+ * A UTF-16 label in a declaration readable as ASCII cannot be right: UTF-8, as HTML does for meta.
+ */
 export function xmlDeclaredCharset(bytes: Buffer): string | null {
-  return (
-    bytes
-      .subarray(0, 200)
-      .toString('latin1')
-      .match(/^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/)?.[1] ?? null
-  );
+  const label = bytes
+    .subarray(0, 256)
+    .toString('latin1')
+    .match(/^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']+)["']/)?.[1];
+  const name = label ? encodingName(label) : null;
+  return name?.startsWith('utf-16') ? 'utf-8' : name;
 }
