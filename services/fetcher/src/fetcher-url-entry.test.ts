@@ -1,18 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hostQueueKey,
-  silentLogger,
-  urlId,
-  type FrontierRequest,
-  type Outlinks,
-  type StageContext,
-} from '@crawler/core';
+import { silentLogger, type Outlinks, type StageContext } from '@crawler/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { createFetcherStage } from './fetcher-stage.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
+import { frontierRequest } from './render/render-test-kit.js';
 
 /** Location headers as sites write them: with fragments, empty or not. */
 const LOCATIONS: Record<string, string> = {
@@ -95,26 +89,7 @@ describe('fetcher URL entry points', () => {
     );
     opened.push(parts);
     const stage = createFetcherStage({ deps: parts.deps, bodyCompression: 'gzip', metrics: parts.metrics });
-    const url = `${origin}/target`;
-    const parsed = new URL(url);
-    const request: FrontierRequest = {
-      url,
-      urlId: urlId(url),
-      host: parsed.host,
-      queueKey: hostQueueKey(parsed),
-      depth: 0,
-      jobId: 'job',
-      traceId: 'trace',
-      attempt: 1,
-      scheduledAt: 0,
-      leaseUntil: 0,
-      trafficClass: 'discovery',
-      etag: null,
-      lastModified: null,
-      previousDigest: null,
-      meta: {},
-    };
-    const emissions = await stage.handle(request, {} as StageContext);
+    const emissions = await stage.handle(frontierRequest(`${origin}/target`), {} as StageContext);
     const links = emissions.find((emission) => emission.topic === 'crawl.links')!.value as Outlinks;
     expect(links.links.map((link) => link.url)).toEqual([`${origin}/sitemap.xml`, `${origin}/news.xml`]);
   });

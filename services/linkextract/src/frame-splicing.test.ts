@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ExtractLimits } from './extract-html.js';
+import { extractLimitsOf, loadLinkextractConfig } from './config.js';
 import { spliceFrames, type FrameFetcher } from './frame-splicing.js';
 import type { RawLink } from './html/raw-link.js';
 
-const limits: ExtractLimits = {
-  maxLinks: 100,
-  maxAnchorChars: 100,
-  maxTextChars: 10_000,
-  maxElements: 10_000,
-  maxNesting: 256,
-  maxParseMs: 5000,
-};
+const limits = extractLimitsOf(loadLinkextractConfig({ env: {} }));
 const options = {
   maxFrames: 4,
   timeoutMs: 5000,
