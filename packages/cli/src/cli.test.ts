@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.js';
 import { capture } from './test-support/capture-output.js';
@@ -49,6 +52,15 @@ describe('crawler command line', () => {
     [['run', '--seed', 'http://x.test/', '--max-time', 'soon'], /--max-time must be a duration/],
     [['run', '--seed', 'http://x.test/', '--scope', 'galaxy'], /--scope must be seeds, host or any/],
     [['run', '--seeds-file', '/nonexistent/seeds.txt'], /cannot read --seeds-file/],
+    [
+      ['run', '--seed', 'http://x.test/', '--allow-address', '0.0.0.0/0'],
+      /--allow-address "0.0.0.0\/0" would admit IPv4 space wider than \/8/,
+    ],
+    [['run', '--seed', 'http://x.test/', '--allow-address', '::/0'], /--allow-address "::\/0" would admit IPv6 space/],
+    [
+      ['run', '--seed', 'http://x.test/', '--allow-address', '127.0.0.1:99999'],
+      /--allow-address "127.0.0.1:99999": the port/,
+    ],
     [['demo', '--hosts', 'two'], /--hosts must be a whole number/],
     [['demo', '--pages-per-host', '10'], /--pages-per-host must be a whole number >= 30/],
   ])('refuses %j with one line and exit code 2', async (argv, message) => {
@@ -70,7 +82,21 @@ describe('crawler command line', () => {
       `/tmp/crawler-cli-test-${process.pid}`,
     ]);
     vi.unstubAllEnvs();
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(io.err()).toMatch(/FETCHER_CONCURRENCY \(concurrency\) = "many"/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says why a refused seed was refused and how to admit it, and exits 1 when every seed was', async () => {
+    const io = capture();
+    const out = mkdtempSync(join(tmpdir(), 'crawler-refused-'));
+    // The policy refuses 127.0.0.1 before any connection: port 9 is never dialled.
+    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', out]);
+    rmSync(out, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(io.out()).toContain('blocked_address 1');
+    expect(io.err()).toContain('seed http://127.0.0.1:9/ was refused');
+    expect(io.err()).toContain('--allow-address 127.0.0.1:9 (or FETCHER_ALLOW_ADDRESSES=127.0.0.1:9)');
+    expect(io.err()).toContain('every seed was refused');
   });
 });

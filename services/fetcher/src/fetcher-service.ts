@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
-import { AddressPolicy, type Resolver } from './address-policy.js';
+import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
 import { ContentTypeList } from './content-type-list.js';
 import { CookieJars } from './cookie-jars.js';
@@ -95,7 +95,9 @@ export function createFetcherParts(
   const deps: FetchUrlDeps = {
     client,
     gate,
-    queueKeyOf: createQueueKeyer(config.queueMode, (hostname) => policy.resolve(hostname)),
+    queueKeyOf: createQueueKeyer(config.queueMode, (url) =>
+      policy.resolve(url.hostname, effectivePort(url.protocol, url.port)),
+    ),
     robots,
     cookies: config.cookieJobs.length > 0 ? new CookieJars(new Set(config.cookieJobs), config.cookieSitesMax) : null,
     contentTypes: new ContentTypeList(config.contentTypes),
@@ -160,7 +162,11 @@ export function createFetcherService(
     robots: parts.robots,
     metrics: parts.metrics,
     renderer,
-    start: () => runner.start(),
+    async start() {
+      // A host name in the allow-list that does not resolve is a configuration error, found before any fetch.
+      await parts.policy.ready();
+      await runner.start();
+    },
     async stop() {
       const stopped = runner.stop();
       // URLs waiting for their queue are handed back at once; requests in flight get most of the drain time.

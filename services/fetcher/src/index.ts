@@ -4,6 +4,7 @@ export * from './fetcher-stage.js';
 export * from './fetcher-metrics.js';
 export * from './fetch-url.js';
 export * from './address-policy.js';
+export * from './address-allow-list.js';
 export * from './http-client.js';
 export * from './cookie-jars.js';
 export * from './content-type.js';

@@ -56,6 +56,7 @@ export function createCheckFetcher(options: FetchOptions): { parts: FetcherParts
 
 /** Fetches a URL as the fetcher does (robots.txt, address policy, charset choice). */
 export async function fetchPage(parts: FetcherParts, url: string): Promise<PageSource> {
+  await parts.policy.ready();
   const result = await fetchUrl(parts.deps, { url, jobId: 'check', etag: null, lastModified: null });
   if (result.kind !== 'page')
     return {
