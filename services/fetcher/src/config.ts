@@ -148,8 +148,9 @@ export const fetcherSettings = {
       .int()
       .min(1024)
       .max(6 * 1024 * 1024)
-      .default(2 * 1024 * 1024),
-    'Body size cap (after decompression); longer bodies are truncated and flagged.',
+      .default(4 * 1024 * 1024),
+    // 4 MiB: real documentation indexes run past 2 MiB (Python's contents.html is 2.5 MB).
+    'Body size cap (after decompression); longer HTML and text bodies are kept cut at the cap and flagged (WARC-Truncated: length).',
   ),
   maxRedirects: setting(
     'FETCHER_MAX_REDIRECTS',

@@ -141,6 +141,7 @@ export function createFetcherService(
     signals: { handBack: stopWaiting.signal, abort: abortRequests.signal },
     metrics: parts.metrics,
     renderer,
+    logger: log,
   });
   const runner = new StageRunner({
     stage,

@@ -18,8 +18,10 @@ export function createLinkextractService(
   logger: Logger,
   options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {},
 ) {
+  const log = logger.child({ component: 'linkextract' });
   const stage = createLinkextractStage({
     job,
+    logger: log,
     limits: extractLimitsOf(config),
     followNofollow: config.followNofollow,
     maxInputBytes: config.maxInputBytes,
@@ -32,7 +34,7 @@ export function createLinkextractService(
     codec: ports.codec,
     producer: ports.producer,
     groupId: 'linkextract',
-    logger: logger.child({ component: 'linkextract' }),
+    logger: log,
     concurrency: config.concurrency,
     topicPrefix: options.topicPrefix,
     observer: options.observer,
