@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
 import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
+import { fetchDocument, type FetchedDocument } from './fetch-document.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
 import { ContentTypeList } from './content-type-list.js';
 import { CookieJars } from './cookie-jars.js';
@@ -32,6 +33,8 @@ export interface FetcherService {
   metrics: FetcherMetrics;
   /** Null unless rendering is on (FETCHER_RENDER or the job's rendering.enabled). */
   renderer: Renderer | null;
+  /** A frame or other document a page being processed needs, through this fetcher's polite path. */
+  fetchDocument(url: string, jobId: string, signal: AbortSignal): Promise<FetchedDocument | null>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -163,6 +166,7 @@ export function createFetcherService(
     robots: parts.robots,
     metrics: parts.metrics,
     renderer,
+    fetchDocument: (url, jobId, signal) => fetchDocument(parts.deps, url, jobId, signal),
     async start() {
       // A host name in the allow-list that does not resolve is a configuration error, found before any fetch.
       await parts.policy.ready();

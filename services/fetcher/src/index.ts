@@ -3,6 +3,7 @@ export * from './fetcher-service.js';
 export * from './fetcher-stage.js';
 export * from './fetcher-metrics.js';
 export * from './fetch-url.js';
+export * from './fetch-document.js';
 export * from './address-policy.js';
 export * from './address-allow-list.js';
 export * from './http-client.js';

@@ -19,6 +19,13 @@ export function createLinkextractService(
   options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {},
 ) {
   const log = logger.child({ component: 'linkextract' });
+  // A standalone extractor has no fetcher of its own: frames fetched here would bypass the
+  // politeness queue of the fetcher that owns their host, so they stay ordinary links.
+  if (job.extraction.spliceFrames && !options.frames)
+    log.warn(
+      { job: job.id },
+      'the job asks for frame splicing (extraction.spliceFrames), which only crawler run does (its fetcher fetches the frames); here frames are followed as links and not spliced',
+    );
   const stage = createLinkextractStage({
     job,
     logger: log,
