@@ -112,7 +112,8 @@ describe('caps in a real crawl: a page over the body cap and a page over the lin
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { level: string; msg: string; url?: string; duplicateOf?: string });
       const warned = lines.filter((line) => line.level === 'warn');
-      return warned.some((line) => line.msg.startsWith('page dropped as a duplicate')) ? warned : null;
+      if (!warned.some((line) => line.msg.startsWith('page dropped as a duplicate'))) throw new Error('not logged yet');
+      return warned;
     });
     const about = (prefix: string) => warnings.filter((line) => line.msg.startsWith(prefix));
     expect(about('body truncated').map((line) => line.url)).toEqual([`${origin}/`]);

@@ -2,9 +2,10 @@ import { Codec, createLogger, parseCrawlJob } from '@crawler/core';
 import { InProcessBus } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
 import { loadLinkextractConfig } from './config.js';
+import type { FrameFetcher } from './frame-splicing.js';
 import { createLinkextractService } from './linkextract-service.js';
 
-function build(spliceFrames: boolean, frames?: Parameters<typeof createLinkextractService>[4]['frames']) {
+function build(spliceFrames: boolean, frames?: FrameFetcher) {
   const lines: string[] = [];
   const logger = createLogger('test', { destination: { write: (line: string) => void lines.push(line) } });
   const bus = new InProcessBus();

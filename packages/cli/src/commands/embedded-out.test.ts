@@ -52,7 +52,7 @@ describe('operators commands on an embedded crawl (--out)', () => {
     expect(io.out()).toMatch(/link base {3}3 known · \d+ due · 1 leased/);
     expect(io.out()).toContain('fetched 1 · gone 1 · queued 1');
     expect(io.out()).toMatch(
-      /warnings \(crawl.log\)\n +2  page dropped as a duplicate\n +1  body truncated at FETCHER_MAX_BODY_BYTES\n/,
+      /warnings \(crawl.log\)\n +2 {2}page dropped as a duplicate\n +1 {2}body truncated at FETCHER_MAX_BODY_BYTES\n/,
     );
     // Read-only: a running crawl's lease is not released, and its journal gets no stale records.
     expect(readFileSync(join(out, 'linkbase', 'linkbase.journal.jsonl')).equals(journal)).toBe(true);
