@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -87,16 +89,34 @@ describe('crawler command line', () => {
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
-  it('says why a refused seed was refused and how to admit it, and exits 1 when every seed was', async () => {
-    const io = capture();
+  it('says why a refused seed was refused and how to admit it, exits 1 when every seed was, and crawls it when rerun as told', async () => {
+    let requests = 0;
+    const server = createServer((request, response) => {
+      requests++;
+      if (request.url === '/') response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Local</title>');
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const seed = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const origin = seed.slice('http://'.length, -1);
     const out = mkdtempSync(join(tmpdir(), 'crawler-refused-'));
-    // The policy refuses 127.0.0.1 before any connection: port 9 is never dialled.
-    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', out]);
-    rmSync(out, { recursive: true, force: true });
-    expect(code).toBe(1);
-    expect(io.out()).toContain('blocked_address 1');
-    expect(io.err()).toContain('seed http://127.0.0.1:9/ was refused');
-    expect(io.err()).toContain('--allow-address 127.0.0.1:9 (or FETCHER_ALLOW_ADDRESSES=127.0.0.1:9)');
-    expect(io.err()).toContain('every seed was refused');
+    try {
+      const refused = capture();
+      expect(await runCli(['run', '--seed', seed, '--quiet', '--out', out])).toBe(1);
+      expect(refused.out()).toContain('blocked_address 1');
+      expect(refused.err()).toContain(`seed ${seed} was refused`);
+      expect(refused.err()).toContain(`--allow-address ${origin} (or FETCHER_ALLOW_ADDRESSES=${origin})`);
+      expect(refused.err()).toContain('every seed was refused');
+      expect(requests).toBe(0);
+      vi.restoreAllMocks();
+      // The advice, followed with the same output folder: the seed refused before is fetched now.
+      const admitted = capture();
+      expect(await runCli(['run', '--seed', seed, '--allow-address', origin, '--quiet', '--out', out])).toBe(0);
+      expect(admitted.out()).toMatch(/pages fetched +1 /);
+      expect(admitted.err()).toBe('');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
