@@ -40,9 +40,13 @@ Where:
                         eval "$(deploy/local/stack-env.sh)") instead of embedded adapters
 
 Output:
-  --out DIR             output folder (default ./crawl-output)
+  --out DIR             output folder (default ./crawl-output): WARC files, link base, crawl.log
+                        (warnings: bodies cut at the size cap, pages whose links were capped,
+                        pages dropped as duplicates), crawl-summary.json; crawler status, errors
+                        and page get read it with --out DIR, also while the crawl runs
   --json                print the summary as JSON
-  --quiet               no progress line
+  --quiet               no progress line (pages: distinct pages fetched in this run; answered:
+                        requests answered, re-fetches included)
   -h, --help            this help
 
 Every service setting can also be given by environment variable or a JSON file named by
