@@ -149,7 +149,9 @@ describe('AddressPolicy', () => {
     const broken = new AddressPolicy(['not-an-ip'], stub({}));
     await expect(broken.ready()).rejects.toMatchObject({
       code: 'CRAWLER_CONFIG_INVALID',
-      message: expect.stringMatching(/^invalid setting FETCHER_ALLOW_ADDRESSES: "not-an-ip" .*does not resolve/),
+      message: expect.stringMatching(
+        /^fetcher: invalid setting FETCHER_ALLOW_ADDRESSES: "not-an-ip" .*does not resolve/,
+      ),
     });
     await expect(broken.resolve('93.184.216.34', 80)).rejects.toMatchObject({ code: 'CRAWLER_CONFIG_INVALID' });
   });

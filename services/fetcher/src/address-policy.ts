@@ -91,7 +91,8 @@ export class AddressPolicy {
     for (const range of BLOCKED_V6) addRange(this.blocked, range, 'ipv6');
     for (const text of allow) {
       const entry = parseAllowEntry(text);
-      if ('problem' in entry) throw new ConfigError(`invalid setting FETCHER_ALLOW_ADDRESSES: ${entry.problem}`);
+      if ('problem' in entry)
+        throw new ConfigError(`fetcher: invalid setting FETCHER_ALLOW_ADDRESSES: ${entry.problem}`);
       if (entry.kind === 'name') this.names.push(entry);
       else this.allowedFor(entry.port).addSubnet(entry.network, entry.prefix, entry.family);
     }
@@ -109,7 +110,7 @@ export class AddressPolicy {
           addresses = await this.resolver(entry.name);
         } catch (error) {
           throw new ConfigError(
-            `invalid setting FETCHER_ALLOW_ADDRESSES: "${entry.text}" is not an IP address or CIDR range, and as a host name it does not resolve (${errorMessage(error)})`,
+            `fetcher: invalid setting FETCHER_ALLOW_ADDRESSES: "${entry.text}" is not an IP address or CIDR range, and as a host name it does not resolve (${errorMessage(error)})`,
           );
         }
         for (const { address } of addresses)
