@@ -1,12 +1,5 @@
-import { errorMessage, silentLogger } from '@crawler/core';
-import {
-  createFetcherParts,
-  decodeText,
-  effectivePort,
-  fetchUrl,
-  loadFetcherConfig,
-  type FetchUrlOutcome,
-} from '@crawler/fetcher';
+import { decodeText, errorMessage, silentLogger } from '@crawler/core';
+import { createFetcherParts, effectivePort, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -131,7 +124,7 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
       errorMessage: result.errorMessage ?? null,
     };
   }
-  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset) : '';
+  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset).text : '';
   return {
     ...common,
     outcome: 'ok',
