@@ -106,19 +106,9 @@ async function renderRun(urls: string[], pages: number, serverPid: number): Prom
   });
   const parts = createFetcherParts(config, null, silentLogger());
   // Every page is rendered, whatever the routing would say: this measures the browser, not the router.
-  const renderer = createRenderer(
-    config,
-    {
-      client: parts.client,
-      policy: parts.policy,
-      gate: parts.gate,
-      queueKeyOf: parts.deps.queueKeyOf,
-      robots: parts.robots,
-    },
-    null,
-    silentLogger(),
-    { rules: [{ pattern: '.', render: 'always', scrolls: 0, clicks: 5 }] },
-  )!;
+  const renderer = createRenderer(config, parts, null, silentLogger(), {
+    rules: [{ pattern: '.', render: 'always', scrolls: 0, clicks: 5 }],
+  })!;
   const renderOne = async (url: string) => {
     const page = await fetchUrl(parts.deps, { url, jobId: 'bench', etag: null, lastModified: null });
     if (page.kind !== 'page') return page.outcome;

@@ -4,7 +4,7 @@ import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
-import { fetchUrl, parseRetryAfter, type FetchUrlOutcome } from './fetch-url.js';
+import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
 
 /** Settings for our own loopback site: admitted address, no politeness pauses worth waiting for. */
 const testWebSettings = {
@@ -207,14 +207,5 @@ describe('fetchUrl on the full test web', () => {
     expect([...handed].sort()).toEqual([...truth.sitemaps].sort());
     fresh.gate.close();
     await fresh.client.close();
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('reads seconds and HTTP dates', () => {
-    expect(parseRetryAfter('120')).toBe(120_000);
-    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
-    expect(parseRetryAfter('soon')).toBeNull();
-    expect(parseRetryAfter(undefined)).toBeNull();
   });
 });

@@ -6,21 +6,17 @@ import type { CookieJars } from './cookie-jars.js';
 import type { HttpClient, HopResponse } from './http-client.js';
 import { Deadline } from './deadline.js';
 import { outcomeOfError, outcomeOfStatus } from './outcome.js';
-import { GateClosedError, type PolitenessGate } from './politeness/politeness-gate.js';
-import type { QueueKeyer } from './politeness/queue-key.js';
-import type { Feedback } from './politeness/slow-down.js';
-import type { RobotsCache } from './robots/robots-cache.js';
+import { GateClosedError } from './politeness/politeness-gate.js';
+import { parseRetryAfter, type PoliteRequests, type Refusal } from './politeness/polite-request.js';
 
 export interface FetchUrlDeps {
   client: HttpClient;
-  gate: PolitenessGate;
-  queueKeyOf: QueueKeyer;
-  robots: RobotsCache | null;
+  /** Address policy, robots.txt and the politeness queue: shared with rendering and frames. */
+  polite: PoliteRequests;
   cookies: CookieJars | null;
   contentTypes: ContentTypeList;
   maxBodyBytes: number;
   maxRedirects: number;
-  maxCrawlDelayMs: number;
   totalTimeoutMs: number;
 }
 
@@ -77,8 +73,6 @@ export interface StatusOutcome extends Common {
 export type FetchUrlOutcome = PageOutcome | StatusOutcome;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Statuses that mean "too much load": they hold the queue (Retry-After or back-off). */
-const BUSY = new Set([429, 503]);
 
 /**
  * Fetches one URL. Never throws for the URL's sake: failures are outcomes. It throws
@@ -138,71 +132,20 @@ async function fetchHops(
   let conditional: Record<string, string> = {};
   if (request.etag) conditional['if-none-match'] = request.etag;
   if (request.lastModified) conditional['if-modified-since'] = request.lastModified;
-  let firstQueueKey: string | null = null;
 
   for (;;) {
     visited.add(url.href);
-    let delayMs = 0;
-    if (deps.robots) {
-      let lookup;
-      try {
-        lookup = await deps.robots.lookup(url);
-      } catch (error) {
-        return errorStatus(error);
-      }
-      const { policy } = lookup;
-      if (lookup.fetched && policy.sitemaps.length > 0)
-        sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: policy.sitemaps };
-      if (policy.failure) {
-        const classified =
-          policy.failure.httpStatus !== null
-            ? outcomeOfStatus(policy.failure.httpStatus)
-            : outcomeOfError(policy.failure.error);
-        return status({
-          outcome: classified.outcome,
-          httpStatus: policy.failure.httpStatus,
-          retriable: classified.retriable,
-          errorCode: 'ROBOTS_UNAVAILABLE',
-          errorMessage: `robots.txt of ${url.origin} unavailable (${policy.failure.httpStatus ?? outcomeOfError(policy.failure.error).code}); the site is not crawled until it answers`,
-        });
-      }
-      const decision = policy.decide(url);
-      if (!decision.allowed)
-        return status({
-          outcome: 'blocked_robots',
-          httpStatus: null,
-          retriable: false,
-          errorCode: 'ROBOTS_DISALLOWED',
-          errorMessage: `robots.txt disallows ${url.pathname} (line ${decision.rule?.line}: ${decision.rule?.pattern})`,
-        });
-      if (policy.crawlDelaySeconds !== null) delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
-    }
-
-    let queueKey: string;
-    try {
-      queueKey = await deps.queueKeyOf(url);
-    } catch (error) {
-      return errorStatus(error);
-    }
-    if (firstQueueKey === null) {
-      firstQueueKey = queueKey;
-      const admission = request.front ? { admitted: true as const } : deps.gate.admit(queueKey, delayMs);
-      if (!admission.admitted) {
-        return status({
-          outcome: 'throttled',
-          httpStatus: null,
-          retriable: true,
-          retryAfterMs: admission.retryAfterMs,
-          errorCode: 'FETCHER_QUEUE_FULL',
-          errorMessage: `politeness queue ${queueKey} is full; try again in ${Math.round(admission.retryAfterMs / 1000)} s`,
-        });
-      }
-    }
-    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack, { front: request.front });
+    const turn = await deps.polite.take(url, {
+      front: request.front,
+      admit: hops.length === 0,
+      signal: signals?.handBack,
+    });
+    if (turn.sitemaps) sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: turn.sitemaps };
+    if (turn.kind === 'refused') return refusalStatus(turn.refusal, url);
+    const { queueKey, request: polite } = turn;
     deadline.current ??= new Deadline(deps.totalTimeoutMs, signals?.abort);
     const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
-    const requestStarted = performance.now();
     let response: HopResponse;
     try {
       response = await deps.client.get({
@@ -214,10 +157,12 @@ async function fetchHops(
       });
     } catch (error) {
       if (signals?.abort.aborted) {
-        permit.release();
+        polite.abandoned();
         throw new GateClosedError();
       }
-      const result = deadline.current.expired
+      const timedOut = deadline.current.expired;
+      polite.failed(error, { timedOut });
+      return timedOut
         ? status({
             outcome: 'timeout',
             httpStatus: null,
@@ -226,19 +171,9 @@ async function fetchHops(
             errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms`,
           })
         : errorStatus(error);
-      // A timeout or a dropped connection says the site struggles; a refusal or a blocked address says nothing about its load.
-      permit.release(
-        result.outcome === 'timeout' || result.outcome === 'network_error'
-          ? { signal: 'answered', durationMs: performance.now() - requestStarted }
-          : undefined,
-      );
-      return result;
     }
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-    const feedback: Feedback = BUSY.has(response.status)
-      ? { signal: 'busy', durationMs: performance.now() - requestStarted, retryAfterMs }
-      : { signal: 'answered', durationMs: performance.now() - requestStarted };
-    permit.release(feedback);
+    polite.answered(response.status, response.headers);
     await deps.cookies?.remember(request.jobId, url, response.headers['set-cookie']);
 
     const location = response.headers.location;
@@ -263,7 +198,7 @@ async function fetchHops(
         });
       // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
       let targetQueue: string | null = null;
-      if (hops.length <= deps.maxRedirects) targetQueue = await deps.queueKeyOf(target.parsed).catch(() => null);
+      if (hops.length <= deps.maxRedirects) targetQueue = await deps.polite.queueKeyOf(target.parsed).catch(() => null);
       if (targetQueue !== queueKey)
         return status({
           outcome: 'redirect',
@@ -335,6 +270,42 @@ async function fetchHops(
     };
   }
 
+  function refusalStatus(refusal: Refusal, url: URL): StatusOutcome {
+    switch (refusal.reason) {
+      case 'unreachable':
+        return errorStatus(refusal.error);
+      case 'robots_unavailable': {
+        const { failure } = refusal;
+        const classified =
+          failure.httpStatus !== null ? outcomeOfStatus(failure.httpStatus) : outcomeOfError(failure.error);
+        return status({
+          outcome: classified.outcome,
+          httpStatus: failure.httpStatus,
+          retriable: classified.retriable,
+          errorCode: 'ROBOTS_UNAVAILABLE',
+          errorMessage: `robots.txt of ${url.origin} unavailable (${failure.httpStatus ?? outcomeOfError(failure.error).code}); the site is not crawled until it answers`,
+        });
+      }
+      case 'blocked_robots':
+        return status({
+          outcome: 'blocked_robots',
+          httpStatus: null,
+          retriable: false,
+          errorCode: 'ROBOTS_DISALLOWED',
+          errorMessage: `robots.txt disallows ${url.pathname} (line ${refusal.rule?.line}: ${refusal.rule?.pattern})`,
+        });
+      case 'queue_full':
+        return status({
+          outcome: 'throttled',
+          httpStatus: null,
+          retriable: true,
+          retryAfterMs: refusal.retryAfterMs,
+          errorCode: 'FETCHER_QUEUE_FULL',
+          errorMessage: `politeness queue ${refusal.queueKey} is full; try again in ${Math.round(refusal.retryAfterMs / 1000)} s`,
+        });
+    }
+  }
+
   function errorStatus(error: unknown): StatusOutcome {
     const classified = outcomeOfError(error);
     return status({
@@ -357,12 +328,4 @@ function wantsBody(deps: FetchUrlDeps, headers: Record<string, string>): boolean
   if (type === null || GENERIC_TYPES.has(type)) return true;
   if (!deps.contentTypes.allows(type)) return false;
   return isTruncatable(type) || !(Number(headers['content-length']) > deps.maxBodyBytes);
-}
-
-/** Retry-After as delay-seconds or an HTTP-date, in milliseconds. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }

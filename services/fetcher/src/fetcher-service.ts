@@ -11,6 +11,7 @@ import { createFetcherStage } from './fetcher-stage.js';
 import type { FetchUrlDeps } from './fetch-url.js';
 import { HttpClient } from './http-client.js';
 import { PolitenessGate } from './politeness/politeness-gate.js';
+import { PoliteRequests } from './politeness/polite-request.js';
 import { createQueueKeyer } from './politeness/queue-key.js';
 import { QueueStateStore } from './politeness/queue-state-store.js';
 import { createRenderer } from './render/create-renderer.js';
@@ -43,6 +44,8 @@ export interface FetcherParts {
   deps: FetchUrlDeps;
   policy: AddressPolicy;
   client: HttpClient;
+  /** The one polite path of plain fetches, frames and rendering. */
+  polite: PoliteRequests;
   gate: PolitenessGate;
   robots: RobotsCache | null;
   queueState: QueueStateStore | null;
@@ -54,7 +57,7 @@ export function createFetcherParts(
   config: FetcherConfig,
   state: FingerprintStore | null,
   logger: Logger,
-  options: { resolver?: Resolver } = {},
+  options: { resolver?: Resolver; now?: () => number } = {},
 ): FetcherParts {
   const metrics = new FetcherMetrics();
   const policy = new AddressPolicy(config.allowAddresses, options.resolver, { dnsCacheMs: config.dnsCacheMs });
@@ -81,6 +84,7 @@ export function createFetcherParts(
     maxWaitingPerQueue: config.queueWaitingMax,
     maxQueueWaitMs: config.maxQueueWaitMs,
     shared: queueState,
+    now: options.now,
   });
   const robots = config.obeyRobots
     ? new RobotsCache({
@@ -95,21 +99,25 @@ export function createFetcherParts(
         onFetch: (record) => metrics.countRobotsFetch(record),
       })
     : null;
-  const deps: FetchUrlDeps = {
-    client,
+  const polite = new PoliteRequests({
+    policy,
+    robots,
     gate,
     queueKeyOf: createQueueKeyer(config.queueMode, (url) =>
       policy.resolve(url.hostname, effectivePort(url.protocol, url.port)),
     ),
-    robots,
+    maxCrawlDelayMs: config.maxCrawlDelayMs,
+  });
+  const deps: FetchUrlDeps = {
+    client,
+    polite,
     cookies: config.cookieJobs.length > 0 ? new CookieJars(new Set(config.cookieJobs), config.cookieSitesMax) : null,
     contentTypes: new ContentTypeList(config.contentTypes),
     maxBodyBytes: config.maxBodyBytes,
     maxRedirects: config.maxRedirects,
-    maxCrawlDelayMs: config.maxCrawlDelayMs,
     totalTimeoutMs: config.totalTimeoutMs,
   };
-  return { deps, policy, client, gate, robots, queueState, metrics };
+  return { deps, policy, client, polite, gate, robots, queueState, metrics };
 }
 
 /** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
@@ -125,19 +133,8 @@ export function createFetcherService(
   const abortRequests = new AbortController();
   // Every waiting URL and every request listens to these; their number is bounded by FETCHER_QUEUED_MAX.
   setMaxListeners(0, stopWaiting.signal, abortRequests.signal);
-  // Rendering shares the plain fetch's client, address policy, robots cache and politeness gate.
-  const renderer = createRenderer(
-    config,
-    {
-      client: parts.client,
-      policy: parts.policy,
-      gate: parts.gate,
-      queueKeyOf: parts.deps.queueKeyOf,
-      robots: parts.robots,
-    },
-    ports.state,
-    log,
-  );
+  // Rendering shares the plain fetch's client and polite path: one address policy, robots cache and politeness gate.
+  const renderer = createRenderer(config, parts, ports.state, log);
   const stage = createFetcherStage({
     deps: parts.deps,
     bodyCompression: config.bodyCompression,

@@ -12,6 +12,7 @@ export * from './content-type.js';
 export * from './content-type-list.js';
 export * from './outcome.js';
 export * from './politeness/politeness-gate.js';
+export * from './politeness/polite-request.js';
 export * from './politeness/queue-key.js';
 export * from './politeness/slow-down.js';
 export * from './robots/robots-txt.js';

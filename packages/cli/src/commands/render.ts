@@ -87,19 +87,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
       ]
     : [];
   const parts = createFetcherParts(config, null, silentLogger());
-  const renderer = createRenderer(
-    config,
-    {
-      client: parts.client,
-      policy: parts.policy,
-      gate: parts.gate,
-      queueKeyOf: parts.deps.queueKeyOf,
-      robots: parts.robots,
-    },
-    null,
-    silentLogger(),
-    { rules: forced },
-  )!;
+  const renderer = createRenderer(config, parts, null, silentLogger(), { rules: forced })!;
   try {
     const fetched = await fetchUrl(parts.deps, { url: url.href, jobId: 'render', etag: null, lastModified: null });
     if (fetched.kind === 'status') {

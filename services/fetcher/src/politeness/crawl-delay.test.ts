@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFetcherConfig } from '../config.js';
 import { createFetcherParts, type FetcherParts } from '../fetcher-service.js';
 import { fetchUrl } from '../fetch-url.js';
-import { PolitenessGate } from './politeness-gate.js';
 
 /** A fixed clock: the gate's next allowed time is read, never waited for. */
 const NOW = 1_000_000;
@@ -14,7 +13,6 @@ describe('Crawl-delay from robots.txt', () => {
   let server: Server;
   let origin: string;
   const opened: FetcherParts[] = [];
-  const gates: PolitenessGate[] = [];
 
   /** Fetches one page with FETCHER_MAX_CRAWL_DELAY_MS = cap and returns how long its queue is then held. */
   const spacingAfterOneFetch = async (cap: number) => {
@@ -22,23 +20,12 @@ describe('Crawl-delay from robots.txt', () => {
       env: {},
       overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, maxCrawlDelayMs: cap },
     });
-    const parts = createFetcherParts(config, null, silentLogger());
+    const parts = createFetcherParts(config, null, silentLogger(), { now: () => NOW });
     opened.push(parts);
-    const slowDown = { delayFactor: 0, backoffBaseMs: 1000, maxBackoffMs: 300_000, maxRetryAfterMs: 120_000 };
-    const gate = new PolitenessGate({
-      globalConcurrency: 4,
-      perQueueConcurrency: 1,
-      minDelayMs: 0,
-      slowDown,
-      maxWaitingPerQueue: 10,
-      maxQueueWaitMs: 600_000,
-      now: () => NOW,
-    });
-    gates.push(gate);
     expect(
-      await fetchUrl({ ...parts.deps, gate }, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null }),
+      await fetchUrl(parts.deps, { url: `${origin}/page`, jobId: 'test', etag: null, lastModified: null }),
     ).toMatchObject({ kind: 'page' });
-    return gate.timing(new URL(origin).host)!.nextAt - NOW;
+    return parts.gate.timing(new URL(origin).host)!.nextAt - NOW;
   };
 
   beforeAll(async () => {
@@ -50,7 +37,6 @@ describe('Crawl-delay from robots.txt', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    for (const gate of gates) gate.close();
     for (const parts of opened) {
       parts.gate.close();
       await parts.client.close();

@@ -79,16 +79,20 @@ export class PolitenessGate {
   /**
    * Whether a URL for this queue should wait here at all. A queue with too many URLs waiting, or
    * an estimated wait past maxQueueWaitMs, turns new ones away with the wait, so one slow host
-   * cannot hold every slot the stage has (the caller hands the URL back to the scheduler).
+   * cannot hold every slot the stage has (the caller hands the URL back to the scheduler). A
+   * front request goes ahead of the waiting URLs, so only the queue's pause and the front
+   * requests ahead of it count, against the wait it can afford (`maxWaitMs`).
    */
-  admit(queueKey: string, delayMs = 0): Admission {
+  admit(queueKey: string, delayMs = 0, options: { front?: boolean; maxWaitMs?: number } = {}): Admission {
     const queue = this.queues.get(queueKey);
     if (!queue) return { admitted: true };
     const spacing = Math.max(this.options.minDelayMs, delayMs, queue.delayMs);
-    const ahead = queue.waiters.length + queue.active;
+    const ahead =
+      (options.front ? queue.waiters.filter((waiter) => waiter.front).length : queue.waiters.length) + queue.active;
     const estimate =
       Math.max(0, queue.timing.nextAt - this.now()) + Math.floor(ahead / this.options.perQueueConcurrency) * spacing;
-    if (queue.waiters.length >= this.options.maxWaitingPerQueue || estimate > this.options.maxQueueWaitMs)
+    const full = !options.front && queue.waiters.length >= this.options.maxWaitingPerQueue;
+    if (full || estimate > (options.maxWaitMs ?? this.options.maxQueueWaitMs))
       return { admitted: false, retryAfterMs: Math.max(estimate, spacing) };
     return { admitted: true };
   }

@@ -1,10 +1,7 @@
 import type { FingerprintStore, Logger } from '@crawler/core';
-import type { AddressPolicy } from '../address-policy.js';
 import type { FetcherConfig } from '../config.js';
 import type { HttpClient } from '../http-client.js';
-import type { PolitenessGate } from '../politeness/politeness-gate.js';
-import type { QueueKeyer } from '../politeness/queue-key.js';
-import type { RobotsCache } from '../robots/robots-cache.js';
+import type { PoliteRequests } from '../politeness/polite-request.js';
 import { BrowserPool } from './browser-pool.js';
 import { loadRenderJob } from './render-job.js';
 import { RenderMetrics } from './render-metrics.js';
@@ -13,13 +10,10 @@ import { Renderer } from './renderer.js';
 import { SiteLearning } from './site-learning.js';
 import { SubresourceCache } from './subresource-cache.js';
 
-/** What a plain fetch uses, and rendering shares: one address policy, robots cache and politeness gate for both. */
+/** What a plain fetch uses, and rendering shares: one client and one polite path (address policy, robots.txt, queues) for both. */
 export interface RenderSharedParts {
   client: HttpClient;
-  policy: AddressPolicy;
-  gate: PolitenessGate;
-  queueKeyOf: QueueKeyer;
-  robots: RobotsCache | null;
+  polite: PoliteRequests;
 }
 
 /**
@@ -50,7 +44,6 @@ export function createRenderer(
       blockTypes: new Set(config.renderBlockTypes),
       maxRequests: config.renderMaxRequests,
       maxBodyBytes: config.maxBodyBytes,
-      maxCrawlDelayMs: config.maxCrawlDelayMs,
       requestTimeoutMs: Math.min(config.totalTimeoutMs, config.renderTimeoutMs),
     },
     pool: new BrowserPool({

@@ -14,6 +14,7 @@ fetch('/long-poll').catch(function () {});</script>`,
   '/spin': `<p>Busy</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/seen">seen</a>');
 for (;;) {}</script>`,
   '/calm': `<p>Calm</p><script>document.body.insertAdjacentHTML('beforeend', '<a href="/calm-link">calm</a>');</script>`,
+  '/held': `<p>Held</p><script src="/held.js"></script>`,
 };
 
 // Browsers on a shared two-core machine: a render may take seconds, so tests get a minute.
@@ -63,5 +64,21 @@ describe('per-page time limit', { timeout: 60_000 }, () => {
     const next = await render('/calm');
     expect(next?.kind).toBe('rendered');
     if (next?.kind === 'rendered') expect(next.body.toString()).toContain('/calm-link');
+  });
+
+  it('refuses at once a sub-request whose queue is paused past the page’s time, instead of waiting it out', async () => {
+    const request = frontierRequest(`${origin}/held`);
+    const fetched = await fetchUrl(rig.parts.deps, request);
+    if (fetched.kind !== 'page') throw new Error(`expected a page, got ${fetched.outcome}`);
+    // The site said 429 with a minute's Retry-After (to another request of the same queue).
+    (await rig.parts.gate.acquire(new URL(origin).host)).release({
+      signal: 'busy',
+      durationMs: 1,
+      retryAfterMs: 60_000,
+    });
+    const rendered = await rig.renderer.process(plainPageOf(request, fetched));
+    if (rendered?.kind !== 'rendered') throw new Error(`expected a rendered page, got ${rendered?.kind}`);
+    expect(rendered.network.refusals).toContainEqual({ url: `${origin}/held.js`, reason: 'throttled' });
+    expect(rendered.meta.renderTimedOut).toBeUndefined();
   });
 });

@@ -1,28 +1,22 @@
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
-import { effectivePort, type AddressPolicy } from '../address-policy.js';
 import { Deadline } from '../deadline.js';
 import type { HttpClient, HopResponse } from '../http-client.js';
-import { parseRetryAfter } from '../fetch-url.js';
 import { outcomeOfError } from '../outcome.js';
-import { GateClosedError, type PolitenessGate } from '../politeness/politeness-gate.js';
-import type { QueueKeyer } from '../politeness/queue-key.js';
-import type { RobotsCache } from '../robots/robots-cache.js';
+import { GateClosedError } from '../politeness/politeness-gate.js';
+import type { PoliteRequests, Refusal, Turn } from '../politeness/polite-request.js';
 import { NetworkIdle } from './network-idle.js';
 import type { SubresourceCache } from './subresource-cache.js';
 
 export interface RenderNetworkDeps {
   client: HttpClient;
-  policy: AddressPolicy;
-  gate: PolitenessGate;
-  queueKeyOf: QueueKeyer;
-  robots: RobotsCache | null;
+  /** The plain fetch's polite path: address policy, robots.txt, politeness queue. */
+  polite: PoliteRequests;
   cache: SubresourceCache;
   /** Chromium resource types refused outright (image, font, media by default). */
   blockTypes: ReadonlySet<string>;
   /** Sub-requests one page may make, cached ones included. */
   maxRequests: number;
   maxBodyBytes: number;
-  maxCrawlDelayMs: number;
   /** Longest one sub-request may take. */
   requestTimeoutMs: number;
 }
@@ -40,7 +34,7 @@ export interface NetworkRecord {
   sent: number;
   cached: number;
   failed: number;
-  /** Refused sub-requests by reason: type, method, scheme, budget, blocked_address, dns_failure, blocked_robots, robots_unavailable, websocket, popup. */
+  /** Refused sub-requests by reason: type, method, scheme, budget, blocked_address, dns_failure, blocked_robots, robots_unavailable, throttled (its queue is paused past the page's time), websocket, popup. */
   refused: Map<string, number>;
   /** The first refusals (URL and reason), for the check command and tests. */
   refusals: { url: string; reason: string }[];
@@ -92,7 +86,13 @@ export class RenderNetwork {
     private readonly signal: AbortSignal,
     /** A <meta http-equiv="refresh"> target of the document: following it is not a script redirect. */
     private readonly metaRefresh: string | null = null,
+    /** When the page's time is up (performance.now() clock): a sub-request whose queue is paused past it is refused at once. */
+    private readonly endsAt = Number.POSITIVE_INFINITY,
   ) {}
+
+  private timeLeft(): number | undefined {
+    return Number.isFinite(this.endsAt) ? Math.max(0, this.endsAt - performance.now()) : undefined;
+  }
 
   async attach(context: BrowserContext, page: Page): Promise<void> {
     this.page = page;
@@ -153,31 +153,16 @@ export class RenderNetwork {
       record.cached++;
       return route.fulfill({ status: hit.status, headers: hit.headers, body: hit.body });
     }
-    let delayMs = 0;
-    let queueKey: string;
+    let turn: Turn;
     try {
-      // The address first: an off-machine or private host gets no robots.txt request either.
-      await deps.policy.resolve(url.hostname, effectivePort(url.protocol, url.port));
-      if (deps.robots) {
-        const { policy } = await deps.robots.lookup(url);
-        if (policy.failure) return this.abort(route, href, 'robots_unavailable');
-        if (!policy.decide(url).allowed) return this.abort(route, href, 'blocked_robots');
-        if (policy.crawlDelaySeconds !== null)
-          delayMs = Math.min(policy.crawlDelaySeconds * 1000, deps.maxCrawlDelayMs);
-      }
-      queueKey = await deps.queueKeyOf(url);
-    } catch (error) {
-      return this.abort(route, href, outcomeOfError(error).outcome);
-    }
-    let permit;
-    try {
-      permit = await deps.gate.acquire(queueKey, delayMs, this.signal, { front: true });
+      turn = await deps.polite.take(url, { front: true, maxWaitMs: this.timeLeft(), signal: this.signal });
     } catch (error) {
       if (error instanceof GateClosedError) return route.abort('timedout');
       throw error;
     }
+    if (turn.kind === 'refused') return this.abort(route, href, refusalReason(turn.refusal));
+    const polite = turn.request;
     const deadline = new Deadline(deps.requestTimeoutMs, this.signal);
-    const started = performance.now();
     let response: HopResponse;
     try {
       response = await deps.client.get({
@@ -188,23 +173,13 @@ export class RenderNetwork {
         wantBody: () => true,
       });
     } catch (error) {
-      const { outcome } = outcomeOfError(error);
-      permit.release(
-        outcome === 'timeout' || outcome === 'network_error'
-          ? { signal: 'answered', durationMs: performance.now() - started }
-          : undefined,
-      );
+      polite.failed(error);
       record.failed++;
       return route.abort('failed');
     } finally {
       deadline.clear();
     }
-    const durationMs = performance.now() - started;
-    permit.release(
-      response.status === 429 || response.status === 503
-        ? { signal: 'busy', durationMs, retryAfterMs: parseRetryAfter(response.headers['retry-after']) }
-        : { signal: 'answered', durationMs },
-    );
+    polite.answered(response.status, response.headers);
     record.sent++;
     const answer = { status: response.status, headers: returnedHeaders(response.headers), body: response.body };
     if (
@@ -227,6 +202,11 @@ export class RenderNetwork {
     this.record.refused.set(reason, (this.record.refused.get(reason) ?? 0) + 1);
     if (this.record.refusals.length < MAX_REFUSALS_LISTED) this.record.refusals.push({ url, reason });
   }
+}
+
+function refusalReason(refusal: Refusal): string {
+  if (refusal.reason === 'unreachable') return outcomeOfError(refusal.error).outcome;
+  return refusal.reason === 'queue_full' ? 'throttled' : refusal.reason;
 }
 
 function forwardedHeaders(headers: Record<string, string>): Record<string, string> {

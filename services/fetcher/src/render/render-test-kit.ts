@@ -56,18 +56,7 @@ export function createRenderRig(
 ): RenderRig {
   const config = loadFetcherConfig({ env: {}, overrides: { ...RENDER_TEST_SETTINGS, ...overrides } });
   const parts = createFetcherParts(config, store, silentLogger(), options);
-  const renderer = createRenderer(
-    config,
-    {
-      client: parts.client,
-      policy: parts.policy,
-      gate: parts.gate,
-      queueKeyOf: parts.deps.queueKeyOf,
-      robots: parts.robots,
-    },
-    store,
-    silentLogger(),
-  )!;
+  const renderer = createRenderer(config, parts, store, silentLogger())!;
   const stage = createFetcherStage({ deps: parts.deps, bodyCompression: 'identity', metrics: parts.metrics, renderer });
   return {
     config,

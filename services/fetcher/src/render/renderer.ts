@@ -152,12 +152,19 @@ export class Renderer {
       if (route.learn && learning && (await learning.decision(new URL(page.url).host)) === 'skip') return null;
       // The time limit starts when the page has a browser page, not while it waits for one.
       const time = new AbortController();
+      const endsAt = performance.now() + options.timeoutMs;
       const timer = setTimeout(() => time.abort(), options.timeoutMs);
       const onStop = () => time.abort();
       if (stop?.aborted) onStop();
       else stop?.addEventListener('abort', onStop, { once: true });
       const document = { url: page.url, status: page.status, headers: page.headers, body: page.body };
-      const network = new RenderNetwork(options.network, document, time.signal, metaRefreshTarget(html, page.url));
+      const network = new RenderNetwork(
+        options.network,
+        document,
+        time.signal,
+        metaRefreshTarget(html, page.url),
+        endsAt,
+      );
       try {
         const plan = {
           url: page.url,
