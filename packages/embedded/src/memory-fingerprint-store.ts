@@ -1,4 +1,14 @@
-import type { FingerprintEntry, FingerprintStore, PutResult, SetEntry } from '@crawler/core';
+import {
+  distinctPaceSteps,
+  PACE_KEEP_MS,
+  type FingerprintEntry,
+  type FingerprintStore,
+  type PaceGrant,
+  type PaceHold,
+  type PaceRequest,
+  type PutResult,
+  type SetEntry,
+} from '@crawler/core';
 
 interface Entry {
   value: string;
@@ -7,6 +17,12 @@ interface Entry {
 
 interface StoredSet {
   members: Set<string>;
+  expiresAt: number;
+}
+
+interface Pace {
+  next: number;
+  streak: number;
   expiresAt: number;
 }
 
@@ -23,6 +39,7 @@ export interface MemoryFingerprintStoreOptions {
 export class MemoryFingerprintStore implements FingerprintStore {
   private readonly values = new Map<string, Entry>();
   private readonly sets = new Map<string, StoredSet>();
+  private readonly paces = new Map<string, Pace>();
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -94,6 +111,37 @@ export class MemoryFingerprintStore implements FingerprintStore {
     });
   }
 
+  async pace(requests: PaceRequest[]): Promise<PaceGrant[]> {
+    return requests.map((request) => {
+      const { maxWaitMs } = request;
+      const steps = distinctPaceSteps(request.steps);
+      const now = this.now();
+      const states = steps.map((step) => this.paceOf(`${step.namespace}\u0000${step.key}`, now));
+      const slot = Math.max(now, ...states.map((state) => state.next));
+      const busyStreak = Math.max(0, ...states.map((state) => state.streak));
+      if (slot - now > maxWaitMs) return { reserved: false, waitMs: slot - now, busyStreak };
+      steps.forEach((step, i) => {
+        const state = states[i]!;
+        state.next = Math.max(state.next, slot + step.spacingMs);
+        state.expiresAt = state.next + PACE_KEEP_MS;
+        this.keepPace(`${step.namespace}\u0000${step.key}`, state);
+      });
+      return { reserved: true, waitMs: slot - now, busyStreak };
+    });
+  }
+
+  async holdPace(holds: PaceHold[]): Promise<void> {
+    const now = this.now();
+    for (const { namespace, key, holdMs, busyStreak } of holds) {
+      const id = `${namespace}\u0000${key}`;
+      const state = this.paceOf(id, now);
+      state.next = Math.max(state.next, now + holdMs);
+      state.streak = busyStreak;
+      state.expiresAt = state.next + PACE_KEEP_MS;
+      this.keepPace(id, state);
+    }
+  }
+
   get size(): number {
     return this.values.size;
   }
@@ -101,6 +149,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
   async close(): Promise<void> {
     this.values.clear();
     this.sets.clear();
+    this.paces.clear();
   }
 
   private live(id: string, now: number): Entry | undefined {
@@ -109,6 +158,18 @@ export class MemoryFingerprintStore implements FingerprintStore {
     if (entry.expiresAt > now) return entry;
     this.values.delete(id);
     return undefined;
+  }
+
+  private paceOf(id: string, now: number): Pace {
+    const state = this.paces.get(id);
+    return state && state.expiresAt > now ? state : { next: 0, streak: 0, expiresAt: 0 };
+  }
+
+  /** Re-inserted on every use, so the first pace in the map is the least recently used. */
+  private keepPace(id: string, state: Pace): void {
+    this.paces.delete(id);
+    this.paces.set(id, state);
+    while (this.paces.size > this.maxEntries) this.paces.delete(this.paces.keys().next().value as string);
   }
 
   private store(id: string, entry: Entry): void {

@@ -1,4 +1,15 @@
-import type { FingerprintEntry, FingerprintStore, Logger, PutResult, SetEntry } from '@crawler/core';
+import {
+  distinctPaceSteps,
+  PACE_KEEP_MS,
+  type FingerprintEntry,
+  type FingerprintStore,
+  type Logger,
+  type PaceGrant,
+  type PaceHold,
+  type PaceRequest,
+  type PutResult,
+  type SetEntry,
+} from '@crawler/core';
 import calculateSlot from 'cluster-key-slot';
 import { fingerprintKey, groupBySlot, ttlArgument } from './fingerprint-keys.js';
 import { PipelineRunner, type PipelineEvent, type RoutedCommand } from './pipeline-runner.js';
@@ -43,10 +54,47 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 0`;
 
+/**
+ * Reserves one request's slot on every key (a hash: n = next free slot, s = back-off streak), on
+ * the server's clock. ARGV: maxWaitMs, notBefore (a wait the slot must not precede, from an
+ * earlier step group), keepMs, then one spacing per key. Returns {reserved, waitMs, streak}.
+ */
+const PACE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slot = now + tonumber(ARGV[2])
+local streak = 0
+for i, key in ipairs(KEYS) do
+  local v = redis.call('HMGET', key, 'n', 's')
+  local n = tonumber(v[1]) or 0
+  if n > slot then slot = n end
+  local s = tonumber(v[2]) or 0
+  if s > streak then streak = s end
+end
+if slot - now > tonumber(ARGV[1]) then return {0, slot - now, streak} end
+for i, key in ipairs(KEYS) do
+  local next = slot + tonumber(ARGV[3 + i])
+  redis.call('HSET', key, 'n', next)
+  redis.call('PEXPIRE', key, next - now + tonumber(ARGV[3]))
+end
+return {1, slot - now, streak}`;
+
+/** A key's next slot pushed to now + ARGV[1] (never earlier) and its streak set to ARGV[2]; ARGV[3] keepMs. */
+const HOLD_PACE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = tonumber(redis.call('HGET', KEYS[1], 'n')) or 0
+local next = math.max(n, now + tonumber(ARGV[1]))
+redis.call('HSET', KEYS[1], 'n', next, 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], next - now + tonumber(ARGV[3]))
+return 0`;
+
 function defineScripts(client: RedisClient): void {
   // ioredis sends EVAL once per connection, EVALSHA afterwards; no SCRIPT LOAD round trip.
   client.defineCommand('fingerprintPutIfAbsent', { lua: PUT_IF_ABSENT });
   client.defineCommand('fingerprintAddToSet', { numberOfKeys: 1, lua: ADD_TO_SET });
+  client.defineCommand('fingerprintPace', { lua: PACE });
+  client.defineCommand('fingerprintHoldPace', { numberOfKeys: 1, lua: HOLD_PACE });
 }
 
 interface Pending {
@@ -173,6 +221,76 @@ class RedisFingerprintStore implements FingerprintStore {
       }),
     );
     return replies as string[][];
+  }
+
+  /**
+   * One script call per request when its keys share a slot (always on a standalone Redis): the
+   * whole reservation is atomic. On a cluster, keys in other slots are reserved group after group,
+   * each not before the previous group's slot; a later group that refuses leaves the earlier
+   * groups' slots taken, which only ever spaces requests further apart.
+   */
+  async pace(requests: PaceRequest[]): Promise<PaceGrant[]> {
+    const grants: PaceGrant[] = new Array(requests.length);
+    let pending = requests.map((request, index) => ({
+      index,
+      maxWaitMs: request.maxWaitMs,
+      groups: groupBySlot(
+        distinctPaceSteps(request.steps).map((step) => ({
+          step,
+          key: fingerprintKey(this.prefix, step.namespace, step.key),
+        })),
+        (item) => this.slotOf(item.key),
+        MAX_KEYS_PER_COMMAND,
+      ),
+      grant: { reserved: true, waitMs: 0, busyStreak: 0 } as PaceGrant,
+    }));
+    while (pending.length > 0) {
+      const replies = await this.runner.execute(
+        'pace',
+        pending.map(({ groups, maxWaitMs, grant }): RoutedCommand => {
+          const { slot, items } = groups[0]!;
+          return {
+            slot,
+            method: 'fingerprintPace',
+            args: [
+              items.length,
+              ...items.map((item) => item.key),
+              Math.max(0, maxWaitMs - grant.waitMs),
+              grant.waitMs,
+              PACE_KEEP_MS,
+              ...items.map((item) => Math.max(0, Math.round(item.step.spacingMs))),
+            ],
+          };
+        }),
+      );
+      pending.forEach((entry, position) => {
+        const [reserved, waitMs, streak] = replies[position] as [number, number, number];
+        entry.grant = {
+          reserved: reserved === 1,
+          waitMs: Math.max(0, waitMs),
+          busyStreak: Math.max(entry.grant.busyStreak, streak),
+        };
+        entry.groups.shift();
+      });
+      for (const entry of pending)
+        if (!entry.grant.reserved || entry.groups.length === 0) grants[entry.index] = entry.grant;
+      pending = pending.filter((entry) => entry.grant.reserved && entry.groups.length > 0);
+    }
+    return grants;
+  }
+
+  async holdPace(holds: PaceHold[]): Promise<void> {
+    await this.runner.execute(
+      'holdPace',
+      holds.map((hold): RoutedCommand => {
+        const key = fingerprintKey(this.prefix, hold.namespace, hold.key);
+        return {
+          slot: this.slotOf(key),
+          method: 'fingerprintHoldPace',
+          args: [key, Math.max(0, Math.round(hold.holdMs)), hold.busyStreak, PACE_KEEP_MS],
+        };
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
+import type { PacingStore } from './pacing.js';
+
 /**
- * Fingerprints and verdicts with a time-to-live, in namespaces (e.g. "url", "digest", "media").
- * Redis in distributed mode; a TTL map in-process.
+ * Fingerprints and verdicts with a time-to-live, in namespaces (e.g. "url", "digest", "media"),
+ * and the fetchers' shared pacing (pacing.ts). Redis in distributed mode; a TTL map in-process.
  */
 export interface PutResult {
   /** True when the key was absent and the value was stored. */
@@ -24,7 +26,7 @@ export interface SetEntry {
   ttlMs: number;
 }
 
-export interface FingerprintStore {
+export interface FingerprintStore extends PacingStore {
   /** Stores the value only if the key is absent; on a hit the TTL is refreshed and the old value returned. */
   putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]>;
   get(namespace: string, keys: string[]): Promise<(string | null)[]>;

@@ -1,4 +1,5 @@
 export * from './bus.js';
 export * from './linkbase.js';
 export * from './fingerprints.js';
+export * from './pacing.js';
 export * from './page-store.js';

@@ -127,5 +127,72 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
       );
       expect(values[1999]).toBe('v1999');
     });
+
+    describe('pacing', () => {
+      // Spacings of a minute: the milliseconds a call takes never blur which slot it got.
+      const MINUTE = 60_000;
+      const step = (namespace: string, key: string, spacingMs = MINUTE) => ({ namespace, key, spacingMs });
+
+      it('reserves consecutive slots a spacing apart, and none past the wait a caller can afford', async () => {
+        const space = ns();
+        const take = (maxWaitMs = 10 * MINUTE) => store.pace([{ steps: [step(space, 'q')], maxWaitMs }]);
+        const [first] = await take();
+        const [second] = await take();
+        expect(first).toEqual({ reserved: true, waitMs: 0, busyStreak: 0 });
+        expect(second!.reserved).toBe(true);
+        expect(second!.waitMs).toBeGreaterThan(MINUTE - 5000);
+        expect(second!.waitMs).toBeLessThanOrEqual(MINUTE);
+        const [refused] = await take(MINUTE);
+        expect(refused!.reserved).toBe(false);
+        expect(refused!.waitMs).toBeGreaterThan(2 * MINUTE - 5000);
+        // A refusal reserved nothing: the next caller gets the slot it would have had.
+        const [third] = await take();
+        expect(third!.reserved).toBe(true);
+        expect(third!.waitMs).toBeGreaterThan(2 * MINUTE - 5000);
+        expect(third!.waitMs).toBeLessThanOrEqual(2 * MINUTE);
+      });
+
+      it('gives concurrent callers distinct slots, each a spacing from the next', async () => {
+        const space = ns();
+        const grants = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.pace([{ steps: [step(space, 'busy', 1000)], maxWaitMs: 10 * MINUTE }]),
+          ),
+        );
+        const waits = grants.map(([grant]) => grant!.waitMs).sort((a, b) => a - b);
+        expect(grants.every(([grant]) => grant!.reserved)).toBe(true);
+        for (let i = 1; i < waits.length; i++) expect(waits[i]! - waits[i - 1]!).toBeGreaterThan(500);
+        expect(waits.at(-1)!).toBeGreaterThan(18_000);
+      });
+
+      it('finds the slot every key of a request allows, reserves it on each, and paces a repeated key once', async () => {
+        const space = ns();
+        // One hash tag: on a Redis Cluster the keys share a slot, so the reservation is one atomic call.
+        const [host, site] = ['{example.org}host', '{example.org}site'];
+        await store.pace([{ steps: [step(space, host)], maxWaitMs: 0 }]);
+        const [both] = await store.pace([
+          {
+            steps: [step(space, site, 1000), step(space, host, 10_000), step(space, site, 5000)],
+            maxWaitMs: 10 * MINUTE,
+          },
+        ]);
+        expect(both!.waitMs).toBeGreaterThan(MINUTE - 5000);
+        const [alone] = await store.pace([{ steps: [step(space, site, 0)], maxWaitMs: 10 * MINUTE }]);
+        // The site's next slot is the shared slot plus the larger of its two spacings.
+        expect(alone!.waitMs - both!.waitMs).toBeGreaterThan(4000);
+        expect(alone!.waitMs - both!.waitMs).toBeLessThanOrEqual(5000);
+      });
+
+      it('holds a key later, never earlier, and carries its back-off streak', async () => {
+        const space = ns();
+        await store.holdPace([{ namespace: space, key: 'held', holdMs: 2 * MINUTE, busyStreak: 2 }]);
+        await store.holdPace([{ namespace: space, key: 'held', holdMs: 1000, busyStreak: 3 }]);
+        const [grant] = await store.pace([{ steps: [step(space, 'held')], maxWaitMs: 10 * MINUTE }]);
+        expect(grant!.waitMs).toBeGreaterThan(2 * MINUTE - 5000);
+        expect(grant!.busyStreak).toBe(3);
+        expect(await store.pace([])).toEqual([]);
+        await store.holdPace([]);
+      });
+    });
   });
 }
