@@ -4,7 +4,7 @@ export type { TestWebOptions } from './options.js';
 export { FULL_MIN_HOSTS, FULL_MIN_PAGES } from './options.js';
 export { createRobotsPolicy, type RobotsPolicy } from './robots-policy.js';
 export { parseRobotsTxt, type RobotsGroup, type RobotsRule, type RobotsTxt } from './robots-txt.js';
-export type { LoggedMethod, RequestLog } from './server/request-log.js';
+export type { LoggedMethod, LoggedRequest, RequestLog } from './server/request-log.js';
 export { startTestWeb, type TestWeb } from './test-web.js';
 export type { GroundTruth, RenderingTruth } from './truth/ground-truth.js';
 export { RENDER_HOST_NAMES, type RenderHostName } from './hosts/render-hosts.js';

@@ -13,7 +13,7 @@ import { HttpClient } from './http-client.js';
 import { PolitenessGate } from './politeness/politeness-gate.js';
 import { PoliteRequests } from './politeness/polite-request.js';
 import { createQueueKeyer } from './politeness/queue-key.js';
-import { QueueStateStore } from './politeness/queue-state-store.js';
+import { SharedPacing } from './politeness/shared-pacing.js';
 import { createRenderer } from './render/create-renderer.js';
 import type { Renderer } from './render/renderer.js';
 import { RobotsCache } from './robots/robots-cache.js';
@@ -48,7 +48,8 @@ export interface FetcherParts {
   polite: PoliteRequests;
   gate: PolitenessGate;
   robots: RobotsCache | null;
-  queueState: QueueStateStore | null;
+  /** The politeness queues' slots in the shared store; null without a store. */
+  pacing: SharedPacing | null;
   metrics: FetcherMetrics;
 }
 
@@ -70,7 +71,7 @@ export function createFetcherParts(
     connectionsPerOrigin: Math.max(config.perHostConcurrency, 1),
     proxyUrl: config.proxyUrl ?? null,
   });
-  const queueState = state ? new QueueStateStore(state, logger) : null;
+  const pacing = state ? new SharedPacing(state, logger) : null;
   const gate = new PolitenessGate({
     globalConcurrency: config.concurrency,
     perQueueConcurrency: config.perHostConcurrency,
@@ -83,7 +84,7 @@ export function createFetcherParts(
     },
     maxWaitingPerQueue: config.queueWaitingMax,
     maxQueueWaitMs: config.maxQueueWaitMs,
-    shared: queueState,
+    shared: pacing,
     now: options.now,
   });
   const robots = config.obeyRobots
@@ -117,7 +118,7 @@ export function createFetcherParts(
     maxRedirects: config.maxRedirects,
     totalTimeoutMs: config.totalTimeoutMs,
   };
-  return { deps, policy, client, polite, gate, robots, queueState, metrics };
+  return { deps, policy, client, polite, gate, robots, pacing, metrics };
 }
 
 /** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
@@ -179,7 +180,7 @@ export function createFetcherService(
       abortRequests.abort();
       await renderer?.close();
       parts.gate.close();
-      await parts.queueState?.flush();
+      await parts.pacing?.flush();
       await parts.client.close();
     },
   };

@@ -29,7 +29,7 @@ describe.each(['standalone', 'cluster'] as const)('two fetchers sharing Redis (%
   afterAll(async () => {
     for (const parts of fetchers) {
       parts.gate.close();
-      await parts.queueState?.flush();
+      await parts.pacing?.flush();
       await parts.client.close();
     }
     for (const store of stores) await store.close();

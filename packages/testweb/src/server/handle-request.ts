@@ -38,7 +38,7 @@ export function createRequestHandler(
       path = canonicalPath(path, host.origin);
       resource = findResource(host, path);
     }
-    state.log.record(`${host.origin}${path}`, method);
+    state.log.record(`${host.origin}${path}`, method, req.socket.remoteAddress ?? '');
     if (!resource) {
       sendStatus(res, 404, head);
       return;

@@ -16,4 +16,18 @@ describe('request log', () => {
     log.reset();
     expect([log.total(), log.count('http://127.0.0.1:1/a'), log.urls()]).toEqual([0, 0, []]);
   });
+
+  it('keeps each request with its arrival time and client address', () => {
+    let clock = 1000;
+    const log = createRequestLog(() => clock);
+    log.record('http://127.0.0.1:1/a', 'GET', '127.0.0.1');
+    clock = 1250.5;
+    log.record('http://127.0.0.1:1/b', 'HEAD', '127.0.0.2');
+    expect(log.entries()).toEqual([
+      { url: 'http://127.0.0.1:1/a', method: 'GET', at: 1000, remote: '127.0.0.1' },
+      { url: 'http://127.0.0.1:1/b', method: 'HEAD', at: 1250.5, remote: '127.0.0.2' },
+    ]);
+    log.reset();
+    expect(log.entries()).toEqual([]);
+  });
 });

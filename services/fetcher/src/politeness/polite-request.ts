@@ -2,7 +2,7 @@ import { effectivePort, type AddressPolicy } from '../address-policy.js';
 import { outcomeOfError } from '../outcome.js';
 import type { RobotsCache } from '../robots/robots-cache.js';
 import type { RobotsPolicy } from '../robots/robots-txt.js';
-import type { Permit, PolitenessGate } from './politeness-gate.js';
+import { QueueDeferredError, type Permit, type PolitenessGate } from './politeness-gate.js';
 import type { QueueKeyer } from './queue-key.js';
 import type { Feedback } from './slow-down.js';
 
@@ -90,8 +90,18 @@ export class PoliteRequests {
       const admission = options.gate.admit(queueKey, delayMs, { front: turn.front, maxWaitMs: turn.maxWaitMs });
       if (!admission.admitted) return refused({ reason: 'queue_full', queueKey, retryAfterMs: admission.retryAfterMs });
     }
-    const permit = await options.gate.acquire(queueKey, delayMs, turn.signal, { front: turn.front });
-    return { kind: 'go', queueKey, request: new PoliteRequest(permit), sitemaps };
+    try {
+      const permit = await options.gate.acquire(queueKey, delayMs, turn.signal, {
+        front: turn.front,
+        maxWaitMs: turn.maxWaitMs,
+      });
+      return { kind: 'go', queueKey, request: new PoliteRequest(permit), sitemaps };
+    } catch (error) {
+      // Other fetchers took the queue's slots for longer than this request may wait.
+      if (error instanceof QueueDeferredError)
+        return refused({ reason: 'queue_full', queueKey, retryAfterMs: error.retryAfterMs });
+      throw error;
+    }
   }
 }
 

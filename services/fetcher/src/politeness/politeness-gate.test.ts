@@ -1,8 +1,8 @@
 import { silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
-import { GateClosedError, PolitenessGate, type PolitenessOptions } from './politeness-gate.js';
-import { QueueStateStore } from './queue-state-store.js';
+import { GateClosedError, PolitenessGate, QueueDeferredError, type PolitenessOptions } from './politeness-gate.js';
+import { SharedPacing } from './shared-pacing.js';
 
 const slowDown = { delayFactor: 0, backoffBaseMs: 100, maxBackoffMs: 10_000, maxRetryAfterMs: 10_000 };
 const gateWith = (options: Partial<PolitenessOptions> = {}) =>
@@ -123,8 +123,8 @@ describe('PolitenessGate', () => {
 
   it('shares a queue’s pause and back-off with another gate through the store', async () => {
     const store = new MemoryFingerprintStore();
-    const a = gateWith({ shared: new QueueStateStore(store, silentLogger()) });
-    const b = gateWith({ shared: new QueueStateStore(store, silentLogger()) });
+    const a = gateWith({ shared: new SharedPacing(store, silentLogger()) });
+    const b = gateWith({ shared: new SharedPacing(store, silentLogger()) });
     (await a.acquire('host')).release({ signal: 'busy', durationMs: 1, retryAfterMs: 1200 });
     expect(a.timing('host')?.busyStreak).toBe(1);
     const t0 = Date.now();
@@ -135,6 +135,53 @@ describe('PolitenessGate', () => {
     expect(b.timing('host')!.nextAt - Date.now()).toBeGreaterThan(150);
     a.close();
     b.close();
+  });
+
+  it('spaces the requests of two gates sharing a store as one queue', async () => {
+    const store = new MemoryFingerprintStore();
+    const gates = [0, 1].map(() => gateWith({ minDelayMs: 150, shared: new SharedPacing(store, silentLogger()) }));
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const permit = await gates[i % 2]!.acquire('domain:example.org');
+        starts.push(Date.now());
+        permit.release(answered());
+      }),
+    );
+    starts.sort((x, y) => x - y);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(140);
+    for (const gate of gates) gate.close();
+  });
+
+  it('hands waiting URLs back when the other fetchers hold the queue’s slots longer than they may wait', async () => {
+    const store = new MemoryFingerprintStore();
+    // Other fetchers reserved the next three seconds of the queue.
+    const others = new SharedPacing(store, silentLogger());
+    for (let i = 0; i < 3; i++) await others.reserve('q', 1000, 60_000);
+    const late = gateWith({ minDelayMs: 1000, maxQueueWaitMs: 1500, shared: new SharedPacing(store, silentLogger()) });
+    const t0 = Date.now();
+    const refused = late.acquire('q');
+    await expect(refused).rejects.toBeInstanceOf(QueueDeferredError);
+    await expect(refused).rejects.toMatchObject({ code: 'FETCHER_QUEUE_FULL', retryAfterMs: expect.any(Number) });
+    expect(Date.now() - t0).toBeLessThan(500);
+    // Later URLs are turned away by admission, without asking the store.
+    expect(late.admit('q')).toMatchObject({ admitted: false });
+    // A caller that may wait that long gets the slot after them.
+    const patient = await late.acquire('q', 0, undefined, { maxWaitMs: 10_000 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2900);
+    patient.release(answered());
+    late.close();
+  });
+
+  it('spaces by its own timing while the shared store does not answer', async () => {
+    const store = new MemoryFingerprintStore();
+    store.pace = () => Promise.reject(new Error('store down'));
+    const gate = gateWith({ minDelayMs: 100, shared: new SharedPacing(store, silentLogger()) });
+    const t0 = Date.now();
+    (await gate.acquire('q')).release(answered());
+    (await gate.acquire('q')).release(answered());
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(95);
+    gate.close();
   });
   it("lets front requests (a rendering page's sub-requests) go before waiting URLs, in their own order", async () => {
     const gate = gateWith();

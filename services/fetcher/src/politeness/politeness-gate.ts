@@ -1,5 +1,5 @@
 import { CrawlerError } from '@crawler/core';
-import type { QueueStateStore } from './queue-state-store.js';
+import type { SharedPacing } from './shared-pacing.js';
 import { afterRequest, type Feedback, type QueueTiming, type SlowDownOptions } from './slow-down.js';
 
 export interface PolitenessOptions {
@@ -14,8 +14,8 @@ export interface PolitenessOptions {
   maxWaitingPerQueue: number;
   /** A URL whose estimated wait exceeds this is turned away rather than held. */
   maxQueueWaitMs: number;
-  /** Shared per-queue timing (distributed mode); null: this process only. */
-  shared?: QueueStateStore | null;
+  /** Slots reserved in the shared store, so spacing holds across fetchers (distributed mode); null: this process only. */
+  shared?: SharedPacing | null;
   now?: () => number;
   /** How often idle queues are dropped (default 5 s). */
   sweepIntervalMs?: number;
@@ -35,38 +35,56 @@ export class GateClosedError extends CrawlerError {
   }
 }
 
+/** The queue's next slot (another fetcher took the ones before) is further away than the URL may wait. */
+export class QueueDeferredError extends CrawlerError {
+  constructor(readonly retryAfterMs: number) {
+    super('FETCHER_QUEUE_FULL', `the queue's next free slot is ${Math.round(retryAfterMs)} ms away`, {
+      retriable: true,
+    });
+  }
+}
+
 interface Waiter {
   delayMs: number;
   front: boolean;
+  /** Longest this request may wait for a slot. */
+  maxWaitMs: number;
   grant(permit: Permit): void;
+  defer(retryAfterMs: number): void;
+  aborted: boolean;
+  /** The wait for a reserved slot, cleared if the waiter aborts. */
+  sleep: NodeJS.Timeout | null;
 }
 
 interface QueueState {
   key: string;
+  /** Requests in flight, and claims whose shared reservation is pending or whose slot has not come yet. */
   active: number;
   timing: QueueTiming;
   /** Spacing the latest request asked for: the estimate for URLs that wait. */
   delayMs: number;
   waiters: Waiter[];
   timer: NodeJS.Timeout | null;
-  /** False until the shared timing was read: nothing is granted before. */
-  ready: boolean;
 }
 
 const NOT_REACHED: Feedback = { signal: 'unreached', durationMs: 0 };
+/** What a request's end adds to its queue's pause is shared only past this: a fast answer's few milliseconds are not worth a round trip. */
+const HOLD_WORTH_MS = 250;
 
 /**
  * Decides when each request may go: at most N in flight per queue and globally, a minimum delay
  * between requests to one queue (the larger of the configured delay and the site's Crawl-delay),
- * stretched when the site answers slowly and held after 429/503. Waiting requests wait in memory,
- * bounded per queue by admit() and in all by how many messages the stage accepts. Idle queues are
- * swept, so memory follows the active hosts, not every host ever seen.
+ * stretched when the site answers slowly and held after 429/503. With shared pacing every grant
+ * is a slot reserved in the store, so the spacing holds across all fetchers; in-flight caps stay
+ * per process. Waiting requests wait in memory, bounded per queue by admit() and in all by how
+ * many messages the stage accepts. Idle queues are swept, so memory follows the active hosts.
  */
 export class PolitenessGate {
   private readonly queues = new Map<string, QueueState>();
   private globalActive = 0;
   /** Queues that could go but for the global limit, in arrival order. */
   private readonly starved = new Set<QueueState>();
+  private readonly sleeping = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -98,26 +116,46 @@ export class PolitenessGate {
   }
 
   /**
-   * Resolves when the request may go; rejects with GateClosedError if `signal` aborts first.
+   * Resolves when the request may go; rejects with GateClosedError if `signal` aborts first, and
+   * with QueueDeferredError if the queue's shared next slot is further than `maxWaitMs`.
    * `front` puts the request ahead of the queue's waiting URLs (still spaced like any request):
    * a rendering page's sub-requests, which hold a browser page while they wait.
    */
-  acquire(queueKey: string, delayMs = 0, signal?: AbortSignal, options: { front?: boolean } = {}): Promise<Permit> {
+  acquire(
+    queueKey: string,
+    delayMs = 0,
+    signal?: AbortSignal,
+    options: { front?: boolean; maxWaitMs?: number } = {},
+  ): Promise<Permit> {
     const queue = this.queueFor(queueKey);
     queue.delayMs = Math.max(this.options.minDelayMs, delayMs);
     return new Promise<Permit>((resolve, reject) => {
       if (signal?.aborted) return reject(new GateClosedError());
+      const done = () => signal?.removeEventListener('abort', onAbort);
       const waiter: Waiter = {
         delayMs: queue.delayMs,
         front: options.front === true,
+        maxWaitMs: options.maxWaitMs ?? this.options.maxQueueWaitMs,
         grant: (permit) => {
-          signal?.removeEventListener('abort', onAbort);
+          done();
           resolve(permit);
         },
+        defer: (retryAfterMs) => {
+          done();
+          reject(new QueueDeferredError(retryAfterMs));
+        },
+        aborted: false,
+        sleep: null,
       };
       const onAbort = () => {
+        waiter.aborted = true;
         const index = queue.waiters.indexOf(waiter);
         if (index >= 0) queue.waiters.splice(index, 1);
+        if (waiter.sleep) {
+          clearTimeout(waiter.sleep);
+          this.sleeping.delete(waiter.sleep);
+          this.unclaim(queue);
+        }
         reject(new GateClosedError());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -145,6 +183,8 @@ export class PolitenessGate {
   close(): void {
     clearInterval(this.sweeper);
     for (const queue of this.queues.values()) if (queue.timer) clearTimeout(queue.timer);
+    for (const sleep of this.sleeping) clearTimeout(sleep);
+    this.sleeping.clear();
   }
 
   private queueFor(queueKey: string): QueueState {
@@ -157,20 +197,8 @@ export class PolitenessGate {
       delayMs: 0,
       waiters: [],
       timer: null,
-      ready: !this.options.shared,
     };
     this.queues.set(queueKey, created);
-    if (this.options.shared) {
-      void this.options.shared.load(queueKey).then((shared) => {
-        if (shared)
-          created.timing = {
-            nextAt: Math.max(created.timing.nextAt, shared.nextAt),
-            busyStreak: Math.max(created.timing.busyStreak, shared.busyStreak),
-          };
-        created.ready = true;
-        this.pump(created);
-      });
-    }
     return created;
   }
 
@@ -180,26 +208,33 @@ export class PolitenessGate {
       release: (feedback = NOT_REACHED) => {
         if (released) return;
         released = true;
-        queue.active--;
-        this.globalActive--;
         const before = queue.timing;
         const now = this.now();
         queue.timing = afterRequest(before, feedback, delayMs, now, this.options.slowDown);
-        // Worth a round trip only if another fetcher could notice it: a pause of a second or more, or a streak change.
-        if (this.options.shared && (queue.timing.nextAt - now >= 1000 || queue.timing.busyStreak !== before.busyStreak))
-          this.options.shared.save(queue.key, queue.timing, now);
-        this.pump(queue);
-        for (const starved of [...this.starved]) {
-          if (this.globalActive >= this.options.globalConcurrency) break;
-          this.starved.delete(starved);
-          this.pump(starved);
-        }
+        // The reservation already spaced the next slot from this one's start; only a longer pause, or a streak change, is news to other fetchers.
+        if (
+          this.options.shared &&
+          (queue.timing.nextAt - before.nextAt >= HOLD_WORTH_MS || queue.timing.busyStreak !== before.busyStreak)
+        )
+          this.options.shared.hold(queue.key, queue.timing.nextAt - now, queue.timing.busyStreak);
+        this.unclaim(queue);
       },
     };
   }
 
+  /** A request or a claim on a slot ended: its queue, and queues held back by the global cap, may go. */
+  private unclaim(queue: QueueState): void {
+    queue.active--;
+    this.globalActive--;
+    this.pump(queue);
+    for (const starved of [...this.starved]) {
+      if (this.globalActive >= this.options.globalConcurrency) break;
+      this.starved.delete(starved);
+      this.pump(starved);
+    }
+  }
+
   private pump(queue: QueueState): void {
-    if (!queue.ready) return;
     while (queue.waiters.length > 0 && queue.active < this.options.perQueueConcurrency) {
       if (this.globalActive >= this.options.globalConcurrency) {
         this.starved.add(queue);
@@ -219,8 +254,48 @@ export class PolitenessGate {
       queue.active++;
       this.globalActive++;
       queue.timing = { ...queue.timing, nextAt: this.now() + waiter.delayMs };
-      waiter.grant(this.permit(queue, waiter.delayMs));
+      if (this.options.shared) void this.reserve(queue, waiter, this.options.shared);
+      else waiter.grant(this.permit(queue, waiter.delayMs));
     }
+  }
+
+  /**
+   * The waiter's slot in the shared store: granted when it comes. A slot too far away hands the
+   * waiter (and every waiter that could not wait that long either) back; a store that does not
+   * answer leaves this process's own spacing in charge.
+   */
+  private async reserve(queue: QueueState, waiter: Waiter, shared: SharedPacing): Promise<void> {
+    const grant = await shared.reserve(queue.key, waiter.delayMs, waiter.maxWaitMs).catch(() => null);
+    const now = this.now();
+    if (grant && !grant.reserved) {
+      queue.timing = {
+        nextAt: Math.max(queue.timing.nextAt, now + grant.waitMs),
+        busyStreak: Math.max(queue.timing.busyStreak, grant.busyStreak),
+      };
+      if (!waiter.aborted) waiter.defer(grant.waitMs);
+      const kept = queue.waiters.filter((other) => other.maxWaitMs >= grant.waitMs);
+      for (const other of queue.waiters) if (!kept.includes(other)) other.defer(grant.waitMs);
+      queue.waiters = kept;
+      this.unclaim(queue);
+      return;
+    }
+    if (grant)
+      queue.timing = {
+        nextAt: Math.max(queue.timing.nextAt, now + grant.waitMs + waiter.delayMs),
+        busyStreak: Math.max(queue.timing.busyStreak, grant.busyStreak),
+      };
+    const go = () => {
+      if (waiter.aborted) return this.unclaim(queue);
+      waiter.grant(this.permit(queue, waiter.delayMs));
+    };
+    if (!grant || grant.waitMs <= 0) return go();
+    const sleep = setTimeout(() => {
+      this.sleeping.delete(sleep);
+      waiter.sleep = null;
+      go();
+    }, grant.waitMs);
+    waiter.sleep = sleep;
+    this.sleeping.add(sleep);
   }
 
   /** Drops queues nobody waits for whose pause is over; a back-off streak is kept until its longest hold could have passed. */

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogGroups, silentLogger, type Bus, type LinkBase } from '@crawler/core';
+import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
+import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
+import { startTestWeb, type TestWeb } from '@crawler/testweb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
+import {
+  describeFetcherGroup,
+  startServiceProcess,
+  waitForFetcherGroup,
+  waitUntilReady,
+  type ServiceProcess,
+} from '../support/service-processes.js';
+import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
+
+const DELAY_MS = 300;
+/** Timer and scheduling jitter between a fetcher's slot and the server's clock, on a loaded two-core machine. */
+const TOLERANCE_MS = 120;
+
+/**
+ * Politeness by registrable domain across fetcher processes. The test web's hosts all live on
+ * 127.0.0.1 (one registrable domain and one address), while the frontier is keyed by host, so
+ * with FETCHER_QUEUE_MODE=domain every fetcher that owns one of the hosts holds a queue for the
+ * same domain. The server's own request log must show the domain's delay between every two
+ * requests, while a third fetcher joins and the first one leaves (two rebalances).
+ */
+describe('politeness by domain across fetcher processes, through rebalances', () => {
+  const run = randomUUID().slice(0, 8);
+  const env: NodeJS.ProcessEnv = {
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092',
+    ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:19200',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:16379',
+    HBASE_ZOOKEEPER_QUORUM: process.env.HBASE_ZOOKEEPER_QUORUM ?? '127.0.0.1:12181',
+    HBASE_REST_URL: process.env.HBASE_REST_URL ?? 'http://127.0.0.1:18080',
+    CRAWLER_TOPIC_PREFIX: `polite-${run}.`,
+    ELASTICSEARCH_INDEX: `crawler-polite-${run}`,
+    HBASE_TABLE: `crawler_polite_${run}`,
+    REDIS_KEY_PREFIX: `crawler-polite-${run}:`,
+    ...TEST_WEB_SERVICE_ENV,
+    FETCHER_QUEUE_MODE: 'domain',
+    FETCHER_MIN_DELAY_MS: String(DELAY_MS),
+    FETCHER_DELAY_FACTOR: '0',
+    FETCHER_PER_HOST_CONCURRENCY: '1',
+    LOG_LEVEL: 'info',
+  };
+  let web: TestWeb;
+  let logDir: string;
+  const services: ServiceProcess[] = [];
+  let bus: Bus;
+  let linkbase: LinkBase;
+
+  const pageRequests = () => web.requests.entries().filter((entry) => !entry.url.endsWith('/robots.txt'));
+  async function waitFor(what: string, condition: () => Promise<boolean> | boolean, timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  beforeAll(async () => {
+    web = await startTestWeb({ profile: 'bench', hosts: 4, pagesPerHost: 16, linksPerPage: 4, pageBytes: 1500 });
+    logDir = createScratchDir('polite-logs');
+    const jobFile = join(logDir, 'job.json');
+    writeFileSync(jobFile, JSON.stringify({ id: `polite-${run}`, seeds: web.seeds }));
+    env.CRAWL_JOB_FILE = jobFile;
+    for (const [service, name] of [
+      ['dedup', 'dedup'],
+      ['linkextract', 'linkextract'],
+      ['fetcher', 'fetcher-1'],
+      ['fetcher', 'fetcher-2'],
+    ] as const)
+      services.push(await startServiceProcess(service, name, env, logDir));
+    await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
+    bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
+    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
+    linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), silentLogger());
+  });
+
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()));
+    await Promise.all([bus?.close(), linkbase?.close()]);
+    await web?.close();
+    removeScratchDir(logDir);
+  });
+
+  async function crawlSettled(): Promise<boolean> {
+    await linkbase.flush();
+    const stats = await linkbase.stats(Date.now());
+    if (stats.total === 0 || (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0) > 0 || stats.leased > 0)
+      return false;
+    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX))
+      for (const lag of await bus.lag(group.group, group.topics)) if (lag.lag > 0) return false;
+    return true;
+  }
+
+  it('keeps the domain’s delay between every two requests the site receives', { timeout: 360_000 }, async () => {
+    const scheduler = await startServiceProcess('scheduler', 'scheduler', env, logDir);
+    services.push(scheduler);
+    await waitUntilReady(scheduler);
+    const pages = web.groundTruth().pages.length;
+
+    // A third fetcher joins while the crawl runs: the frontier's partitions move.
+    await waitFor('the crawl to start', () => pageRequests().length >= 12, 90_000);
+    const third = await startServiceProcess('fetcher', 'fetcher-3', env, logDir);
+    services.push(third);
+    await waitUntilReady(third);
+    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 3);
+    const joinedAt = performance.timeOrigin + performance.now();
+    // Then the first one leaves: its partitions move again.
+    await waitFor('more of the crawl', () => pageRequests().length >= 30, 90_000);
+    expect(await services[2]!.stop()).toBe(0);
+    const leftAt = performance.timeOrigin + performance.now();
+
+    let quiet = 0;
+    await waitFor(
+      'the crawl to finish',
+      async () => {
+        quiet = (await crawlSettled()) ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      180_000,
+    );
+
+    const requests = pageRequests();
+    expect(requests.length).toBeGreaterThanOrEqual(pages);
+    const times = requests.map((entry) => entry.at).sort((a, b) => a - b);
+    const gaps = times.slice(1).map((at, i) => Math.round(at - times[i]!));
+    const tooClose = gaps.filter((gap) => gap < DELAY_MS - TOLERANCE_MS);
+    expect(tooClose, `gaps between requests to the domain (ms): ${gaps.join(' ')}`).toEqual([]);
+    // Requests reached the site after each rebalance, from the fetcher that joined too.
+    expect(times.some((at) => at > joinedAt)).toBe(true);
+    expect(times.some((at) => at > leftAt)).toBe(true);
+    const group = await describeFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!);
+    const joined = group.members.find((member) => member.instance?.endsWith(`/${third.child.pid}`));
+    expect(joined?.partitions.length).toBeGreaterThan(0);
+    expect(Number((await third.health())?.processed)).toBeGreaterThan(0);
+  });
+});
