@@ -1,14 +1,15 @@
-import {
-  distinctPaceSteps,
-  PACE_KEEP_MS,
-  type FingerprintEntry,
-  type FingerprintStore,
-  type PaceGrant,
-  type PaceHold,
-  type PaceRequest,
-  type PutResult,
-  type SetEntry,
+import type {
+  FingerprintEntry,
+  FingerprintStore,
+  FootprintWindow,
+  PaceBlock,
+  PaceGrant,
+  PaceHold,
+  PaceRequest,
+  PutResult,
+  SetEntry,
 } from '@crawler/core';
+import { MemoryPacing } from './memory-pacing.js';
 
 interface Entry {
   value: string;
@@ -17,12 +18,6 @@ interface Entry {
 
 interface StoredSet {
   members: Set<string>;
-  expiresAt: number;
-}
-
-interface Pace {
-  next: number;
-  streak: number;
   expiresAt: number;
 }
 
@@ -39,13 +34,14 @@ export interface MemoryFingerprintStoreOptions {
 export class MemoryFingerprintStore implements FingerprintStore {
   private readonly values = new Map<string, Entry>();
   private readonly sets = new Map<string, StoredSet>();
-  private readonly paces = new Map<string, Pace>();
+  private readonly pacing: MemoryPacing;
   private readonly maxEntries: number;
   private readonly now: () => number;
 
   constructor(options: MemoryFingerprintStoreOptions = {}) {
     this.maxEntries = options.maxEntries ?? 5_000_000;
     this.now = options.now ?? Date.now;
+    this.pacing = new MemoryPacing(this.now, this.maxEntries);
   }
 
   async putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]> {
@@ -112,34 +108,19 @@ export class MemoryFingerprintStore implements FingerprintStore {
   }
 
   async pace(requests: PaceRequest[]): Promise<PaceGrant[]> {
-    return requests.map((request) => {
-      const { maxWaitMs } = request;
-      const steps = distinctPaceSteps(request.steps);
-      const now = this.now();
-      const states = steps.map((step) => this.paceOf(`${step.namespace}\u0000${step.key}`, now));
-      const slot = Math.max(now, ...states.map((state) => state.next));
-      const busyStreak = Math.max(0, ...states.map((state) => state.streak));
-      if (slot - now > maxWaitMs) return { reserved: false, waitMs: slot - now, busyStreak };
-      steps.forEach((step, i) => {
-        const state = states[i]!;
-        state.next = Math.max(state.next, slot + step.spacingMs);
-        state.expiresAt = state.next + PACE_KEEP_MS;
-        this.keepPace(`${step.namespace}\u0000${step.key}`, state);
-      });
-      return { reserved: true, waitMs: slot - now, busyStreak };
-    });
+    return requests.map((request) => this.pacing.pace(request));
   }
 
   async holdPace(holds: PaceHold[]): Promise<void> {
-    const now = this.now();
-    for (const { namespace, key, holdMs, busyStreak } of holds) {
-      const id = `${namespace}\u0000${key}`;
-      const state = this.paceOf(id, now);
-      state.next = Math.max(state.next, now + holdMs);
-      state.streak = busyStreak;
-      state.expiresAt = state.next + PACE_KEEP_MS;
-      this.keepPace(id, state);
-    }
+    for (const hold of holds) this.pacing.hold(hold);
+  }
+
+  async blockPace(blocks: PaceBlock[]): Promise<void> {
+    for (const block of blocks) this.pacing.block(block);
+  }
+
+  async readFootprint(namespace: string, options: { site?: string } = {}): Promise<FootprintWindow[]> {
+    return this.pacing.readFootprint(namespace, options.site);
   }
 
   get size(): number {
@@ -149,7 +130,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
   async close(): Promise<void> {
     this.values.clear();
     this.sets.clear();
-    this.paces.clear();
+    this.pacing.clear();
   }
 
   private live(id: string, now: number): Entry | undefined {
@@ -158,18 +139,6 @@ export class MemoryFingerprintStore implements FingerprintStore {
     if (entry.expiresAt > now) return entry;
     this.values.delete(id);
     return undefined;
-  }
-
-  private paceOf(id: string, now: number): Pace {
-    const state = this.paces.get(id);
-    return state && state.expiresAt > now ? state : { next: 0, streak: 0, expiresAt: 0 };
-  }
-
-  /** Re-inserted on every use, so the first pace in the map is the least recently used. */
-  private keepPace(id: string, state: Pace): void {
-    this.paces.delete(id);
-    this.paces.set(id, state);
-    while (this.paces.size > this.maxEntries) this.paces.delete(this.paces.keys().next().value as string);
   }
 
   private store(id: string, entry: Entry): void {

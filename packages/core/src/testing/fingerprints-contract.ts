@@ -138,7 +138,15 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
         const take = (maxWaitMs = 10 * MINUTE) => store.pace([{ steps: [step(space, 'q')], maxWaitMs }]);
         const [first] = await take();
         const [second] = await take();
-        expect(first).toEqual({ reserved: true, waitMs: 0, busyStreak: 0 });
+        expect(first).toEqual({
+          reserved: true,
+          waitMs: 0,
+          busyStreak: 0,
+          limitedBy: 'spacing',
+          blockStreak: 0,
+          probe: false,
+          windowRequests: 0,
+        });
         expect(second!.reserved).toBe(true);
         expect(second!.waitMs).toBeGreaterThan(MINUTE - 5000);
         expect(second!.waitMs).toBeLessThanOrEqual(MINUTE);
@@ -181,6 +189,74 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
         // The site's next slot is the shared slot plus the larger of its two spacings.
         expect(alone!.waitMs - both!.waitMs).toBeGreaterThan(4000);
         expect(alone!.waitMs - both!.waitMs).toBeLessThanOrEqual(5000);
+      });
+
+      it('keeps a key under its window ceilings, and says when a ceiling set the slot', async () => {
+        const space = ns();
+        const limited = { ...step(space, '{site.test}site', 0), limits: [{ windowMs: MINUTE, max: 3 }] };
+        const take = (maxWaitMs = 10 * MINUTE) => store.pace([{ steps: [limited], maxWaitMs }]);
+        for (let i = 0; i < 3; i++) expect((await take())[0]).toMatchObject({ reserved: true, waitMs: 0 });
+        const [refused] = await take(1000);
+        expect(refused).toMatchObject({ reserved: false, limitedBy: 'limit' });
+        // The three slots leave the window a minute (and at most a tenth more) after their bucket began.
+        expect(refused!.waitMs).toBeGreaterThan(MINUTE * 0.85);
+        expect(refused!.waitMs).toBeLessThanOrEqual(MINUTE * 1.1);
+        const [later] = await take();
+        expect(later).toMatchObject({ reserved: true, limitedBy: 'limit' });
+        expect(later!.waitMs).toBeGreaterThan(MINUTE * 0.85);
+      });
+
+      it('holds a blocked key closed, then lets exactly one probe through until the block is settled', async () => {
+        const space = ns();
+        const site = step(space, '{blocked.test}site', 0);
+        const take = () => store.pace([{ steps: [site], maxWaitMs: 10 * MINUTE }]);
+        await store.blockPace([{ namespace: space, key: site.key, blockedForMs: MINUTE, streak: 1 }]);
+        const [closed] = await take();
+        expect(closed).toMatchObject({ reserved: false, limitedBy: 'block', blockStreak: 1, probe: false });
+        expect(closed!.waitMs).toBeGreaterThan(MINUTE - 5000);
+        // The block is over: one request probes, the next waits for the probe's answer.
+        await store.blockPace([{ namespace: space, key: site.key, blockedForMs: 0, streak: 2 }]);
+        expect((await take())[0]).toMatchObject({ reserved: true, probe: true, blockStreak: 2 });
+        const [waiting] = await take();
+        expect(waiting).toMatchObject({ reserved: false, limitedBy: 'block' });
+        expect(waiting!.waitMs).toBeGreaterThan(MINUTE);
+        await store.blockPace([{ namespace: space, key: site.key, blockedForMs: null, streak: 0 }]);
+        expect((await take())[0]).toMatchObject({ reserved: true, probe: false, blockStreak: 0 });
+        await store.blockPace([]);
+      });
+
+      it('counts the footprint per site and network in 10-minute windows, as the site would', async () => {
+        const space = ns();
+        const tracks = ns();
+        const site = step(space, '{fp.test}fp.test', 0);
+        const visit = (kind: 'page' | 'attachment', network = '127.0.0.0/24') =>
+          store.pace([
+            {
+              steps: [site],
+              maxWaitMs: MINUTE,
+              footprint: { namespace: tracks, site: 'fp.test', network, kind },
+            },
+          ]);
+        for (const kind of ['page', 'page', 'attachment', 'page'] as const) await visit(kind);
+        const [last] = await visit('attachment');
+        expect(last!.windowRequests).toBe(5);
+        await visit('page', '198.51.100.0/24');
+        const windows = await store.readFootprint(tracks);
+        expect(windows).toHaveLength(2);
+        const ours = windows.find((window) => window.network === '127.0.0.0/24')!;
+        expect(ours).toMatchObject({ site: 'fp.test', requests: 5, pages: 3, attachments: 2 });
+        expect(ours.start % 600_000).toBe(0);
+        expect(ours.firstPageAt!).toBeGreaterThanOrEqual(ours.start);
+        expect(ours.lastPageAt!).toBeGreaterThanOrEqual(ours.firstPageAt!);
+        expect(ours.minIntervalMs!).toBeGreaterThanOrEqual(0);
+        expect(ours.minIntervalMs!).toBeLessThan(5000);
+        expect(windows.find((window) => window.network === '198.51.100.0/24')).toMatchObject({
+          requests: 1,
+          pages: 1,
+          minIntervalMs: null,
+        });
+        expect(await store.readFootprint(tracks, { site: 'other.test' })).toEqual([]);
+        expect(await store.readFootprint(ns())).toEqual([]);
       });
 
       it('holds a key later, never earlier, and carries its back-off streak', async () => {
