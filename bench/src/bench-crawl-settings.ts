@@ -1,7 +1,9 @@
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
+
 /**
  * Our crawler's settings for the bench web, shared by every way we run it. Politeness is off
  * (no delay, no adaptive slow-down, one host may take the whole concurrency) because the peers
- * run without it too; robots.txt is still fetched and obeyed. The scheduler hands out work in
+ * run without it too (no site budget either: the bench web is ours); robots.txt is still fetched and obeyed. The scheduler hands out work in
  * rounds large enough that the fetcher never starves.
  */
 export function benchCrawlOverrides(concurrency: number, options: { embedded: boolean }) {
@@ -12,6 +14,7 @@ export function benchCrawlOverrides(concurrency: number, options: { embedded: bo
       concurrency,
       perHostConcurrency: concurrency,
       minDelayMs: 0,
+      ...OWN_SITE_BUDGET,
       delayFactor: 0,
       queuedMax: inFlight,
       // Every URL handed out may wait for its host: none is handed back as "queue full".
@@ -37,6 +40,9 @@ export function benchCrawlEnv(concurrency: number): Record<string, string> {
     FETCHER_CONCURRENCY: String(fetcher.concurrency),
     FETCHER_PER_HOST_CONCURRENCY: String(fetcher.perHostConcurrency),
     FETCHER_MIN_DELAY_MS: String(fetcher.minDelayMs),
+    FETCHER_SITE_REQUESTS_PER_10MIN: String(fetcher.siteRequestsPer10Min),
+    FETCHER_SITE_REQUESTS_PER_DAY: String(fetcher.siteRequestsPerDay),
+    FETCHER_SITE_MEAN_INTERVAL_MS: String(fetcher.siteMeanIntervalMs),
     FETCHER_DELAY_FACTOR: String(fetcher.delayFactor),
     FETCHER_QUEUED_MAX: String(fetcher.queuedMax),
     FETCHER_QUEUE_WAITING_MAX: String(fetcher.queueWaitingMax),

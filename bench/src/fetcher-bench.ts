@@ -1,3 +1,4 @@
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runFetcherStage } from './fetcher-stage-run.js';
@@ -53,6 +54,7 @@ for (const hosts of values.hosts.split(',').map(Number)) {
         concurrency,
         perHostConcurrency: perHost,
         minDelayMs: 0,
+        ...OWN_SITE_BUDGET,
         delayFactor: 0,
         queueWaitingMax: 100_000,
       };

@@ -18,7 +18,7 @@ import {
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
-import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
+import { createFetcherService, loadFetcherConfig, OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
 import { createSchedulerService, loadSchedulerConfig, type SchedulerService } from '@crawler/scheduler';
 
@@ -74,6 +74,7 @@ export async function startStackCrawl(
     overrides: {
       allowAddresses: ['127.0.0.1'],
       minDelayMs: 0,
+      ...OWN_SITE_BUDGET,
       delayFactor: 0,
       perHostConcurrency: 4,
       concurrency: 32,

@@ -1,3 +1,4 @@
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,7 +70,13 @@ describe('caps in a real crawl: a page over the body cap and a page over the lin
       quiet: true,
       maxTimeMs: 60_000,
       overrides: {
-        fetcher: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, perHostConcurrency: 4, maxBodyBytes: CAP },
+        fetcher: {
+          allowAddresses: ['127.0.0.1'],
+          minDelayMs: 0,
+          ...OWN_SITE_BUDGET,
+          perHostConcurrency: 4,
+          maxBodyBytes: CAP,
+        },
         linkextract: { maxLinks: MAX_LINKS },
       },
     });

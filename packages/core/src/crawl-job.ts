@@ -68,9 +68,13 @@ export const crawlJobSchema = z.object({
   /** Monitoring: these URLs (default: the seeds) are fetched at least once in every period, e.g. every "1h". */
   schedules: z.array(z.object({ every: duration, urls: z.array(z.url()).default([]) })).default([]),
   /**
-   * Politeness overrides for the scheduler's hand-outs to hosts matching `hosts` ("news.example.org",
-   * or "*.example.org" for the domain and its subdomains): URLs in flight, URLs per round, and time
-   * between two URLs of the host. The strictest of every matching override applies.
+   * Politeness overrides for hosts matching `hosts` ("news.example.org", or "*.example.org" for the
+   * domain and its subdomains). The scheduler's hand-outs: URLs in flight, URLs per round, and time
+   * between two URLs of the host (the strictest of every matching override applies). The fetcher's
+   * site budget for this job's URLs (docs/SITE-OPERATORS.md): requests per sliding 10 minutes and
+   * per day, and the least mean interval between page requests, 0 for none; they replace the
+   * defaults (the strictest of the matching overrides), and robots.txt's Crawl-delay and
+   * Request-rate still set a floor.
    */
   politeness: z
     .array(
@@ -79,6 +83,9 @@ export const crawlJobSchema = z.object({
         maxInFlight: z.number().int().min(1).optional(),
         perRound: z.number().int().min(1).optional(),
         minDelayMs: z.number().int().min(0).optional(),
+        requestsPer10Min: z.number().int().min(0).optional(),
+        requestsPerDay: z.number().int().min(0).optional(),
+        meanIntervalMs: z.number().int().min(0).optional(),
       }),
     )
     .default([]),

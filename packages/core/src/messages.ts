@@ -25,7 +25,8 @@ export type Outcome =
   | 'network_error'
   | 'invalid_url'
   | 'noindex'
-  | 'processing_failed';
+  | 'processing_failed'
+  | 'blocked_by_site';
 
 export type ChangeDecision = 'new' | 'changed' | 'unchanged' | 'duplicate' | 'near_duplicate';
 export type TrafficClass = 'discovery' | 'freshness' | 'update';

@@ -5,7 +5,7 @@ import { DISCOVERY_ORDER, dueFilter, dueQueuesRequest, isDue, RECRAWL_ORDER, sta
 describe('link base queries', () => {
   it('calls due what is schedulable, due by time and not leased', () => {
     expect(dueFilter(1000)).toEqual([
-      { terms: { status: ['queued', 'retry', 'fetched', 'error'] } },
+      { terms: { status: ['queued', 'retry', 'fetched', 'error', 'blocked_by_site'] } },
       { range: { nextFetchAt: { lte: 1000 } } },
       { range: { leaseUntil: { lte: 1000 } } },
     ]);
@@ -15,7 +15,7 @@ describe('link base queries', () => {
     expect(isDue({ ...record, leaseUntil: 1001 }, 1000)).toBe(false);
     for (const status of ['redirect', 'duplicate', 'gone', 'blocked'] as const)
       expect(isDue({ ...record, status }, 1000)).toBe(false);
-    for (const status of ['queued', 'retry', 'fetched', 'error'] as const)
+    for (const status of ['queued', 'retry', 'fetched', 'error', 'blocked_by_site'] as const)
       expect(isDue({ ...record, status }, 1000)).toBe(true);
   });
 

@@ -1,9 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { LEVELS, type DueQuery, type LinkRecord, type LinkStatus } from '@crawler/core';
+import { LEVELS, SCHEDULABLE_STATUSES, type DueQuery, type LinkRecord } from '@crawler/core';
 import type { QueuePageRequest } from './queue-rotation.js';
-
-/** Statuses that come due again; the others (redirect, duplicate, gone, blocked) are final. */
-export const SCHEDULABLE_STATUSES: readonly LinkStatus[] = ['queued', 'retry', 'fetched', 'error'];
 
 /** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
 export const DISCOVERY_ORDER: estypes.SortCombinations[] = [{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }];

@@ -1,7 +1,7 @@
-import type { LinkRecord } from '@crawler/core';
+import { SCHEDULABLE_STATUSES, type LinkRecord } from '@crawler/core';
 import { BinaryHeap } from './binary-heap.js';
 
-const SCHEDULABLE = new Set(['queued', 'retry', 'fetched', 'error']);
+const SCHEDULABLE = new Set(SCHEDULABLE_STATUSES);
 
 export function isSchedulable(record: LinkRecord): boolean {
   return SCHEDULABLE.has(record.status);

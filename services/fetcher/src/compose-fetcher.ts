@@ -55,6 +55,7 @@ export async function composeFetcher(
       inFlight: depth.active,
       robotsCacheHits: service.robots?.hits ?? 0,
       robotsCacheMisses: service.robots?.misses ?? 0,
+      sitesBlocked: service.holds.count('block'),
     };
   });
   service.renderer?.metrics.register(registry, () => service.renderer!.gauges());

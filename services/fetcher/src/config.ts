@@ -65,6 +65,41 @@ export const fetcherSettings = {
     z.enum(['host', 'domain', 'ip']).default('host'),
     'What one politeness queue is: a host, a registrable domain (public suffix list) or a resolved IP address.',
   ),
+  siteMode: setting(
+    'FETCHER_SITE_MODE',
+    z.enum(['host', 'domain']).default('host'),
+    'What one site is for its budget, footprint and block state: a host (with its port) or a registrable domain.',
+  ),
+  siteRequestsPer10Min: setting(
+    'FETCHER_SITE_REQUESTS_PER_10MIN',
+    z.number().int().min(0).default(100),
+    'Most requests to one site in any 10 minutes, across all fetchers (pages and attachments); 0: no ceiling. See docs/SITE-OPERATORS.md.',
+  ),
+  siteRequestsPerDay: setting(
+    'FETCHER_SITE_REQUESTS_PER_DAY',
+    z.number().int().min(0).default(5000),
+    'Most requests to one site in any 24 hours, across all fetchers; 0: no ceiling.',
+  ),
+  siteMeanIntervalMs: setting(
+    'FETCHER_SITE_MEAN_INTERVAL_MS',
+    ms().default(2000),
+    "Least time between two page requests to one site, across all fetchers (so also the least mean); robots.txt's Crawl-delay and Request-rate raise it. 0: none.",
+  ),
+  egressNetwork: setting(
+    'FETCHER_EGRESS_NETWORK',
+    z.string().min(1).optional(),
+    'The network sites see our requests come from, for the footprint (e.g. 203.0.113.0/24 behind NAT or a proxy). Default: the /24 (IPv6: /48) of the local address that routes to each site.',
+  ),
+  blockBackoffMs: setting(
+    'FETCHER_BLOCK_BACKOFF_MS',
+    ms(1).default(15 * 60_000),
+    'How long a site that blocks us (challenge or CAPTCHA pages, a burst of 403/429, collapsed content) is left alone before one probe request; it doubles with each block in a row.',
+  ),
+  maxBlockBackoffMs: setting(
+    'FETCHER_MAX_BLOCK_BACKOFF_MS',
+    ms(1).default(24 * 3_600_000),
+    'Cap on how long a blocked site is left alone between probes.',
+  ),
   concurrency: setting(
     'FETCHER_CONCURRENCY',
     z.number().int().min(1).max(10_000).default(50),
@@ -274,6 +309,9 @@ export const fetcherSettings = {
 };
 
 export type FetcherConfig = ConfigOf<typeof fetcherSettings>;
+
+/** Site budgets off, for crawling sites we run ourselves (the test web, benchmarks): no ceiling, no mean interval. */
+export const OWN_SITE_BUDGET = { siteRequestsPer10Min: 0, siteRequestsPerDay: 0, siteMeanIntervalMs: 0 } as const;
 
 /** The product token robots.txt groups are matched against: the configured one, else the User-Agent's. */
 export function robotsTokenOf(config: Pick<FetcherConfig, 'robotsAgent' | 'userAgent'>): string {

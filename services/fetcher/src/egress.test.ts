@@ -6,7 +6,7 @@ import { MemoryFingerprintStore } from '@crawler/embedded';
 import { EDGE_METADATA_HOST, startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from './address-policy.js';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl } from './fetch-url.js';
 
@@ -43,7 +43,10 @@ describe('egress: the address policy on every request, and a proxy', () => {
   const at = (path: string) => `${web.hosts.find((host) => host.name === 'http')!.origin}${path}`;
   const fetcher = (overrides: Record<string, unknown>) => {
     const parts = createFetcherParts(
-      loadFetcherConfig({ env: {}, overrides: { minDelayMs: 0, delayFactor: 0, totalTimeoutMs: 3000, ...overrides } }),
+      loadFetcherConfig({
+        env: {},
+        overrides: { minDelayMs: 0, ...OWN_SITE_BUDGET, delayFactor: 0, totalTimeoutMs: 3000, ...overrides },
+      }),
       new MemoryFingerprintStore(),
       silentLogger(),
       { resolver: stub },

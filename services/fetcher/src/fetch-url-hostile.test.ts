@@ -2,13 +2,14 @@ import { silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { ONE_LINE_BYTES, startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
 
 const settings = {
   allowAddresses: ['127.0.0.1'],
   minDelayMs: 0,
+  ...OWN_SITE_BUDGET,
   perHostConcurrency: 8,
   totalTimeoutMs: 1500,
   delayFactor: 0,

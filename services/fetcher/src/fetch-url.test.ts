@@ -2,7 +2,7 @@ import { canonicalUrl, decodeText, silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
 
@@ -10,6 +10,7 @@ import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
 const testWebSettings = {
   allowAddresses: ['127.0.0.1'],
   minDelayMs: 0,
+  ...OWN_SITE_BUDGET,
   perHostConcurrency: 4,
   concurrency: 32,
   totalTimeoutMs: 2500,

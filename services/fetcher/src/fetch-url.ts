@@ -73,6 +73,14 @@ export interface StatusOutcome extends Common {
 export type FetchUrlOutcome = PageOutcome | StatusOutcome;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Statuses whose body is read although it is not kept: a challenge page may come with them. */
+const BLOCKING = new Set([401, 403, 429, 503]);
+const BLOCK_SIGNS = {
+  challenge: 'a challenge page',
+  captcha: 'a CAPTCHA',
+  denials: 'a burst of 403/429',
+  collapse: 'one tiny page for every URL',
+};
 
 /**
  * Fetches one URL. Never throws for the URL's sake: failures are outcomes. It throws
@@ -139,6 +147,8 @@ async function fetchHops(
       front: request.front,
       admit: hops.length === 0,
       signal: signals?.handBack,
+      jobId: request.jobId,
+      kind: 'page',
     });
     if (turn.sitemaps) sitemaps = { robotsUrl: new URL('/robots.txt', url).href, urls: turn.sitemaps };
     if (turn.kind === 'refused') return refusalStatus(turn.refusal, url);
@@ -153,7 +163,8 @@ async function fetchHops(
         headers: jarHeader ? { ...conditional, cookie: jarHeader } : conditional,
         signal,
         maxBodyBytes: deps.maxBodyBytes,
-        wantBody: (code, headers) => code >= 200 && code < 300 && wantsBody(deps, headers),
+        // Refusals are read too: a challenge page often comes with 403, 429 or 503.
+        wantBody: (code, headers) => (code >= 200 && code < 300 && wantsBody(deps, headers)) || BLOCKING.has(code),
       });
     } catch (error) {
       if (signals?.abort.aborted) {
@@ -173,7 +184,19 @@ async function fetchHops(
         : errorStatus(error);
     }
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-    polite.answered(response.status, response.headers);
+    const block = polite.answered(response.status, response.headers, response.body);
+    if (block) {
+      hops.push({ url: url.href, status: response.status, location: null });
+      return status({
+        outcome: 'blocked_by_site',
+        httpStatus: response.status,
+        retriable: true,
+        retryAfterMs: block.blockedForMs,
+        errorCode: `SITE_${block.signal.toUpperCase()}`,
+        errorMessage: `${turn.site} answers with ${BLOCK_SIGNS[block.signal]}: it blocks this crawler; left alone for ${Math.round(block.blockedForMs / 1000)} s (block ${block.streak} in a row), then probed once`,
+        headers: response.headers,
+      });
+    }
     await deps.cookies?.remember(request.jobId, url, response.headers['set-cookie']);
 
     const location = response.headers.location;
@@ -293,6 +316,24 @@ async function fetchHops(
           retriable: false,
           errorCode: 'ROBOTS_DISALLOWED',
           errorMessage: `robots.txt disallows ${url.pathname} (line ${refusal.rule?.line}: ${refusal.rule?.pattern})`,
+        });
+      case 'site_blocked':
+        return status({
+          outcome: 'blocked_by_site',
+          httpStatus: null,
+          retriable: true,
+          retryAfterMs: refusal.retryAfterMs,
+          errorCode: 'SITE_BLOCKED',
+          errorMessage: `${refusal.site} blocks this crawler; not asked again for ${Math.round(refusal.retryAfterMs / 1000)} s`,
+        });
+      case 'site_budget':
+        return status({
+          outcome: 'throttled',
+          httpStatus: null,
+          retriable: true,
+          retryAfterMs: refusal.retryAfterMs,
+          errorCode: 'SITE_BUDGET_SPENT',
+          errorMessage: `the crawler's budget for ${refusal.site} is spent for the next ${Math.round(refusal.retryAfterMs / 1000)} s`,
         });
       case 'queue_full':
         return status({

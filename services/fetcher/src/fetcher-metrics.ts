@@ -8,7 +8,11 @@ export interface FetcherGauges {
   inFlight: number;
   robotsCacheHits: number;
   robotsCacheMisses: number;
+  /** Sites this process knows to block us (until their probe settles it). */
+  sitesBlocked: number;
 }
+
+const TEN_MINUTES = 600_000;
 
 /**
  * Every fetcher metric, declared once. Outcome classes are the status outcomes, plus "truncated"
@@ -36,6 +40,20 @@ export class FetcherMetrics {
     help: 'Body bytes received on the wire.',
     registers: [],
   });
+  private readonly siteBlocks = new Counter({
+    name: 'crawler_site_blocks_total',
+    help: 'Blocks recognized (a site answering with challenge or CAPTCHA pages, a burst of 403/429, collapsed content), by signal; a probe that still finds the block counts again.',
+    labelNames: ['signal'],
+    registers: [],
+  });
+  private readonly footprintRequests = new Counter({
+    name: 'crawler_footprint_requests_total',
+    help: 'Requests sent to sites, by our egress network (the /24 sites see) and kind (page, attachment).',
+    labelNames: ['network', 'kind'],
+    registers: [],
+  });
+  /** Per egress network: the current 10-minute window and the most requests one site got in it. */
+  private readonly busiest = new Map<string, { window: number; requests: number }>();
   private readonly robotsFetches = new Counter({
     name: 'crawler_robots_fetches_total',
     help: 'robots.txt fetches, by result (file, allow-all, unavailable).',
@@ -50,13 +68,33 @@ export class FetcherMetrics {
     if (wireBytes > 0) this.bodyBytes.inc(wireBytes);
   }
 
+  countBlock(signal: string): void {
+    this.siteBlocks.inc({ signal });
+  }
+
+  /** A request sent to a site from `network`, the site's `windowRequests`-th from there in this 10-minute window. */
+  countFootprint(network: string, kind: string, windowRequests: number, now = Date.now()): void {
+    this.footprintRequests.inc({ network, kind });
+    const window = Math.floor(now / TEN_MINUTES) * TEN_MINUTES;
+    const current = this.busiest.get(network);
+    if (!current || current.window !== window) this.busiest.set(network, { window, requests: windowRequests });
+    else current.requests = Math.max(current.requests, windowRequests);
+  }
+
   countRobotsFetch(record: RobotsRecord): void {
     this.robotsFetches.inc({ result: record.kind });
   }
 
   /** Registers every fetcher metric; the gauges call `gauges` at each scrape. */
   register(registry: Registry, gauges: () => FetcherGauges): void {
-    for (const metric of [this.outcomesTotal, this.duration, this.bodyBytes, this.robotsFetches] as Metric[])
+    for (const metric of [
+      this.outcomesTotal,
+      this.duration,
+      this.bodyBytes,
+      this.robotsFetches,
+      this.siteBlocks,
+      this.footprintRequests,
+    ] as Metric[])
       registry.registerMetric(metric);
     const gauge = (name: string, help: string, read: (values: FetcherGauges) => number) =>
       new Gauge({
@@ -70,6 +108,24 @@ export class FetcherMetrics {
     gauge('crawler_politeness_queues', 'Politeness queues in memory.', (values) => values.queues);
     gauge('crawler_politeness_waiting', 'URLs waiting for their politeness queue.', (values) => values.waiting);
     gauge('crawler_fetch_in_flight', 'Requests in flight.', (values) => values.inFlight);
+    gauge(
+      'crawler_sites_blocked',
+      'Sites this fetcher knows to block the crawler, left alone until a probe finds them open again.',
+      (values) => values.sitesBlocked,
+    );
+    const busiest = this.busiest;
+    new Gauge({
+      name: 'crawler_footprint_busiest_site_requests',
+      help: 'The most requests one site received from an egress network in the current 10-minute window, as this fetcher reserved them (all fetchers counted).',
+      labelNames: ['network'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const window = Math.floor(Date.now() / TEN_MINUTES) * TEN_MINUTES;
+        for (const [network, current] of busiest)
+          if (current.window === window) this.set({ network }, current.requests);
+      },
+    });
     // Counted by the robots cache itself; copied at scrape time.
     new Counter({
       name: 'crawler_robots_cache_lookups_total',
@@ -88,7 +144,7 @@ export class FetcherMetrics {
 
 /** The metric class of a status outcome. */
 export function outcomeClass(result: { outcome: string; errorCode?: string }): string {
-  if (result.errorCode === 'FETCHER_QUEUE_FULL') return 'deferred';
+  if (result.errorCode === 'FETCHER_QUEUE_FULL' || result.errorCode === 'SITE_BUDGET_SPENT') return 'deferred';
   if (result.errorCode === 'ROBOTS_UNAVAILABLE') return 'robots_unavailable';
   return result.outcome;
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
-import { StageRunner } from '@crawler/core';
+import { loadCrawlJob, StageRunner } from '@crawler/core';
 import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
 import { fetchDocument, type FetchedDocument } from './fetch-document.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
@@ -13,7 +13,11 @@ import { HttpClient } from './http-client.js';
 import { PolitenessGate } from './politeness/politeness-gate.js';
 import { PoliteRequests } from './politeness/polite-request.js';
 import { createQueueKeyer } from './politeness/queue-key.js';
+import { SiteBlocks } from './blocks/site-blocks.js';
+import { EgressNetwork } from './politeness/egress-network.js';
 import { SharedPacing } from './politeness/shared-pacing.js';
+import { SiteBudgets } from './politeness/site-budgets.js';
+import { SiteHolds } from './politeness/site-holds.js';
 import { createRenderer } from './render/create-renderer.js';
 import type { Renderer } from './render/renderer.js';
 import { RobotsCache } from './robots/robots-cache.js';
@@ -32,6 +36,10 @@ export interface FetcherService {
   gate: PolitenessGate;
   robots: RobotsCache | null;
   metrics: FetcherMetrics;
+  /** Sites left alone for a while: blocked, or out of budget. */
+  holds: SiteHolds;
+  /** The politeness slots, site budgets, blocks and footprint shared with other fetchers; null without a store. */
+  pacing: SharedPacing | null;
   /** Null unless rendering is on (FETCHER_RENDER or the job's rendering.enabled). */
   renderer: Renderer | null;
   /** A frame or other document a page being processed needs, through this fetcher's polite path. */
@@ -50,6 +58,8 @@ export interface FetcherParts {
   robots: RobotsCache | null;
   /** The politeness queues' slots in the shared store; null without a store. */
   pacing: SharedPacing | null;
+  /** Sites left alone for a while: blocked, or out of budget. */
+  holds: SiteHolds;
   metrics: FetcherMetrics;
 }
 
@@ -71,7 +81,11 @@ export function createFetcherParts(
     connectionsPerOrigin: Math.max(config.perHostConcurrency, 1),
     proxyUrl: config.proxyUrl ?? null,
   });
-  const pacing = state ? new SharedPacing(state, logger) : null;
+  const pacing = state
+    ? new SharedPacing(state, logger, {
+        onCounted: (site, grant) => metrics.countFootprint(site.network, site.kind, grant.windowRequests),
+      })
+    : null;
   const gate = new PolitenessGate({
     globalConcurrency: config.concurrency,
     perQueueConcurrency: config.perHostConcurrency,
@@ -87,6 +101,7 @@ export function createFetcherParts(
     shared: pacing,
     now: options.now,
   });
+  const holds = new SiteHolds(options.now);
   const robots = config.obeyRobots
     ? new RobotsCache({
         client,
@@ -108,6 +123,32 @@ export function createFetcherParts(
       policy.resolve(url.hostname, effectivePort(url.protocol, url.port)),
     ),
     maxCrawlDelayMs: config.maxCrawlDelayMs,
+    budgets: new SiteBudgets(
+      {
+        requestsPer10Min: config.siteRequestsPer10Min,
+        requestsPerDay: config.siteRequestsPerDay,
+        meanIntervalMs: config.siteMeanIntervalMs,
+      },
+      config.siteMode,
+      loadCrawlJob(config.jobFile),
+      config.maxCrawlDelayMs,
+    ),
+    holds,
+    blocks: new SiteBlocks({
+      backoffMs: config.blockBackoffMs,
+      maxBackoffMs: config.maxBlockBackoffMs,
+      holds,
+      shared: pacing,
+      onBlock: (site, verdict) => {
+        metrics.countBlock(verdict.signal);
+        logger.warn(
+          { site, signal: verdict.signal, streak: verdict.streak, blockedForMs: verdict.blockedForMs },
+          'site blocks the crawler: left alone, then probed once',
+        );
+      },
+      onUnblock: (site) => logger.info({ site }, 'site no longer blocks the crawler: its probe was answered'),
+    }),
+    egress: new EgressNetwork(config.egressNetwork ?? null),
   });
   const deps: FetchUrlDeps = {
     client,
@@ -118,7 +159,7 @@ export function createFetcherParts(
     maxRedirects: config.maxRedirects,
     totalTimeoutMs: config.totalTimeoutMs,
   };
-  return { deps, policy, client, polite, gate, robots, pacing, metrics };
+  return { deps, policy, client, polite, gate, robots, pacing, holds, metrics };
 }
 
 /** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
@@ -163,6 +204,8 @@ export function createFetcherService(
     gate: parts.gate,
     robots: parts.robots,
     metrics: parts.metrics,
+    holds: parts.holds,
+    pacing: parts.pacing,
     renderer,
     fetchDocument: (url, jobId, signal) => fetchDocument(parts.deps, url, jobId, signal),
     async start() {

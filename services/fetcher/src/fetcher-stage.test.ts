@@ -15,7 +15,7 @@ import {
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { createFetcherStage } from './fetcher-stage.js';
 import { GateClosedError } from './politeness/politeness-gate.js';
@@ -57,6 +57,7 @@ describe('fetcher stage', () => {
       overrides: {
         allowAddresses: ['127.0.0.1'],
         minDelayMs: 0,
+        ...OWN_SITE_BUDGET,
         delayFactor: 0,
         perHostConcurrency: 4,
         maxBodyBytes: 1024 * 1024,
@@ -137,6 +138,7 @@ describe('fetcher stage', () => {
       inFlight: 0,
       robotsCacheHits: 3,
       robotsCacheMisses: 2,
+      sitesBlocked: 1,
     }));
     const text = await registry.metrics();
     expect(sampleValue(text, 'crawler_fetch_outcomes_total', { class: 'truncated' })).toBe(1);
@@ -144,6 +146,7 @@ describe('fetcher stage', () => {
     expect(sampleValue(text, 'crawler_fetch_duration_seconds_count')).toBe(4);
     expect(sampleValue(text, 'crawler_robots_cache_lookups_total', { result: 'hit' })).toBe(3);
     expect(sampleValue(text, 'crawler_politeness_queues')).toBe(1);
+    expect(sampleValue(text, 'crawler_sites_blocked')).toBe(1);
   });
 
   it('follows a same-host chain inline under the final URL and reports the requested URL as redirected', async () => {

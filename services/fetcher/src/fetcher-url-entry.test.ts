@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Outlinks, type StageContext } from '@crawler/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { createFetcherStage } from './fetcher-stage.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
@@ -23,7 +23,10 @@ describe('fetcher URL entry points', () => {
   const opened: FetcherParts[] = [];
   const fetcher = (maxRedirects: number) => {
     const parts = createFetcherParts(
-      loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, maxRedirects } }),
+      loadFetcherConfig({
+        env: {},
+        overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, ...OWN_SITE_BUDGET, maxRedirects },
+      }),
       null,
       silentLogger(),
     );
@@ -83,7 +86,7 @@ describe('fetcher URL entry points', () => {
   // In robots.txt a `#` starts a comment (RFC 9309), so a Sitemap line never keeps a fragment.
   it('hands the Sitemap lines of robots.txt on canonical, once each', async () => {
     const parts = createFetcherParts(
-      loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0 } }),
+      loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, ...OWN_SITE_BUDGET } }),
       null,
       silentLogger(),
     );

@@ -3,7 +3,7 @@ import { createRedisFingerprintStore } from '@crawler/redis';
 import { deleteKeysWithPrefix, localRedisConfig } from '@crawler/redis/testing';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl } from './fetch-url.js';
 
@@ -17,7 +17,13 @@ describe.each(['standalone', 'cluster'] as const)('two fetchers sharing Redis (%
   const fetcher = () => {
     const store = createRedisFingerprintStore(config, silentLogger());
     stores.push(store);
-    const settings = { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, maxRetryAfterMs: 1500 };
+    const settings = {
+      allowAddresses: ['127.0.0.1'],
+      minDelayMs: 0,
+      ...OWN_SITE_BUDGET,
+      delayFactor: 0,
+      maxRetryAfterMs: 1500,
+    };
     const parts = createFetcherParts(loadFetcherConfig({ env: {}, overrides: settings }), store, silentLogger());
     fetchers.push(parts);
     return (url: string) => fetchUrl(parts.deps, { url, jobId: 'test', etag: null, lastModified: null });

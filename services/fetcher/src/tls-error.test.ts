@@ -15,7 +15,7 @@ import {
 import { sampleMessages } from '@crawler/core/testing';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFetcherConfig } from './config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { createFetcherStage } from './fetcher-stage.js';
 import { fetchUrl } from './fetch-url.js';
@@ -46,7 +46,10 @@ describe('a site whose certificate the fetcher does not trust', () => {
   });
   const partsWith = (overrides: Record<string, unknown>) => {
     const parts = createFetcherParts(
-      loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, ...overrides } }),
+      loadFetcherConfig({
+        env: {},
+        overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, ...OWN_SITE_BUDGET, ...overrides },
+      }),
       new MemoryFingerprintStore(),
       logger,
     );

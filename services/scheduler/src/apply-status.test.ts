@@ -180,4 +180,45 @@ describe('applyStatus', () => {
       nextFetchAt: now + 4000,
     });
   });
+
+  it('does not count a URL handed back for a spent site budget as an attempt', () => {
+    const next = applyStatus(
+      record,
+      status({ outcome: 'throttled', retriable: true, errorCode: 'SITE_BUDGET_SPENT', retryAfterMs: 90_000 }),
+      now,
+      policy,
+    );
+    expect(next).toMatchObject({ status: 'queued', fetchCount: 0, consecutiveFailures: 0, nextFetchAt: now + 90_000 });
+  });
+
+  it('marks a URL blocked_by_site, spends no attempt, and makes it due after the block', () => {
+    const failing = { ...record, consecutiveFailures: 2 };
+    const answered = applyStatus(
+      failing,
+      status({ outcome: 'blocked_by_site', httpStatus: 200, errorCode: 'SITE_CHALLENGE', retryAfterMs: 900_000 }),
+      now,
+      policy,
+    );
+    expect(answered).toMatchObject({
+      status: 'blocked_by_site',
+      fetchCount: 1,
+      consecutiveFailures: 2,
+      errorCode: 'SITE_CHALLENGE',
+      leaseUntil: 0,
+      nextFetchAt: now + 900_000,
+    });
+    // Refused before any request while the site's block lasts: recorded, not counted as a fetch.
+    const held = applyStatus(
+      failing,
+      status({ outcome: 'blocked_by_site', httpStatus: null, errorCode: 'SITE_BLOCKED', retryAfterMs: 60_000 }),
+      now,
+      policy,
+    );
+    expect(held).toMatchObject({
+      status: 'blocked_by_site',
+      fetchCount: 0,
+      consecutiveFailures: 2,
+      nextFetchAt: now + 60_000,
+    });
+  });
 });

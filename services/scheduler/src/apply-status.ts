@@ -20,6 +20,8 @@ export const RETRIABLE_OUTCOMES = new Set([
   'dns_failure',
   'processing_failed',
 ]);
+/** Fetcher answers that hand a URL back without a request. */
+const HANDED_BACK = new Set(['FETCHER_QUEUE_FULL', 'SITE_BUDGET_SPENT']);
 /** Outcomes after which the URL is never scheduled again. */
 const FINAL: Record<string, LinkRecord['status']> = {
   gone: 'gone',
@@ -48,9 +50,16 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     errorCode: status.errorCode,
     rank: random(),
   };
-  // A fetcher whose queue for the host was full handed the URL back unfetched: not an attempt.
-  if (status.errorCode === 'FETCHER_QUEUE_FULL')
-    return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
+  const later = now + (status.retryAfterMs ?? policy.retryBaseMs);
+  // A fetcher whose queue for the host was full, or whose budget for the site is spent, handed the URL back unfetched: not an attempt.
+  if (HANDED_BACK.has(status.errorCode ?? '')) return { ...record, leaseUntil: 0, nextFetchAt: later };
+  // The site blocks the crawler (a challenge, a burst of denials): not the URL's fault, so no attempt is spent; it waits for the block's back-off.
+  if (status.outcome === 'blocked_by_site') {
+    const blocked = { ...record, status: 'blocked_by_site' as const, leaseUntil: 0, nextFetchAt: later };
+    return status.httpStatus === null
+      ? { ...blocked, lastOutcome: status.outcome, errorCode: status.errorCode }
+      : { ...base, status: 'blocked_by_site', nextFetchAt: later };
+  }
   const recrawlAt = now + policy.initialIntervalMs;
   const final = FINAL[status.outcome];
   if (final) return { ...base, status: final, nextFetchAt: NEVER };

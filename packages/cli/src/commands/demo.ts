@@ -1,3 +1,4 @@
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,7 @@ export const testWebOverrides = {
   fetcher: {
     allowAddresses: ['127.0.0.1'],
     minDelayMs: 0,
+    ...OWN_SITE_BUDGET,
     delayFactor: 0,
     perHostConcurrency: 4,
     concurrency: 32,

@@ -26,6 +26,8 @@ describe('crawler run limits', () => {
     dirs.push(out);
     vi.stubEnv('FETCHER_ALLOW_ADDRESSES', '127.0.0.1');
     vi.stubEnv('FETCHER_MIN_DELAY_MS', '0');
+    vi.stubEnv('FETCHER_SITE_MEAN_INTERVAL_MS', '0');
+    vi.stubEnv('FETCHER_SITE_REQUESTS_PER_10MIN', '0');
     // The slow host's endless page, handed out before the budget ran out, must not hold the stop for the default deadline.
     vi.stubEnv('FETCHER_TOTAL_TIMEOUT_MS', '2500');
     vi.stubEnv('FETCHER_HEADERS_TIMEOUT_MS', '2500');

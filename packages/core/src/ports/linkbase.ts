@@ -9,7 +9,11 @@ export type LinkStatus =
   | 'gone' // 404/410: not scheduled again
   | 'blocked' // robots.txt or address policy: not scheduled again
   | 'retry' // failed in a way that may pass; due again after a back-off
-  | 'error'; // failed for this cycle (attempts spent or not retriable); due again at the next re-crawl
+  | 'error' // failed for this cycle (attempts spent or not retriable); due again at the next re-crawl
+  | 'blocked_by_site'; // the site answered with a challenge, CAPTCHA or a burst of denials; due again after its block's back-off
+
+/** Statuses whose URLs are handed out again once due; the others are settled for good. */
+export const SCHEDULABLE_STATUSES: readonly LinkStatus[] = ['queued', 'retry', 'fetched', 'error', 'blocked_by_site'];
 
 /** One re-fetch of a page: how long after the previous fetch, and whether its content had changed. */
 export interface ChangeObservation {

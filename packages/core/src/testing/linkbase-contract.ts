@@ -107,6 +107,19 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       });
     });
 
+    it('hands a URL its site blocked out again once its block is over, and not before', async () => {
+      const now = 1_000_000;
+      const host = `blocked-${counter++}.contract.test`;
+      await linkbase.insertNew([
+        makeLinkRecord(`http://${host}/over`, { status: 'blocked_by_site', nextFetchAt: now - 1 }),
+        makeLinkRecord(`http://${host}/waiting`, { status: 'blocked_by_site', nextFetchAt: now + 60_000 }),
+      ]);
+      const due = (await linkbase.findDue({ now, limit: 1000, perQueueLimit: 1000 })).filter(
+        (record) => record.host === host,
+      );
+      expect(due.map((record) => new URL(record.url).pathname)).toEqual(['/over']);
+    });
+
     it('leaves paused queues and jobs out of findDue', async () => {
       const now = 1_500_000;
       const paused = `paused-${counter++}.contract.test`;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger } from '@crawler/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from '../address-policy.js';
-import { loadFetcherConfig } from '../config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from '../config.js';
 import { createFetcherParts, type FetcherParts } from '../fetcher-service.js';
 import { fetchUrl } from '../fetch-url.js';
 import { parseRetryAfter } from './polite-request.js';
@@ -23,7 +23,7 @@ describe('the polite path every request takes', () => {
   const partsWith = (overrides: Record<string, unknown> = {}) => {
     const config = loadFetcherConfig({
       env: {},
-      overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, delayFactor: 0, ...overrides },
+      overrides: { allowAddresses: ['127.0.0.1'], minDelayMs: 0, ...OWN_SITE_BUDGET, delayFactor: 0, ...overrides },
     });
     const parts = createFetcherParts(config, null, silentLogger(), { resolver: stub });
     opened.push(parts);

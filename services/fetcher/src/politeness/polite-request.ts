@@ -1,9 +1,13 @@
 import { effectivePort, type AddressPolicy } from '../address-policy.js';
+import type { BlockVerdict, SiteBlocks } from '../blocks/site-blocks.js';
 import { outcomeOfError } from '../outcome.js';
 import type { RobotsCache } from '../robots/robots-cache.js';
 import type { RobotsPolicy } from '../robots/robots-txt.js';
+import type { EgressNetwork } from './egress-network.js';
 import { QueueDeferredError, type Permit, type PolitenessGate } from './politeness-gate.js';
 import type { QueueKeyer } from './queue-key.js';
+import type { SiteBudgets } from './site-budgets.js';
+import type { SiteHolds } from './site-holds.js';
 import type { Feedback } from './slow-down.js';
 
 export interface PoliteRequestOptions {
@@ -11,8 +15,12 @@ export interface PoliteRequestOptions {
   robots: RobotsCache | null;
   queueKeyOf: QueueKeyer;
   gate: PolitenessGate;
-  /** Cap on a robots.txt Crawl-delay. */
+  /** Cap on a robots.txt Crawl-delay or Request-rate interval. */
   maxCrawlDelayMs: number;
+  budgets: SiteBudgets;
+  holds: SiteHolds;
+  blocks: SiteBlocks;
+  egress: EgressNetwork;
 }
 
 export interface TurnOptions {
@@ -28,6 +36,10 @@ export interface TurnOptions {
   maxWaitMs?: number;
   /** Aborting while the request waits for its turn rejects with GateClosedError (the URL is handed back). */
   signal?: AbortSignal;
+  /** The crawl job, whose overrides may set the site's budget. */
+  jobId?: string;
+  /** A page (a document a visitor would view) or an attachment (a script, a stylesheet, a fetch of a rendering page). */
+  kind?: 'page' | 'attachment';
 }
 
 /** Why a request was not sent. */
@@ -37,10 +49,14 @@ export type Refusal =
   | { reason: 'robots_unavailable'; failure: NonNullable<RobotsPolicy['failure']> }
   | { reason: 'blocked_robots'; rule: { line: number; pattern: string } | null }
   /** The queue is full, or paused for longer than the request may wait. */
-  | { reason: 'queue_full'; queueKey: string; retryAfterMs: number };
+  | { reason: 'queue_full'; queueKey: string; retryAfterMs: number }
+  /** The site blocks us (a challenge, a burst of denials...): it is left alone until its probe. */
+  | { reason: 'site_blocked'; site: string; retryAfterMs: number }
+  /** The site's budget (requests per 10 minutes or per day) is spent until then. */
+  | { reason: 'site_budget'; site: string; retryAfterMs: number };
 
 export type Turn =
-  | { kind: 'go'; queueKey: string; request: PoliteRequest; sitemaps: string[] | null }
+  | { kind: 'go'; queueKey: string; site: string; request: PoliteRequest; sitemaps: string[] | null }
   | { kind: 'refused'; refusal: Refusal; sitemaps: string[] | null };
 
 /** Statuses that mean "too much load": they hold the queue (Retry-After or back-off). */
@@ -49,8 +65,10 @@ const BUSY = new Set([429, 503]);
 /**
  * The one way a request reaches a site, for plain fetches, redirect hops, frames and a rendering
  * page's sub-requests alike: the address policy first (a refused or unresolvable host gets no
- * robots.txt request either), robots.txt, the Crawl-delay (capped), the politeness queue's
- * admission and turn, and afterwards what the answer says about the site's load.
+ * robots.txt request either), robots.txt, the Crawl-delay and Request-rate (capped), a site we
+ * know to block us or to be out of budget, the politeness queue's admission and turn (the
+ * queue's and the site's slot, shared by all fetchers, and the request counted in the site's
+ * footprint), and afterwards what the answer says about the site's load and whether it blocks us.
  */
 export class PoliteRequests {
   constructor(private readonly options: PoliteRequestOptions) {}
@@ -69,56 +87,93 @@ export class PoliteRequests {
     const { options } = this;
     let sitemaps: string[] | null = null;
     const refused = (refusal: Refusal): Turn => ({ kind: 'refused', refusal, sitemaps });
-    let delayMs = 0;
+    let robots: RobotsPolicy | null = null;
     let queueKey: string;
+    let address: string;
     try {
-      await options.policy.resolve(url.hostname, effectivePort(url.protocol, url.port));
+      ({ address } = await options.policy.resolve(url.hostname, effectivePort(url.protocol, url.port)));
       if (options.robots) {
-        const { policy, fetched } = await options.robots.lookup(url);
-        if (fetched && policy.sitemaps.length > 0) sitemaps = policy.sitemaps;
-        if (policy.failure) return refused({ reason: 'robots_unavailable', failure: policy.failure });
-        const decision = policy.decide(url);
+        const lookup = await options.robots.lookup(url);
+        robots = lookup.policy;
+        if (lookup.fetched && robots.sitemaps.length > 0) sitemaps = robots.sitemaps;
+        if (robots.failure) return refused({ reason: 'robots_unavailable', failure: robots.failure });
+        const decision = robots.decide(url);
         if (!decision.allowed) return refused({ reason: 'blocked_robots', rule: decision.rule ?? null });
-        if (policy.crawlDelaySeconds !== null)
-          delayMs = Math.min(policy.crawlDelaySeconds * 1000, options.maxCrawlDelayMs);
       }
       queueKey = await options.queueKeyOf(url);
     } catch (error) {
       return refused({ reason: 'unreachable', error });
     }
+    const delaySeconds = Math.max(robots?.crawlDelaySeconds ?? 0, robots?.requestIntervalSeconds ?? 0);
+    const delayMs = Math.min(delaySeconds * 1000, options.maxCrawlDelayMs);
+    const site = options.budgets.siteOf(url);
+    const network = await options.egress.of(address);
+    // From here to the queue's acquire nothing awaits: admission and taking a place in the queue are one step.
+    const held = options.holds.heldFor(site);
+    if (held)
+      return refused({
+        reason: held.reason === 'block' ? 'site_blocked' : 'site_budget',
+        site,
+        retryAfterMs: held.remainingMs,
+      });
     if (turn.admit !== false) {
       const admission = options.gate.admit(queueKey, delayMs, { front: turn.front, maxWaitMs: turn.maxWaitMs });
       if (!admission.admitted) return refused({ reason: 'queue_full', queueKey, retryAfterMs: admission.retryAfterMs });
     }
+    const kind = turn.kind ?? 'page';
     try {
       const permit = await options.gate.acquire(queueKey, delayMs, turn.signal, {
         front: turn.front,
         maxWaitMs: turn.maxWaitMs,
+        site: {
+          site,
+          budget: options.budgets.budgetFor(url, turn.jobId ?? '', robots),
+          kind,
+          network,
+        },
       });
-      return { kind: 'go', queueKey, request: new PoliteRequest(permit), sitemaps };
+      const request = new PoliteRequest(
+        permit,
+        kind === 'page' ? { site, url: url.href, blocks: options.blocks } : null,
+      );
+      return { kind: 'go', queueKey, site, request, sitemaps };
     } catch (error) {
-      // Other fetchers took the queue's slots for longer than this request may wait.
-      if (error instanceof QueueDeferredError)
+      if (!(error instanceof QueueDeferredError)) throw error;
+      // Other fetchers took the queue's slots for longer than this request may wait, or the site's budget or block says wait.
+      if (error.reason === 'spacing')
         return refused({ reason: 'queue_full', queueKey, retryAfterMs: error.retryAfterMs });
-      throw error;
+      options.holds.hold(site, error.retryAfterMs, error.reason === 'block' ? 'block' : 'budget');
+      return refused({
+        reason: error.reason === 'block' ? 'site_blocked' : 'site_budget',
+        site,
+        retryAfterMs: error.retryAfterMs,
+      });
     }
   }
 }
 
-/** A request that had its turn: how it ended decides when its queue may go again. */
+/** A request that had its turn: how it ended decides when its queue may go again, and whether its site blocks us. */
 export class PoliteRequest {
   private readonly started = performance.now();
 
-  constructor(private readonly permit: Permit) {}
+  constructor(
+    private readonly permit: Permit,
+    /** Set for pages: their answers are watched for signs of a block. */
+    private readonly page: { site: string; url: string; blocks: SiteBlocks } | null,
+  ) {}
 
-  /** The site answered with this status (any, redirects included). */
-  answered(status: number, headers: Record<string, string>): void {
+  /** The site answered with this status (any, redirects included); for a page, whether the answer shows a block. */
+  answered(status: number, headers: Record<string, string>, body: Buffer = Buffer.alloc(0)): BlockVerdict | null {
     const durationMs = performance.now() - this.started;
     this.permit.release(
       BUSY.has(status)
         ? { signal: 'busy', durationMs, retryAfterMs: parseRetryAfter(headers['retry-after']) }
         : { signal: 'answered', durationMs },
     );
+    const { page, permit } = this;
+    return page
+      ? page.blocks.observe(page.site, { url: page.url, status, headers, body }, permit.probe, permit.blockStreak)
+      : null;
   }
 
   /** The request failed: a timeout or a dropped connection says the site struggles; a refusal or a blocked address says nothing about its load. */

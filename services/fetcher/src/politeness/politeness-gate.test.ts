@@ -139,7 +139,7 @@ describe('PolitenessGate', () => {
 
   it('spaces the requests of two gates sharing a store as one queue', async () => {
     const store = new MemoryFingerprintStore();
-    const gates = [0, 1].map(() => gateWith({ minDelayMs: 150, shared: new SharedPacing(store, silentLogger()) }));
+    const gates = [0, 1].map(() => gateWith({ minDelayMs: 200, shared: new SharedPacing(store, silentLogger()) }));
     const starts: number[] = [];
     await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
@@ -149,7 +149,8 @@ describe('PolitenessGate', () => {
       }),
     );
     starts.sort((x, y) => x - y);
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(140);
+    // Slots are 200 ms apart; a timer that fires late on a busy machine narrows a gap, never to the ~0 ms of two unshared gates.
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(120);
     for (const gate of gates) gate.close();
   });
 

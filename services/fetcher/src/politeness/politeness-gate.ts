@@ -1,5 +1,5 @@
-import { CrawlerError } from '@crawler/core';
-import type { SharedPacing } from './shared-pacing.js';
+import { CrawlerError, type PaceGrant } from '@crawler/core';
+import type { SharedPacing, SiteTurn } from './shared-pacing.js';
 import { afterRequest, type Feedback, type QueueTiming, type SlowDownOptions } from './slow-down.js';
 
 export interface PolitenessOptions {
@@ -24,6 +24,10 @@ export interface PolitenessOptions {
 export interface Permit {
   /** Ends the request; what happened decides when the queue may go again. */
   release(feedback?: Feedback): void;
+  /** The one request a blocked site lets through once its block is over: its answer decides whether the block goes on. */
+  readonly probe: boolean;
+  /** Blocks in a row of the request's site (0: not blocked). */
+  readonly blockStreak: number;
 }
 
 export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
@@ -35,12 +39,17 @@ export class GateClosedError extends CrawlerError {
   }
 }
 
-/** The queue's next slot (another fetcher took the ones before) is further away than the URL may wait. */
+/**
+ * No slot soon enough: the queue's next one (other fetchers took those before) is further away
+ * than the URL may wait (`spacing`), the site's budget is spent until then (`limit`), or the
+ * site blocks us until then (`block`).
+ */
 export class QueueDeferredError extends CrawlerError {
-  constructor(readonly retryAfterMs: number) {
-    super('FETCHER_QUEUE_FULL', `the queue's next free slot is ${Math.round(retryAfterMs)} ms away`, {
-      retriable: true,
-    });
+  constructor(
+    readonly retryAfterMs: number,
+    readonly reason: 'spacing' | 'limit' | 'block' = 'spacing',
+  ) {
+    super('FETCHER_QUEUE_FULL', `no slot for ${Math.round(retryAfterMs)} ms (${reason})`, { retriable: true });
   }
 }
 
@@ -50,7 +59,9 @@ interface Waiter {
   /** Longest this request may wait for a slot. */
   maxWaitMs: number;
   grant(permit: Permit): void;
-  defer(retryAfterMs: number): void;
+  defer(retryAfterMs: number, reason: QueueDeferredError['reason']): void;
+  /** The site the request counts against, in the shared reservation. */
+  site: SiteTurn | null;
   aborted: boolean;
   /** The wait for a reserved slot, cleared if the waiter aborts. */
   sleep: NodeJS.Timeout | null;
@@ -125,7 +136,7 @@ export class PolitenessGate {
     queueKey: string,
     delayMs = 0,
     signal?: AbortSignal,
-    options: { front?: boolean; maxWaitMs?: number } = {},
+    options: { front?: boolean; maxWaitMs?: number; site?: SiteTurn } = {},
   ): Promise<Permit> {
     const queue = this.queueFor(queueKey);
     queue.delayMs = Math.max(this.options.minDelayMs, delayMs);
@@ -140,10 +151,11 @@ export class PolitenessGate {
           done();
           resolve(permit);
         },
-        defer: (retryAfterMs) => {
+        defer: (retryAfterMs, reason) => {
           done();
-          reject(new QueueDeferredError(retryAfterMs));
+          reject(new QueueDeferredError(retryAfterMs, reason));
         },
+        site: options.site ?? null,
         aborted: false,
         sleep: null,
       };
@@ -202,9 +214,11 @@ export class PolitenessGate {
     return created;
   }
 
-  private permit(queue: QueueState, delayMs: number): Permit {
+  private permit(queue: QueueState, delayMs: number, grant: PaceGrant | null = null): Permit {
     let released = false;
     return {
+      probe: grant?.probe ?? false,
+      blockStreak: grant?.blockStreak ?? 0,
       release: (feedback = NOT_REACHED) => {
         if (released) return;
         released = true;
@@ -265,17 +279,20 @@ export class PolitenessGate {
    * answer leaves this process's own spacing in charge.
    */
   private async reserve(queue: QueueState, waiter: Waiter, shared: SharedPacing): Promise<void> {
-    const grant = await shared.reserve(queue.key, waiter.delayMs, waiter.maxWaitMs).catch(() => null);
+    const grant = await shared.reserve(queue.key, waiter.delayMs, waiter.maxWaitMs, waiter.site).catch(() => null);
     const now = this.now();
     if (grant && !grant.reserved) {
-      queue.timing = {
-        nextAt: Math.max(queue.timing.nextAt, now + grant.waitMs),
-        busyStreak: Math.max(queue.timing.busyStreak, grant.busyStreak),
-      };
-      if (!waiter.aborted) waiter.defer(grant.waitMs);
-      const kept = queue.waiters.filter((other) => other.maxWaitMs >= grant.waitMs);
-      for (const other of queue.waiters) if (!kept.includes(other)) other.defer(grant.waitMs);
-      queue.waiters = kept;
+      if (!waiter.aborted) waiter.defer(grant.waitMs, grant.limitedBy);
+      // The queue's own slots are taken: no waiter that cannot wait as long stays. A site's budget or block concerns that site's URLs only.
+      if (grant.limitedBy === 'spacing') {
+        queue.timing = {
+          nextAt: Math.max(queue.timing.nextAt, now + grant.waitMs),
+          busyStreak: Math.max(queue.timing.busyStreak, grant.busyStreak),
+        };
+        const kept = queue.waiters.filter((other) => other.maxWaitMs >= grant.waitMs);
+        for (const other of queue.waiters) if (!kept.includes(other)) other.defer(grant.waitMs, 'spacing');
+        queue.waiters = kept;
+      } else queue.timing = { ...queue.timing, nextAt: now };
       this.unclaim(queue);
       return;
     }
@@ -286,7 +303,7 @@ export class PolitenessGate {
       };
     const go = () => {
       if (waiter.aborted) return this.unclaim(queue);
-      waiter.grant(this.permit(queue, waiter.delayMs));
+      waiter.grant(this.permit(queue, waiter.delayMs, grant));
     };
     if (!grant || grant.waitMs <= 0) return go();
     const sleep = setTimeout(() => {

@@ -3,7 +3,7 @@ import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from '../address-policy.js';
-import { loadFetcherConfig } from '../config.js';
+import { loadFetcherConfig, OWN_SITE_BUDGET } from '../config.js';
 import { createFetcherParts, type FetcherParts } from '../fetcher-service.js';
 import { fetchUrl } from '../fetch-url.js';
 
@@ -21,7 +21,14 @@ describe('politeness with real requests on the edge test web', () => {
   const fetcher = (overrides: Record<string, unknown>) => {
     const config = loadFetcherConfig({
       env: {},
-      overrides: { allowAddresses: ['127.0.0.1'], delayFactor: 0, minDelayMs: 0, obeyRobots: false, ...overrides },
+      overrides: {
+        allowAddresses: ['127.0.0.1'],
+        delayFactor: 0,
+        minDelayMs: 0,
+        ...OWN_SITE_BUDGET,
+        obeyRobots: false,
+        ...overrides,
+      },
     });
     const parts = createFetcherParts(config, new MemoryFingerprintStore(), silentLogger(), { resolver: stub });
     opened.push(parts);

@@ -155,7 +155,13 @@ export class RenderNetwork {
     }
     let turn: Turn;
     try {
-      turn = await deps.polite.take(url, { front: true, maxWaitMs: this.timeLeft(), signal: this.signal });
+      turn = await deps.polite.take(url, {
+        front: true,
+        maxWaitMs: this.timeLeft(),
+        signal: this.signal,
+        // A frame's document is a page view; scripts, stylesheets and fetches are a page's attachments.
+        kind: type === 'document' ? 'page' : 'attachment',
+      });
     } catch (error) {
       if (error instanceof GateClosedError) return route.abort('timedout');
       throw error;
@@ -179,7 +185,7 @@ export class RenderNetwork {
     } finally {
       deadline.clear();
     }
-    polite.answered(response.status, response.headers);
+    polite.answered(response.status, response.headers, response.body);
     record.sent++;
     const answer = { status: response.status, headers: returnedHeaders(response.headers), body: response.body };
     if (

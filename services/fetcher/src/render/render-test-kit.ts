@@ -1,5 +1,5 @@
 import { hostQueueKey, silentLogger, urlId, type FingerprintStore, type FrontierRequest } from '@crawler/core';
-import { loadFetcherConfig, type FetcherConfig } from '../config.js';
+import { loadFetcherConfig, type FetcherConfig, OWN_SITE_BUDGET } from '../config.js';
 import { createFetcherParts, type FetcherParts } from '../fetcher-service.js';
 import { createFetcherStage } from '../fetcher-stage.js';
 import type { Resolver } from '../address-policy.js';
@@ -10,6 +10,7 @@ import type { Renderer } from './renderer.js';
 export const RENDER_TEST_SETTINGS = {
   allowAddresses: ['127.0.0.1'],
   minDelayMs: 0,
+  ...OWN_SITE_BUDGET,
   delayFactor: 0,
   perHostConcurrency: 4,
   render: true,

@@ -27,6 +27,17 @@ describe('parseRobotsTxt (RFC 9309)', () => {
     expect(parseRobotsTxt(robots, 'otherbot').crawlDelaySeconds).toBe(2);
   });
 
+  it('reads Request-rate as the time between requests, with units, ignoring a time-of-day range', () => {
+    const rate = (line: string) => parseRobotsTxt(`User-agent: *\n${line}\n`, 'crawler').requestIntervalSeconds;
+    expect(rate('Request-rate: 1/5')).toBe(5);
+    expect(rate('Request-rate: 3/1m')).toBe(20);
+    expect(rate('Request-rate: 1/10s 0600-0845')).toBe(10);
+    expect(rate('Request-rate: 60/1h')).toBe(60);
+    expect(rate('Request-rate: soon')).toBeNull();
+    expect(rate('Request-rate: 0/5')).toBeNull();
+    expect(rate('Crawl-delay: 2')).toBeNull();
+  });
+
   it('lets the longest match decide and allow win a tie; supports * and $', () => {
     expect(allowed(robots, '/private/open', 'x')).toBe(true);
     expect(allowed(robots, '/private/open/more', 'x')).toBe(false);

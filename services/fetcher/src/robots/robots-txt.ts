@@ -23,6 +23,8 @@ export interface RobotsPolicy {
   isAllowed(url: URL): boolean;
   /** Crawl-delay of the matching groups, in seconds. */
   crawlDelaySeconds: number | null;
+  /** Request-rate of the matching groups ("1/10s": one request per 10 seconds), as seconds between requests. */
+  requestIntervalSeconds: number | null;
   /** Absolute http(s) URLs from Sitemap lines (they belong to no group). */
   sitemaps: string[];
   /** The user-agent lines of the groups that apply: our product token, or `*`, or none. */
@@ -37,6 +39,7 @@ interface Group {
   agents: string[];
   rules: RobotsRule[];
   crawlDelaySeconds: number | null;
+  requestIntervalSeconds: number | null;
 }
 
 /**
@@ -58,7 +61,7 @@ export function parseRobotsTxt(input: string | Buffer, productToken: string): Ro
     const { key, value } = record;
     if (key === 'user-agent') {
       if (!current || !lastWasAgent) {
-        current = { agents: [], rules: [], crawlDelaySeconds: null };
+        current = { agents: [], rules: [], crawlDelaySeconds: null, requestIntervalSeconds: null };
         groups.push(current);
       }
       current.agents.push(value);
@@ -79,16 +82,23 @@ export function parseRobotsTxt(input: string | Buffer, productToken: string): Ro
     } else if (key === 'crawl-delay') {
       const seconds = Number(value);
       if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelaySeconds = seconds;
+    } else if (key === 'request-rate') {
+      const interval = requestIntervalOf(value);
+      if (interval !== null) current.requestIntervalSeconds = interval;
     }
   });
   const matching = selectGroups(groups, productToken);
   const rules = matching.flatMap((group) => group.rules);
   const delays = matching.map((group) => group.crawlDelaySeconds).filter((delay): delay is number => delay !== null);
+  const intervals = matching
+    .map((group) => group.requestIntervalSeconds)
+    .filter((interval): interval is number => interval !== null);
   const decide = (url: URL) => decideFor(rules, url);
   return {
     decide,
     isAllowed: (url) => decide(url).allowed,
     crawlDelaySeconds: delays.length > 0 ? Math.max(...delays) : null,
+    requestIntervalSeconds: intervals.length > 0 ? Math.max(...intervals) : null,
     sitemaps,
     groupAgents: matching.flatMap((group) => group.agents),
     source: 'parsed',
@@ -104,10 +114,26 @@ function wholeSite(allowed: boolean): RobotsPolicy {
     decide,
     isAllowed: (url) => decide(url).allowed,
     crawlDelaySeconds: null,
+    requestIntervalSeconds: null,
     sitemaps: [],
     groupAgents: [],
     source: allowed ? 'allow-all' : 'disallow-all',
   };
+}
+
+const RATE_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * Request-rate (an extension some sites use, read as Python's robotparser does): "n/t" with t in
+ * seconds or with a unit (s, m, h, d), as seconds between requests; a time-of-day range after it
+ * ("1/5 0600-0845") is ignored, so the rate applies all day, which errs on the polite side.
+ */
+function requestIntervalOf(value: string): number | null {
+  const match = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*([smhd])?\b/i.exec(value.trim());
+  if (!match) return null;
+  const requests = Number(match[1]);
+  const seconds = Number(match[2]) * RATE_UNITS[(match[3] ?? 's').toLowerCase()]!;
+  return requests > 0 && seconds > 0 ? seconds / requests : null;
 }
 
 /** The product token of a user-agent line or User-Agent header: "Crawler/2.1 (+url)" -> "crawler". */

@@ -1,16 +1,8 @@
 import { parseCrawlJob } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
-import { hostMatches, hostPoliteness } from './host-politeness.js';
+import { hostPoliteness } from './host-politeness.js';
 
 describe('host politeness overrides', () => {
-  it('matches exact hosts and whole domains, ignoring ports and case', () => {
-    expect(hostMatches('news.example.org', 'News.Example.org:8080')).toBe(true);
-    expect(hostMatches('news.example.org', 'example.org')).toBe(false);
-    expect(hostMatches('*.example.org', 'example.org')).toBe(true);
-    expect(hostMatches('*.example.org', 'a.b.example.org')).toBe(true);
-    expect(hostMatches('*.example.org', 'badexample.org')).toBe(false);
-  });
-
   it('applies the strictest value of every matching override, across jobs', () => {
     const jobs = [
       parseCrawlJob({ id: 'a', politeness: [{ hosts: ['*.example.org'], maxInFlight: 4, minDelayMs: 1000 }] }),

@@ -1,18 +1,9 @@
-import type { CrawlJob } from '@crawler/core';
+import { hostMatches, type CrawlJob } from '@crawler/core';
 
 export interface HostPoliteness {
   maxInFlight?: number;
   perRound?: number;
   minDelayMs?: number;
-}
-
-/** "news.example.org" matches that host; "*.example.org" matches example.org and every host under it. Ports are ignored. */
-export function hostMatches(pattern: string, host: string): boolean {
-  const hostname = host.replace(/:\d+$/, '').toLowerCase();
-  const wanted = pattern.trim().toLowerCase().replace(/:\d+$/, '');
-  if (!wanted.startsWith('*.')) return hostname === wanted;
-  const domain = wanted.slice(2);
-  return hostname === domain || hostname.endsWith(`.${domain}`);
 }
 
 /** The strictest of every override, in any job, whose host patterns match the host. */
