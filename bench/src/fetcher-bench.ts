@@ -1,9 +1,9 @@
-import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runFetcherStage } from './fetcher-stage-run.js';
 import { rawGets } from './raw-undici.js';
 import { startTestWebProcess } from './test-web-process.js';
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 
 /**
  * `node bench/dist/fetcher-bench.js`: the fetcher alone (stage + gate + client) against plain

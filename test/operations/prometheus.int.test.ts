@@ -259,6 +259,7 @@ describe('operating a distributed crawl', () => {
         'CrawlerLagGrowing',
         'CrawlerDeadLetters',
         'CrawlerStoreErrors',
+        'CrawlerBlockedBySite',
       ]),
     );
     expect(loaded.every((rule) => rule.health === 'ok')).toBe(true);

@@ -1,4 +1,3 @@
-import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { waitFor } from '@crawler/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawlSession } from './crawl-session.js';
 import { parseWarcRecords, WarcPageStore } from '@crawler/embedded';
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 
 const TARGETS = 150;
 const REPEATS = 80;

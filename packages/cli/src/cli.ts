@@ -4,6 +4,7 @@ import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
 import { dlqCommand, dlqHelp } from './commands/dlq.js';
 import { errorsCommand, errorsHelp } from './commands/errors.js';
+import { footprintCommand, footprintHelp } from './commands/footprint.js';
 import { lagCommand, lagHelp } from './commands/lag.js';
 import { pageCommand, pageHelp } from './commands/page.js';
 import { renderCommand, renderHelp } from './commands/render.js';
@@ -55,6 +56,11 @@ const commands: Record<string, Command> = {
     summary: 'failed URLs from the link base with their cause; --requeue makes them due',
     help: errorsHelp,
     run: (argv) => errorsCommand(argv),
+  },
+  footprint: {
+    summary: "the crawler's footprint per site and egress network, in 10-minute windows, as sites count it",
+    help: footprintHelp,
+    run: (argv) => footprintCommand(argv),
   },
   dlq: {
     summary: 'dead letters on crawl.dlq with code and reason; replay sends them back to their topic',

@@ -17,6 +17,7 @@ import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
 import { createSchedulerService, loadSchedulerConfig, type CrawlSnapshot } from '@crawler/scheduler';
+import { writeFootprintFile } from './ops/footprint-file.js';
 
 export interface OneProcessCrawlOptions {
   outDir: string;
@@ -33,6 +34,9 @@ export interface OneProcessCrawlOptions {
   /** On the real stack (Kafka, Elasticsearch, Redis, HBase, as configured by their variables) instead of embedded adapters. */
   stack?: boolean;
 }
+
+/** How often a running crawl copies its footprint to outDir (for crawler footprint --out). */
+const FOOTPRINT_SAVE_MS = 10_000;
 
 export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
 
@@ -93,6 +97,15 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   });
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);
   await scheduler.start();
+  // The footprint lives in the fingerprint store; an in-process one goes with the process, so it is copied to outDir.
+  const saveFootprint = async () => {
+    if (fetcher.pacing) writeFootprintFile(outDir, await fetcher.pacing.footprint());
+  };
+  const footprintTimer = setInterval(
+    () => void saveFootprint().catch((error: unknown) => logger.warn({ err: error }, 'footprint not saved')),
+    FOOTPRINT_SAVE_MS,
+  );
+  footprintTimer.unref();
 
   const started = performance.now();
 
@@ -165,8 +178,10 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
 
     /** Stops every stage in loop order and makes the link base and WARC files durable. */
     async stop(): Promise<void> {
+      clearInterval(footprintTimer);
       await scheduler.emitter.stop();
       await fetcher.stop();
+      await saveFootprint().catch((error: unknown) => logger.warn({ err: error }, 'footprint not saved'));
       await linkextract.stop();
       await dedup.stop();
       await scheduler.stop();

@@ -8,7 +8,7 @@ Serves the deterministic synthetic web on 127.0.0.1, one port per host. When eve
 prints one JSON line {"hosts":[{"name","origin"}],"seeds":[...]} to stdout.
 
 Options:
-  --profile <full|bench|edge|render|hostile>  site model (default full); edge: HTTP edge cases, no seeds; render: pages built by JavaScript; hostile: answers that hurt crawlers, no seeds
+  --profile <full|bench|edge|render|hostile|guarded>  site model (default full); edge: HTTP edge cases, no seeds; render: pages built by JavaScript; hostile: answers that hurt crawlers, no seeds; guarded: a site that blacklists crawler-like networks
   --hosts <n>                content hosts (full: 6, bench: 10)
   --pages-per-host <n>       pages per host (full: 60, bench: 1000)
   --page-bytes <n>           bench: approximate page size in bytes (default 4096)
@@ -50,9 +50,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     profile !== 'bench' &&
     profile !== 'edge' &&
     profile !== 'render' &&
-    profile !== 'hostile'
+    profile !== 'hostile' &&
+    profile !== 'guarded'
   ) {
-    throw new InvalidOptionsError(`--profile must be full, bench, edge, render or hostile, got ${profile}`);
+    throw new InvalidOptionsError(`--profile must be full, bench, edge, render, hostile or guarded, got ${profile}`);
   }
   const options: TestWebOptions = {
     profile,

@@ -24,4 +24,6 @@ export {
   type HostilePage,
 } from './hosts/hostile-host.js';
 export { MANY_LINKS, ONE_LINE_BYTES } from './hosts/hostile-bodies.js';
+export { DEFAULT_DETECTION, type DetectionThresholds, type DetectionVerdict } from './detection/crawler-classifier.js';
+export { GUARDED_ATTACHMENTS, GUARDED_HOST_NAMES, type BlockAnswer } from './hosts/guarded-host.js';
 export { malformedHrefs, type MalformedHref, type MalformedHrefKind } from './hosts/malformed-hrefs.js';

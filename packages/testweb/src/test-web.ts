@@ -3,6 +3,8 @@ import { buildWebModel } from './model/build-web.js';
 import { resolveOptions, type TestWebOptions } from './options.js';
 import { createRequestHandler } from './server/handle-request.js';
 import { closeServer, listenHosts } from './server/listen-hosts.js';
+import type { DetectionThresholds, DetectionVerdict } from './detection/crawler-classifier.js';
+import type { BlockAnswer } from './hosts/guarded-host.js';
 import type { RequestLog } from './server/request-log.js';
 import { createWebState } from './server/web-state.js';
 import type { GroundTruth } from './truth/ground-truth.js';
@@ -17,6 +19,13 @@ export interface TestWeb {
   /** The ground truth of the current round (a fresh copy on every call). */
   groundTruth(): GroundTruth;
   requests: RequestLog;
+  /** Guarded profile: the classifier's thresholds and what it judged (null in the other profiles). */
+  detection: {
+    thresholds: DetectionThresholds;
+    blockAnswer: BlockAnswer;
+    /** Networks judged crawlers, with the rule and what their window showed then. */
+    verdicts(): DetectionVerdict[];
+  } | null;
   /** Stops every listener, drops open connections (including endless responses) and pending timers. */
   close(): Promise<void>;
 }
@@ -46,6 +55,13 @@ export async function startTestWeb(options?: TestWebOptions): Promise<TestWeb> {
     },
     groundTruth: () => structuredClone(state.truth()),
     requests: state.log,
+    detection: web.detector
+      ? {
+          thresholds: web.detector.thresholds,
+          blockAnswer: resolved.detection.blockAnswer,
+          verdicts: () => web.detector!.verdicts(),
+        }
+      : null,
     close() {
       closing ??= (async () => {
         for (const timer of state.timers) clearTimeout(timer);

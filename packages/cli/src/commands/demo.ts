@@ -1,4 +1,3 @@
-import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { checkAgainstTruth, formatTruthReport, type TruthReport } from '../truth-check.js';
+import { OWN_SITE_BUDGET } from '@crawler/fetcher';
 
 export const demoHelp = `Usage: crawler demo [options]
 

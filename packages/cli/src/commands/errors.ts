@@ -8,7 +8,8 @@ import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
 export const errorsHelp = `Usage: crawler errors [options]
 
 Failed URLs from the link base, newest first, with their cause: status (retry: failing, will be
-tried again; error: attempts spent until the next re-crawl; gone; blocked), outcome class, HTTP
+tried again; error: attempts spent until the next re-crawl; gone; blocked; blocked_by_site: the
+site answers with challenges or denials, asked again after its back-off), outcome class, HTTP
 status, error code and consecutive failures. --requeue makes them due again now. Reads the link
 base of an embedded crawl (--out, as given to crawler run; read-only, so a running crawl may be
 looked at), or else the one the services use (CRAWLER_LINKBASE, ELASTICSEARCH_*). It scans every
@@ -16,7 +17,7 @@ record.
 
   --out DIR             the output folder of an embedded crawl
   --host HOST           only URLs of this host
-  --class CLASS         only this outcome class (timeout, server_error, gone...) or status (retry, error, gone, blocked)
+  --class CLASS         only this outcome class (timeout, server_error, gone...) or status (retry, error, gone, blocked, blocked_by_site)
   --since DURATION      only URLs whose last attempt is this recent (e.g. 1h)
   --limit N             list at most N (default 50)
   --requeue             make every matching URL due again now (all matches, not only those listed);
@@ -36,7 +37,7 @@ const flagSpec = {
   json: { type: 'boolean' },
 } as const;
 
-const FAILED: ReadonlySet<LinkStatus> = new Set(['retry', 'error', 'gone', 'blocked']);
+const FAILED: ReadonlySet<LinkStatus> = new Set(['retry', 'error', 'gone', 'blocked', 'blocked_by_site']);
 /** Records per update call when requeueing. */
 const REQUEUE_BATCH = 500;
 

@@ -1,5 +1,6 @@
 import { buildBlogHost } from '../hosts/blog-host.js';
 import { buildEdgeHosts, EDGE_HOST_NAMES, type EdgeHostName } from '../hosts/edge-hosts.js';
+import { buildGuardedHost, GUARDED_HOST_NAMES } from '../hosts/guarded-host.js';
 import { buildHostileHost, HOSTILE_HOST_NAMES } from '../hosts/hostile-host.js';
 import { FULL_HOST_NAMES, type FullBuildContext, type FullHostName, type HostBuild } from '../hosts/full-context.js';
 import { buildLegacyHost } from '../hosts/legacy-host.js';
@@ -28,6 +29,7 @@ function hostNames(options: ResolvedOptions): string[] {
   if (options.profile === 'edge') return [...EDGE_HOST_NAMES];
   if (options.profile === 'render') return [...RENDER_HOST_NAMES];
   if (options.profile === 'hostile') return [...HOSTILE_HOST_NAMES];
+  if (options.profile === 'guarded') return [...GUARDED_HOST_NAMES];
   return Array.from({ length: options.hosts }, (_, i) =>
     options.profile === 'bench' ? `bench-${i + 1}` : (FULL_HOST_NAMES[i] ?? `site-${i + 1}`),
   );
@@ -64,6 +66,7 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
     contentDuplicates: [],
     nearDuplicates: [],
     notNearDuplicates: [],
+    detector: null,
   };
   if (options.profile === 'edge') {
     web.seeds = [];
@@ -75,6 +78,19 @@ export function buildWebModel(options: ResolvedOptions, origins: string[]): WebM
   if (options.profile === 'hostile') {
     web.seeds = [];
     web.hosts = [buildHostileHost(origins[0] as string)];
+    return web;
+  }
+  if (options.profile === 'guarded') {
+    const { host, classifier } = buildGuardedHost({
+      origin: origins[0] as string,
+      seed,
+      pages: options.pagesPerHost,
+      thresholds: options.detection.thresholds,
+      blockAnswer: options.detection.blockAnswer,
+      now: options.detection.now,
+    });
+    web.hosts = [host];
+    web.detector = classifier;
     return web;
   }
   if (options.profile === 'render') {

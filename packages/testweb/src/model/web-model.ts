@@ -1,3 +1,4 @@
+import type { CrawlerClassifier } from '../detection/crawler-classifier.js';
 import type { GroundTruth } from '../truth/ground-truth.js';
 
 // The single data model of the synthetic web: the HTTP handler serves it and the ground truth is
@@ -116,6 +117,13 @@ export type Resource =
   | { kind: 'raw'; answer(request: RawRequest): RawAnswer }
   | { kind: 'wire'; answer: WireAnswer };
 
+/** A request as a site's front door sees it: who asks, for what, when. */
+export interface GuardedRequest {
+  remote: string;
+  path: string;
+  now: number;
+}
+
 export interface HostModel {
   name: string;
   origin: string;
@@ -130,6 +138,8 @@ export interface HostModel {
   validators: boolean;
   /** Root paths the rotating "related" box picks from; all are reachable pages anyway. */
   relatedPool: string[];
+  /** Sees every request before it is served; an answer given here replaces the resource (a site that blocks a visitor). */
+  guard?: (request: GuardedRequest) => RawAnswer | null;
 }
 
 export interface DuplicateDeclarations {
@@ -140,11 +150,13 @@ export interface DuplicateDeclarations {
 }
 
 export interface WebModel extends DuplicateDeclarations {
-  profile: 'full' | 'bench' | 'edge' | 'render' | 'hostile';
+  profile: 'full' | 'bench' | 'edge' | 'render' | 'hostile' | 'guarded';
   seed: number;
   maxDepth: number;
   hosts: HostModel[];
   seeds: string[];
+  /** Guarded profile: the log classifier in front of its host (null in the other profiles). */
+  detector: CrawlerClassifier | null;
 }
 
 export function findResource(host: HostModel, pathAndQuery: string): Resource | undefined {

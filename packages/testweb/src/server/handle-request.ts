@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findResource, type HostModel, type PageSpec, type Resource } from '../model/web-model.js';
+import { findResource, type HostModel, type PageSpec, type RawAnswer, type Resource } from '../model/web-model.js';
 import { isNotModified } from './conditional-get.js';
 import type { WebState } from './web-state.js';
 import { sendWire } from './wire-answer.js';
@@ -11,6 +11,7 @@ const STATUS_TEXT: Record<number, string> = {
   302: 'Found',
   307: 'Temporary Redirect',
   308: 'Permanent Redirect',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   410: 'Gone',
@@ -39,6 +40,11 @@ export function createRequestHandler(
       resource = findResource(host, path);
     }
     state.log.record(`${host.origin}${path}`, method, req.socket.remoteAddress ?? '');
+    const refusal = host.guard?.({ remote: req.socket.remoteAddress ?? '', path, now: Date.now() });
+    if (refusal) {
+      sendRaw(state, res, refusal, head);
+      return;
+    }
     if (!resource) {
       sendStatus(res, 404, head);
       return;
@@ -80,28 +86,9 @@ export function createRequestHandler(
       case 'endless':
         drip(state, res, head);
         return;
-      case 'raw': {
-        const answer = resource.answer({ headers: req.headers, now: Date.now() });
-        const send = () => {
-          const body = answer.body ?? Buffer.alloc(0);
-          res.writeHead(answer.status, STATUS_TEXT[answer.status] ?? 'Status', {
-            'content-length': body.length,
-            ...answer.headers,
-          });
-          res.end(head ? undefined : body);
-        };
-        if (!answer.delayMs) return send();
-        const timer = setTimeout(() => {
-          state.timers.delete(timer);
-          if (!res.destroyed) send();
-        }, answer.delayMs);
-        state.timers.add(timer);
-        res.once('close', () => {
-          clearTimeout(timer);
-          state.timers.delete(timer);
-        });
+      case 'raw':
+        sendRaw(state, res, resource.answer({ headers: req.headers, now: Date.now() }), head);
         return;
-      }
       case 'wire':
         sendWire(state, req.socket, resource.answer);
         return;
@@ -113,6 +100,27 @@ export function createRequestHandler(
       }
     }
   };
+}
+
+function sendRaw(state: WebState, res: ServerResponse, answer: RawAnswer, head: boolean): void {
+  const send = () => {
+    const body = answer.body ?? Buffer.alloc(0);
+    res.writeHead(answer.status, STATUS_TEXT[answer.status] ?? 'Status', {
+      'content-length': body.length,
+      ...answer.headers,
+    });
+    res.end(head ? undefined : body);
+  };
+  if (!answer.delayMs) return send();
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    if (!res.destroyed) send();
+  }, answer.delayMs);
+  state.timers.add(timer);
+  res.once('close', () => {
+    clearTimeout(timer);
+    state.timers.delete(timer);
+  });
 }
 
 function sendPage(
