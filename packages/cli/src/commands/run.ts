@@ -42,8 +42,9 @@ Where:
 Output:
   --out DIR             output folder (default ./crawl-output): WARC files, link base, crawl.log
                         (warnings: bodies cut at the size cap, pages whose links were capped,
-                        pages dropped as duplicates), crawl-summary.json; crawler status, errors
-                        and page get read it with --out DIR, also while the crawl runs
+                        pages dropped as duplicates), crawl-summary.json, footprint.json (what
+                        sites saw of the crawl); crawler status, errors, page get and footprint
+                        read it with --out DIR, also while the crawl runs
   --json                print the summary as JSON
   --quiet               no progress line (pages: distinct pages fetched in this run; answered:
                         requests answered, re-fetches included)

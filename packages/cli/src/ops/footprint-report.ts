@@ -104,7 +104,7 @@ export function summarizeFootprint(windows: FootprintWindow[]): FootprintReport 
 /** The report as the command prints it: networks, then sites, then every window. */
 export function formatFootprint(report: FootprintReport): string {
   if (report.windows.length === 0) return 'no requests recorded in the last 48 hours\n';
-  const seconds = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(1));
+  const seconds = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(ms < 10_000 ? 2 : 1));
   const share = (value: number) => `${Math.round(value * 100)}%`;
   const time = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
   return [

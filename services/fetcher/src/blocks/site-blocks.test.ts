@@ -80,4 +80,22 @@ describe('SiteBlocks', () => {
     expect(seen.map((verdict) => verdict.signal)).toEqual(['challenge', 'denials', 'denials', 'denials']);
     expect(lifted).toEqual(['site.test']);
   });
+
+  it('counts answers of requests in flight when the block was recognized as that block, not new ones', () => {
+    const { blocks, seen } = blocksWith();
+    const wall = '<title>Just a moment...</title>';
+    expect(blocks.observe('site.test', page('/a', 200, wall), false, 0)).toMatchObject({
+      streak: 1,
+      blockedForMs: 1000,
+    });
+    const again = blocks.observe('site.test', page('/b', 200, wall), false, 0);
+    expect(again).toMatchObject({ signal: 'challenge', streak: 1 });
+    expect(again!.blockedForMs).toBeLessThanOrEqual(1000);
+    expect(seen).toHaveLength(1);
+    // Its probe, later, still finds the wall: the second block in a row.
+    expect(blocks.observe('site.test', page('/c', 200, wall), true, 0)).toMatchObject({
+      streak: 2,
+      blockedForMs: 2000,
+    });
+  });
 });

@@ -63,6 +63,8 @@ export class SiteBlocks {
   private readonly recent = new Map<string, Recent[]>();
   /** Sites that served a real page (more than a tiny body): only they can collapse. */
   private readonly servedContent = new Set<string>();
+  /** Blocks in a row of the sites this process saw blocked, until a probe lifts them. */
+  private readonly streaks = new Map<string, number>();
 
   constructor(private readonly options: SiteBlocksOptions) {}
 
@@ -72,7 +74,13 @@ export class SiteBlocks {
    */
   observe(site: string, answer: PageAnswer, probe: boolean, blockStreak: number): BlockVerdict | null {
     const signal = this.signalOf(site, answer, probe);
-    if (signal) return this.block(site, signal, blockStreak);
+    if (signal) {
+      // Answers to requests that were in flight when the block was recognized: the same block, not another.
+      const held = this.options.holds.heldFor(site);
+      if (!probe && held?.reason === 'block')
+        return { signal, blockedForMs: held.remainingMs, streak: this.streaks.get(site) ?? 1 };
+      return this.block(site, signal, Math.max(blockStreak, this.streaks.get(site) ?? 0));
+    }
     if (probe || this.options.holds.has(site, 'block')) this.unblock(site);
     return null;
   }
@@ -117,6 +125,9 @@ export class SiteBlocks {
     const streak = blockStreak + 1;
     const blockedForMs = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** Math.min(streak - 1, 30));
     options.holds.hold(site, blockedForMs, 'block');
+    this.streaks.delete(site);
+    this.streaks.set(site, streak);
+    if (this.streaks.size > MAX_SITES) this.streaks.delete(this.streaks.keys().next().value as string);
     options.shared?.block(site, blockedForMs, streak);
     // The probe after the block starts from a clean slate, but keeps the placeholder it must not see again.
     const recent = this.recent.get(site);
@@ -128,6 +139,7 @@ export class SiteBlocks {
 
   private unblock(site: string): void {
     this.options.holds.release(site);
+    this.streaks.delete(site);
     this.options.shared?.block(site, null, 0);
     this.recent.delete(site);
     this.options.onUnblock?.(site);
