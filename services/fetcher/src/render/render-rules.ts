@@ -19,7 +19,7 @@ const regexSource = z.string().refine(
  * always: render it; learn: render it until the site's learned decision says rendering changes
  * nothing there; never: do not render it, even if it looks like a shell.
  */
-export const renderRuleSchema = z.object({
+export const renderRuleSchema = z.strictObject({
   pattern: regexSource,
   render: z.enum(['always', 'learn', 'never']).default('always'),
   /** Scrolls to the end of the page, each followed by a wait for its requests (infinite-scroll lists). */
