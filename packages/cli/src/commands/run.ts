@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
+import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, replaceFile, type CrawlJob } from '@crawler/core';
+import { loadFetcherConfig } from '@crawler/fetcher';
 import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
+import { prepareOutputFolder } from '../output-folder.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -34,7 +36,8 @@ Where:
                         eval "$(deploy/local/stack-env.sh)") instead of embedded adapters
 
 Output:
-  --out DIR             output folder (default ./crawl-output)
+  --out DIR             output folder (default ./crawl-output): a new or empty folder, or one an
+                        earlier run made (the crawl resumes); a folder with other files is refused
   --json                print the summary as JSON
   --quiet               no progress line
   -h, --help            this help
@@ -42,7 +45,7 @@ Output:
 Every service setting can also be given by environment variable or a JSON file named by
 CRAWLER_CONFIG; see docs/CONFIGURATION.md.`;
 
-const flagSpec = {
+export const flagSpec = {
   seed: { type: 'string', multiple: true },
   'seeds-file': { type: 'string' },
   job: { type: 'string' },
@@ -82,15 +85,19 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
   // The fetcher reads the job's content types and rendering rules from the file itself.
   if (values.job) fetcher.jobFile = values.job;
+  const maxTimeMs = durationFlag('run', 'max-time', values['max-time']);
+  // A bad --user-agent or --allow-address is refused before the output folder is touched.
+  loadFetcherConfig({ overrides: fetcher });
+  await prepareOutputFolder('run', outDir, { fresh: false });
   const summary = await runCrawlSession({
     outDir,
     job,
     overrides: { fetcher },
-    maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
+    maxTimeMs,
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
   });
-  writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await replaceFile(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
   return 0;
 }
