@@ -3,6 +3,7 @@ import { createPageParser, extractLimitsOf, loadLinkextractConfig, type ParsedCo
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkParseHelp = `Usage: crawler check parse [options] URL|FILE
 
@@ -26,7 +27,7 @@ sitemaps (gzipped too) and plain text are understood.
 
 Exit code 0 when the page was parsed, 1 when it could not be fetched.`;
 
-const flagSpec = {
+export const flagSpec = {
   base: { type: 'string' },
   job: { type: 'string' },
   'content-type': { type: 'string' },
@@ -75,7 +76,9 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
       const fetched = await fetchPage(fetcher!.parts, target);
       if (!fetched.ok) {
         process.stderr.write(
-          `crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+          textLines([
+            `crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}`,
+          ]),
         );
         return 1;
       }
@@ -100,7 +103,7 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
       publishedAt: content.publishedAt === null ? null : new Date(content.publishedAt).toISOString(),
       dropped: Object.fromEntries(content.dropped),
     };
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatParseReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatParseReport(report));
     return 0;
   } finally {
     await fetcher?.close();
@@ -130,7 +133,7 @@ function formatParseReport(report: ParseReport): string {
     `fields       ${Object.keys(report.fields).length === 0 ? '-' : ''}`,
     ...Object.entries(report.fields).map(([name, values]) => `  ${name}: ${values.join(' | ')}`),
     `main text    (${report.textMethod}, ${report.text.length} characters)`,
-    report.text,
+    ...report.text.split('\n'),
   ];
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }
