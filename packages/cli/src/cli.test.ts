@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.js';
 import { capture } from './test-support/capture-output.js';
@@ -58,19 +61,15 @@ describe('crawler command line', () => {
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
-  it('names the bad setting when an environment variable is invalid', async () => {
+  it('names the bad setting in one line, exit 2, before it creates the output folder', async () => {
     const io = capture();
+    const out = join(tmpdir(), `crawler-cli-test-${process.pid}`);
     vi.stubEnv('FETCHER_CONCURRENCY', 'many');
-    const code = await runCli([
-      'run',
-      '--seed',
-      'http://127.0.0.1:9/',
-      '--quiet',
-      '--out',
-      `/tmp/crawler-cli-test-${process.pid}`,
-    ]);
+    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', out]);
     vi.unstubAllEnvs();
-    expect(code).toBe(1);
-    expect(io.err()).toMatch(/FETCHER_CONCURRENCY \(concurrency\) = "many"/);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/^crawler: fetcher: invalid setting FETCHER_CONCURRENCY \(concurrency\) = "many"/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -3,6 +3,9 @@ import { UsageError } from './usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** A command's flags as parseArgs reads them (-h/--help is added to every command). */
+export type FlagSpec = Options;
+
 /** node:util parseArgs in strict mode, with its errors turned into one-line usage errors. */
 export function parseFlags<O extends Options>(
   command: string,

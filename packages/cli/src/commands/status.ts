@@ -23,7 +23,7 @@ stack as the services do (CRAWLER_*, KAFKA_*, ELASTICSEARCH_*).
 
 Exit code 0, or 1 when Kafka or the link base cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   once: { type: 'boolean' },
   json: { type: 'boolean' },
   interval: { type: 'string' },
