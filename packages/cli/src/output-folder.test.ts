@@ -1,6 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startTestWeb } from '@crawler/testweb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.js';
 import { OUTPUT_MARKER, prepareOutputFolder } from './output-folder.js';
@@ -89,5 +99,37 @@ describe('the output folder', () => {
     // Demo would not adopt an unmarked crawl folder, but this one is marked now.
     await prepareOutputFolder('demo', earlier, { fresh: true });
     expect(readdirSync(earlier)).toEqual([OUTPUT_MARKER]);
+  });
+
+  it('a crawl writes crawl.log and crawl-summary.json in its folder, never through symlinks planted there', async () => {
+    const web = await startTestWeb({ profile: 'bench', hosts: 1, pagesPerHost: 30 });
+    try {
+      const root = mkdtempSync(join(tmpdir(), 'out-folder-'));
+      const victims = userFolder(root, 'victims');
+      const out = join(root, 'out');
+      await prepareOutputFolder('run', out, { fresh: false });
+      symlinkSync(join(victims, 'notes.txt'), join(out, 'crawl-summary.json'));
+      symlinkSync(join(victims, 'photos', 'a.jpg'), join(out, 'crawl.log'));
+      const io = capture();
+      const code = await runCli(
+        ['run', '--seed', web.seeds[0]!, '--allow-address', '127.0.0.1', '--max-pages', '3'].concat([
+          '--delay-ms',
+          '0',
+          '--quiet',
+          '--out',
+          out,
+        ]),
+      );
+      expect(code, io.err()).toBe(0);
+      expect(readFileSync(join(victims, 'notes.txt'), 'utf8')).toBe('precious');
+      expect(readFileSync(join(victims, 'photos', 'a.jpg'), 'utf8')).toBe('jpeg');
+      for (const name of ['crawl-summary.json', 'crawl.log'])
+        expect(lstatSync(join(out, name)).isFile(), name).toBe(true);
+      expect(JSON.parse(readFileSync(join(out, 'crawl-summary.json'), 'utf8'))).toMatchObject({
+        stopReason: expect.any(String),
+      });
+    } finally {
+      await web.close();
+    }
   });
 });
