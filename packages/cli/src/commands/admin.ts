@@ -100,10 +100,16 @@ export async function adminCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     return values.help ? 0 : 2;
   }
   const [command, ...args] = positionals;
+  if (values.file !== undefined && command !== 'add-seeds')
+    throw new UsageError(`crawler admin ${command}: --file is for add-seeds (see crawler admin --help)`);
   const request = adminRequest(command, args, values.file);
   const token = values['token-file'] ? readToken(values['token-file']) : env.SCHEDULER_ADMIN_TOKEN;
   if (!token) throw new UsageError('crawler admin: no token: set SCHEDULER_ADMIN_TOKEN or give --token-file FILE');
   const base = values.admin ?? env.SCHEDULER_ADMIN_URL ?? 'http://127.0.0.1:8090';
+  if (!/^https?:\/\//i.test(base) || !URL.canParse(base))
+    throw new UsageError(
+      `crawler admin: ${values.admin !== undefined ? '--admin' : 'SCHEDULER_ADMIN_URL'} "${base}" is not an http(s) URL`,
+    );
   let response: Response;
   try {
     response = await fetch(new URL(request.path, base), {

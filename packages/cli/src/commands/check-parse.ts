@@ -2,7 +2,7 @@ import { loadCrawlJob, parseCrawlJob } from '@crawler/core';
 import { createPageParser, extractLimitsOf, loadLinkextractConfig, type ParsedContent } from '@crawler/linkextract';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
-import { createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
+import { checkFileOptions, createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
 import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkParseHelp = `Usage: crawler check parse [options] URL|FILE
@@ -56,6 +56,7 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('crawler check parse: give exactly one URL or file (see crawler check parse --help)');
   const target = positionals[0]!;
+  checkFileOptions(values.base, values['content-type'], values.charset);
   const isUrl = /^https?:\/\//i.test(target);
   const baseJob = values.job ? loadCrawlJob(values.job) : parseCrawlJob({ scope: { mode: 'any' } });
   const job = values['splice-frames']

@@ -58,8 +58,8 @@ export async function checkUrlCommand(argv: string[]): Promise<number> {
 }
 
 export function urlReport(input: string, base: string | undefined, jobFile: string | undefined): UrlReport {
-  if (base !== undefined && !URL.canParse(base))
-    throw new UsageError(`crawler check url: --base "${base}" is not an absolute URL`);
+  if (base !== undefined && (!URL.canParse(base) || !/^https?:/i.test(base)))
+    throw new UsageError(`crawler check url: --base "${base}" is not an absolute http(s) URL`);
   const job = jobFile ? loadCrawlJob(jobFile) : null;
   const result = canonicalize(input, base, job ? jobCanonicalizeOptions(job) : defaultCanonicalizeOptions);
   if (!result.ok)

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { silentLogger } from '@crawler/core';
-import { createFetcherParts, fetchUrl, loadFetcherConfig, type FetcherParts } from '@crawler/fetcher';
+import {
+  createFetcherParts,
+  fetchUrl,
+  loadFetcherConfig,
+  normalizeCharsetLabel,
+  type FetcherParts,
+} from '@crawler/fetcher';
 import type { FrameFetcher, PageInput } from '@crawler/linkextract';
 import { UsageError } from '../usage-error.js';
 
@@ -76,6 +82,20 @@ export async function fetchPage(parts: FetcherParts, url: string): Promise<PageS
       headers: result.headers,
     },
   };
+}
+
+/** --base, --content-type and --charset of a file, checked before anything is read or fetched. */
+export function checkFileOptions(
+  base: string | undefined,
+  mediaType: string | undefined,
+  charset: string | undefined,
+): void {
+  if (base !== undefined && (!URL.canParse(base) || !/^https?:/i.test(base)))
+    throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
+  if (mediaType !== undefined && !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType))
+    throw new UsageError(`crawler check parse: --content-type "${mediaType}" is not a media type (type/subtype)`);
+  if (charset !== undefined && normalizeCharsetLabel(charset) === null)
+    throw new UsageError(`crawler check parse: --charset "${charset}" is not a known character encoding`);
 }
 
 /** Reads a local file; its links resolve against `base` (default http://example.invalid/<file name>). */

@@ -10,7 +10,7 @@ import {
   type RenderOutcome,
   type RenderRule,
 } from '@crawler/fetcher';
-import { intFlag, parseFlags } from '../parse-flags.js';
+import { checkOutputFile, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { jsonLine, textLines } from '../terminal-text.js';
 
@@ -71,6 +71,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const scrolls = intFlag('render', 'scrolls', values.scrolls, 0);
   if ((scrolls !== undefined || values.click) && !values.force)
     throw new UsageError('crawler render: --scrolls and --click go with --force (or put them in a --rules file)');
+  if (values.html !== undefined) checkOutputFile('render', 'html', values.html);
   const overrides: Record<string, unknown> = { minDelayMs: 0, render: true };
   if (values['allow-address']) overrides.allowAddresses = values['allow-address'];
   if (values['ignore-robots']) overrides.obeyRobots = false;
