@@ -36,9 +36,9 @@ vi.mock('@crawler/adapters', async (importOriginal) => {
       ),
     createLinkBase: async (...args: Parameters<typeof actual.createLinkBase>) => {
       const linkbase = await actual.createLinkBase(...args);
-      return intercept(linkbase, (key) =>
-        key === 'stats' && stores.statsHang && stores.puts > 0 ? () => new Promise(() => undefined) : undefined,
-      );
+      const stats: typeof linkbase.stats = (...statsArgs) =>
+        stores.statsHang && stores.puts > 0 ? new Promise(() => undefined) : linkbase.stats(...statsArgs);
+      return intercept(linkbase, (key) => (key === 'stats' ? stats : undefined));
     },
   };
 });

@@ -1,4 +1,4 @@
-import { CrawlerError, errorMessage } from '@crawler/core';
+import { CrawlerError, decoratePort, errorMessage } from '@crawler/core';
 
 /**
  * The crawl could not write its output (a full disk, a quota, a file size limit, a read-only or
@@ -68,29 +68,21 @@ export class WriteFailureLatch {
 
 /**
  * The port with every call watched: a call that fails because the disk refused a write reports
- * it (and still fails, so the caller's own handling is unchanged). Ports are plain objects or
- * class instances whose methods return promises; properties that are not functions pass through.
+ * it (and still fails, so the caller's own handling is unchanged).
  */
 export function watchWrites<T extends object>(port: T, where: string, latch: WriteFailureLatch): T {
-  return new Proxy(port, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        let result: unknown;
-        try {
-          result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        } catch (error) {
-          latch.report(where, error);
-          throw error;
-        }
-        if (result instanceof Promise)
-          return result.catch((error: unknown) => {
-            latch.report(where, error);
-            throw error;
-          });
-        return result;
-      };
-    },
+  return decoratePort(port, (call) => (...args) => {
+    let result: unknown;
+    try {
+      result = call(...args);
+    } catch (error) {
+      latch.report(where, error);
+      throw error;
+    }
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      latch.report(where, error);
+      throw error;
+    });
   });
 }
