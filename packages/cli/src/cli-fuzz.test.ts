@@ -29,6 +29,7 @@ type Kind =
   | 'robots'
   | 'out'
   | 'warc-out'
+  | 'crawl-out'
   | 'output-file'
   | 'user-agent'
   | 'media-type'
@@ -94,6 +95,8 @@ const KINDS: Record<string, Kind> = {
 const KIND_OF_COMMAND: Record<string, Kind> = {
   'demo --seed': 'count',
   'page get --out': 'warc-out',
+  'status --out': 'crawl-out',
+  'errors --out': 'crawl-out',
   'lag --group': 'crawl-group',
   'lag --topic': 'free',
 };
@@ -202,6 +205,7 @@ describe('crawler command line fuzz', () => {
       robots: [f.missing!, f.folder!],
       out: [f.aFile!, f.underAFile!, f.userFolder!],
       'warc-out': [f.aFile!, f.folder!, f.missing!],
+      'crawl-out': [f.aFile!, f.folder!, f.missing!],
       'output-file': [f.folder!, join(f.missing!, 'out.html')],
       'user-agent': ['curl/8.0', '123', 'bot without a contact'],
       'media-type': ['notatype', 'text/', '/html', 'a b/c'],

@@ -53,34 +53,37 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = new ProgressDisplay(process.stderr);
+  const stateUnavailable = () => {
+    throw new CrawlerError(
+      'CRAWL_STATE_UNAVAILABLE',
+      `the link base did not answer within ${SNAPSHOT_BOUND_MS / 1000} s, so the crawl stopped without a summary`,
+    );
+  };
+  let progress: ProgressDisplay | undefined;
   try {
+    const atStart = await within(crawl.snapshot(), SNAPSHOT_BOUND_MS, stateUnavailable);
+    const display = (progress = new ProgressDisplay(process.stderr, undefined, atStart));
     const reason = await crawl.waitUntilDone({
       maxTimeMs: options.maxTimeMs,
       signal: AbortSignal.any([interrupt.signal, failures.signal]),
-      onTick: (snapshot) => !options.quiet && progress.update(snapshot, crawl.elapsedMs()),
+      onTick: (snapshot) => !options.quiet && display.update(snapshot, crawl.elapsedMs()),
     });
     if (failures.failure) throw failures.failure;
     const elapsed = crawl.elapsedMs();
-    const snapshot = await within(crawl.snapshot(), SNAPSHOT_BOUND_MS, () => {
-      throw new CrawlerError(
-        'CRAWL_STATE_UNAVAILABLE',
-        `the link base did not answer within ${SNAPSHOT_BOUND_MS / 1000} s, so the crawl stopped without a summary`,
-      );
-    });
+    const snapshot = await within(crawl.snapshot(), SNAPSHOT_BOUND_MS, stateUnavailable);
     if (!options.quiet) {
-      progress.update(snapshot, elapsed);
-      progress.finish();
+      display.update(snapshot, elapsed);
+      display.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, crawl.storage());
+    return buildSummary(snapshot, reason, elapsed, crawl.storage(), atStart);
   } catch (error) {
     throw failures.failure ?? error;
   } finally {
     // From here a second Ctrl-C or SIGTERM ends the process at once (the default action).
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (!options.quiet) progress.finish();
+    if (!options.quiet) progress?.finish();
     await stopWithin(crawl, STOP_BOUND_MS, failures);
     logger.flush();
     await log.close();

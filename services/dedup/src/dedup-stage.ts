@@ -289,6 +289,11 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
 
       const stores = decided.change === 'new' || decided.change === 'changed';
       count(decided.change, page.noindex && stores);
+      if (decided.change === 'duplicate' || decided.change === 'near_duplicate')
+        options.logger?.warn(
+          { url: page.url, duplicateOf: decided.duplicateOf, distance: decided.distance ?? undefined },
+          `page dropped as a ${decided.change === 'duplicate' ? 'duplicate' : 'near duplicate'}: not stored, its links not followed`,
+        );
       const emissions: Emission[] = [];
       // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
       // may be getting old, or is new (its digest was registered just now). Only a page that found

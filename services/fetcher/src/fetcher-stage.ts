@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId, urlIdentityOf } from '@crawler/core';
-import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import type { Emission, FetchResult, FrontierRequest, Logger, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
@@ -15,6 +15,8 @@ export interface FetcherStageOptions {
   /** Renders the pages that need it; null or absent: no page is rendered. */
   renderer?: Renderer | null;
   now?: () => number;
+  /** Where a body cut at the size cap is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -43,6 +45,16 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
         result.kind === 'status'
           ? [statusEmission(request, result, now(), rendered?.meta)]
           : pageEmissions(request, result, rendered?.meta);
+      if (result.kind === 'page' && result.truncated)
+        options.logger?.warn(
+          {
+            url: result.finalUrl,
+            kept: result.body.length,
+            contentLength: result.headers['content-length'] ?? null,
+            maxBodyBytes: options.deps.maxBodyBytes,
+          },
+          'body truncated at FETCHER_MAX_BODY_BYTES: kept and flagged; links past the cut are not seen',
+        );
       metrics.countOutcome(
         result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok',
         performance.now() - started,

@@ -1,5 +1,12 @@
 import { errorMessage, silentLogger } from '@crawler/core';
-import { createFetcherParts, decodeText, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
+import {
+  createFetcherParts,
+  decodeText,
+  effectivePort,
+  fetchUrl,
+  loadFetcherConfig,
+  type FetchUrlOutcome,
+} from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { jsonLine, textLines } from '../terminal-text.js';
@@ -55,9 +62,10 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
   const parts = createFetcherParts(loadFetcherConfig({ overrides }), null, silentLogger());
   try {
     const url = new URL(target);
+    await parts.policy.ready();
     const dnsStarted = performance.now();
     // Resolving first shows the address and the DNS time; the connection then reuses the cached answer.
-    const address = await parts.policy.resolve(url.hostname).then(
+    const address = await parts.policy.resolve(url.hostname, effectivePort(url.protocol, url.port)).then(
       (entry) => entry.address,
       (error: unknown) => `not used: ${errorMessage(error)}`,
     );

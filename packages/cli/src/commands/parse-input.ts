@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { silentLogger } from '@crawler/core';
 import {
   createFetcherParts,
+  fetchDocument,
   fetchUrl,
   loadFetcherConfig,
   normalizeCharsetLabel,
@@ -62,6 +63,7 @@ export function createCheckFetcher(options: FetchOptions): { parts: FetcherParts
 
 /** Fetches a URL as the fetcher does (robots.txt, address policy, charset choice). */
 export async function fetchPage(parts: FetcherParts, url: string): Promise<PageSource> {
+  await parts.policy.ready();
   const result = await fetchUrl(parts.deps, { url, jobId: 'check', etag: null, lastModified: null });
   if (result.kind !== 'page')
     return {
@@ -128,19 +130,5 @@ export function readPage(
 
 /** Frames fetched through the same fetcher: robots.txt and the address policy apply to them too. */
 export function fetcherFrames(parts: FetcherParts): FrameFetcher {
-  return {
-    async fetchFrame(url, signal) {
-      const aborted = new Promise<null>((resolve) =>
-        signal.addEventListener('abort', () => resolve(null), { once: true }),
-      );
-      const fetched = await Promise.race([fetchPage(parts, url), aborted]);
-      if (!fetched || !fetched.ok) return null;
-      return {
-        finalUrl: fetched.page.finalUrl,
-        mediaType: fetched.page.mediaType,
-        charset: fetched.page.charset,
-        body: fetched.page.body,
-      };
-    },
-  };
+  return { fetchFrame: (url, signal) => fetchDocument(parts.deps, url, 'check', signal) };
 }

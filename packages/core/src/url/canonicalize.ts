@@ -90,7 +90,8 @@ export function canonicalize(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme' };
   if (!url.hostname) return { ok: false, reason: 'invalid' };
   // Each URL setter re-serializes the whole URL, so only what needs changing is set.
-  if (url.hash) url.hash = '';
+  // An empty fragment (`href="#"`, `page.html#`) reads as '' in url.hash but stays in href.
+  if (url.hash || url.href.endsWith('#')) url.hash = '';
   if (url.username) url.username = '';
   if (url.password) url.password = '';
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
