@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 import { parseWarcRecords } from './warc-record.js';
@@ -210,7 +210,7 @@ function reasonPhrase(status: number): string {
 
 /** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
 function warcPageInput(page: StoredPage): WarcPageInput {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
   // The server's headers as received, Content-Length and Content-Encoding included: they are
   // evidence of what was served; WARC-Truncated says when the block holds less than that.
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];

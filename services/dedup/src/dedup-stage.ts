@@ -16,7 +16,7 @@ import type { Judge } from './judge/judge.js';
 import { VerdictCache, type ResolvedVerdict } from './judge/verdict-cache.js';
 import { NearDuplicateIndex, type Lookup } from './near/near-duplicate-index.js';
 import { acceptsSameSite, nearestMatches, specificHeadline } from './near/nearest-match.js';
-import { isMarkup } from './page-body.js';
+import { isMarkup } from './content-kind.js';
 import { decodeRegistration, encodeRegistration, type Registration } from './registration.js';
 import { NO_TEMPLATE, type SiteTemplate } from './template/site-template.js';
 import { SiteTemplates } from './template/site-templates.js';

@@ -325,7 +325,7 @@ async function fetchHops(
         headers: response.headers,
       });
     }
-    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type'], type) : null;
+    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type']) : null;
     return {
       kind: 'page',
       finalUrl: url.href,

@@ -18,8 +18,6 @@ export * from './robots/robots-txt.js';
 export * from './robots/robots-fetch.js';
 export * from './robots/robots-cache.js';
 export * from './charset/choose-charset.js';
-export * from './charset/charset-label.js';
-export * from './charset/decode-text.js';
 export * from './compose-fetcher.js';
 export * from './render/create-renderer.js';
 export * from './render/renderer.js';

@@ -1,6 +1,5 @@
 import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage, StatusUpdate } from '@crawler/core';
-import { errorCode, errorMessage, Schemas, Topics, urlIdentityOf } from '@crawler/core';
-import { rawBody } from './decode-body.js';
+import { errorCode, errorMessage, rawBody, Schemas, Topics, urlIdentityOf } from '@crawler/core';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';

@@ -1,12 +1,5 @@
-import { errorMessage, silentLogger } from '@crawler/core';
-import {
-  createFetcherParts,
-  decodeText,
-  effectivePort,
-  fetchUrl,
-  loadFetcherConfig,
-  type FetchUrlOutcome,
-} from '@crawler/fetcher';
+import { decodeText, errorMessage, silentLogger } from '@crawler/core';
+import { createFetcherParts, effectivePort, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { jsonLine, textLines } from '../terminal-text.js';
@@ -132,7 +125,7 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
       errorMessage: result.errorMessage ?? null,
     };
   }
-  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset) : '';
+  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset).text : '';
   return {
     ...common,
     outcome: 'ok',

@@ -32,6 +32,20 @@ describe('canonicalize', () => {
     expect(canonicalUrl('#', 'http://example.test/a/b.html')).toBe('http://example.test/a/b.html');
   });
 
+  it('drops a fragment, empty or not, so `page.html#` is the page itself', () => {
+    for (const [input, base] of [
+      ['http://h.test/about.html#', undefined],
+      ['http://h.test/about.html#top', undefined],
+      ['#', 'http://h.test/about.html'],
+      ['about.html#', 'http://h.test/'],
+      ['http://h.test/about.html?#', undefined],
+      ['http://h.test/about.html##', undefined],
+    ] as const)
+      expect(canonicalUrl(input, base), `${input} on ${base}`).toBe('http://h.test/about.html');
+    expect(canonicalUrl('http://h.test/p?q=1#')).toBe('http://h.test/p?q=1');
+    expect(canonicalUrl('http://h.test/#')).toBe('http://h.test/');
+  });
+
   it('sorts query parameters only when asked, keeping equal names in order', () => {
     expect(canonicalUrl('http://e.test/?b=1&a=2&b=0')).toBe('http://e.test/?b=1&a=2&b=0');
     expect(

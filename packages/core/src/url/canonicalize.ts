@@ -3,7 +3,7 @@
  *  1. WHATWG parsing against the base: lowercases scheme and host, IDN to punycode, drops default
  *     ports, resolves dot segments; a trailing dot on the host is dropped.
  *  2. Only http and https are crawlable; anything else is rejected.
- *  3. The fragment is dropped.
+ *  3. The fragment, empty or not, is dropped.
  *  4. Percent-encoding is normalized: escapes of unreserved characters are decoded, hex is uppercased.
  *  5. Session ids (;jsessionid=… path parameters and session query parameters) are removed.
  *  6. Tracking parameters (utm_*, gclid, fbclid, …) are removed.
