@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { silentLogger } from '@crawler/core';
-import {
-  createFetcherParts,
-  fetchDocument,
-  fetchUrl,
-  loadFetcherConfig,
-  normalizeCharsetLabel,
-  type FetcherParts,
-} from '@crawler/fetcher';
+import { encodingName, silentLogger } from '@crawler/core';
+import { createFetcherParts, fetchDocument, fetchUrl, loadFetcherConfig, type FetcherParts } from '@crawler/fetcher';
 import type { FrameFetcher, PageInput } from '@crawler/linkextract';
 import { UsageError } from '../usage-error.js';
 
@@ -96,7 +89,7 @@ export function checkFileOptions(
     throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
   if (mediaType !== undefined && !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType))
     throw new UsageError(`crawler check parse: --content-type "${mediaType}" is not a media type (type/subtype)`);
-  if (charset !== undefined && normalizeCharsetLabel(charset) === null)
+  if (charset !== undefined && encodingName(charset) === null)
     throw new UsageError(`crawler check parse: --charset "${charset}" is not a known character encoding`);
 }
 
