@@ -32,6 +32,7 @@ type Kind =
   | 'crawl-out'
   | 'output-file'
   | 'user-agent'
+  | 'address'
   | 'media-type'
   | 'charset'
   | 'scope'
@@ -55,8 +56,7 @@ const KINDS: Record<string, Kind> = {
   'per-host': 'count',
   'delay-ms': 'count',
   'user-agent': 'user-agent',
-  // Checked by the fetcher's address policy, which has its own tests.
-  'allow-address': 'free',
+  'allow-address': 'address',
   out: 'out',
   hosts: 'count',
   'pages-per-host': 'count',
@@ -103,7 +103,8 @@ const KIND_OF_COMMAND: Record<string, Kind> = {
 
 /** The bound on one command line: one that is refused takes milliseconds. */
 const CASE_MS = 10_000;
-const CASES_PER_COMMAND = 14;
+/** Command lines per command beyond one per kind of bad input and one per flag that can take a bad value. */
+const EXTRA_CASES = 6;
 
 describe('crawler command line fuzz', () => {
   const dialled: string[] = [];
@@ -208,6 +209,8 @@ describe('crawler command line fuzz', () => {
       'crawl-out': [f.aFile!, f.folder!, f.missing!],
       'output-file': [f.folder!, join(f.missing!, 'out.html')],
       'user-agent': ['curl/8.0', '123', 'bot without a contact'],
+      // Only forms refused without a DNS lookup: a name would be resolved.
+      address: ['0.0.0.0/0', '10.0.0.0/99', '127.0.0.1:99999', '::/0'],
       'media-type': ['notatype', 'text/', '/html', 'a b/c'],
       charset: ['no-such-charset', 'utf-9'],
       scope: ['galaxy', ''],
@@ -246,7 +249,7 @@ describe('crawler command line fuzz', () => {
     out: string;
   }
 
-  /** CASES_PER_COMMAND bad command lines for one command path, the same ones for the same seed. */
+  /** Bad command lines for one command path, the same ones for the same seed: every flag that can be given a bad value gets one. */
   function casesFor(path: string, random: () => number): Case[] {
     const [name, sub] = path.split(' ') as [string, string | undefined];
     const flags = commands[name]!.flags[sub ?? '']!;
@@ -259,6 +262,7 @@ describe('crawler command line fuzz', () => {
       return kind;
     };
     const valued = stringFlags.filter((flag) => badValues(kindOf(flag)).length > 0);
+    let valuedTurn = 0;
     const settings = badSettings();
     const configs = [
       fixtures.missing!,
@@ -271,7 +275,13 @@ describe('crawler command line fuzz', () => {
     writeFileSync(configs[3]!, JSON.stringify({ fetcher: { concurrencyy: 3 } }));
     writeFileSync(configs[4]!, '[1, 2]');
     writeFileSync(configs[5]!, JSON.stringify({ scheduler: { leaseMs: 'long' } }));
-    const makers: (() => Omit<Case, 'out'> & { out?: string })[] = [
+    type Maker = () => Omit<Case, 'out'>;
+    // Each flag that can take a bad value gets one in turn.
+    const badValue: Maker = () => {
+      const flag = valued[valuedTurn++ % valued.length]!;
+      return { what: `a bad --${flag}`, argv: [`--${flag}=${pick(badValues(kindOf(flag)))}`], env: {} };
+    };
+    const makers: Maker[] = [
       () => ({ what: 'an unknown flag', argv: [`--${randomText(random, 'abcdefghijklmnopqrstuvwxyz', 8)}`], env: {} }),
       () => ({ what: 'an unknown flag with a value', argv: [`--x-${randomText(random, 'qwxz', 5)}=1`], env: {} }),
       ...(stringFlags.length > 0
@@ -280,24 +290,18 @@ describe('crawler command line fuzz', () => {
       ...(switches.length > 0
         ? [() => ({ what: 'a value for a switch', argv: [`--${pick(switches)}=${pick(['yes', '1', 'no'])}`], env: {} })]
         : []),
-      ...(valued.length > 0
-        ? [
-            () => {
-              const flag = pick(valued);
-              return { what: `a bad --${flag}`, argv: [`--${flag}=${pick(badValues(kindOf(flag)))}`], env: {} };
-            },
-          ]
-        : []),
+      ...(valued.length > 0 ? [badValue] : []),
       () => {
         const setting = pick(settings);
         return { what: `a bad ${setting.env}`, argv: [], env: { [setting.env]: setting.value } };
       },
       () => ({ what: 'a bad CRAWLER_CONFIG', argv: [], env: { CRAWLER_CONFIG: pick(configs) } }),
     ];
-    return Array.from({ length: CASES_PER_COMMAND }, (_, index) => {
+    // Every kind of bad input once, a bad value for every flag that can have one, then at random.
+    const plan = [...makers, ...valued.slice(1).map(() => badValue)];
+    return Array.from({ length: plan.length + EXTRA_CASES }, (_, index) => {
       const out = join(fixtures.dir!, `out-${path.replace(' ', '-')}-${index}`);
-      // Every kind of bad input at least once, then at random.
-      const made = (index < makers.length ? makers[index]! : pick(makers))();
+      const made = (plan[index] ?? pick(makers))();
       // A flag the baseline sets itself is replaced, not given twice (the last would win).
       const given = made.argv[0]?.match(/^(--[^=]+)=/)?.[1];
       const line = baseline(path, out).filter(

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CrawlerError } from '@crawler/core';
+import { canonicalUrl, CrawlerError } from '@crawler/core';
 import { parseFlags } from '../parse-flags.js';
 import { jsonLine, textLines } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
@@ -75,6 +75,8 @@ export function adminRequest(command: string | undefined, args: string[], seedsF
       need(1, 'name the job');
       const urls = [...args.slice(1), ...(seedsFile ? readLines(seedsFile) : [])];
       if (urls.length === 0) throw new UsageError('crawler admin add-seeds: give seed URLs or --file FILE');
+      const bad = urls.find((url) => canonicalUrl(url) === null);
+      if (bad !== undefined) throw new UsageError(`crawler admin add-seeds: "${bad}" is not an http(s) URL`);
       return { method: 'POST', path: `/jobs/${segment(args[0]!)}/seeds`, body: { urls } };
     }
     case 'pause-job':

@@ -59,7 +59,13 @@ export function loadRenderRulesFile(path: string): RenderRule[] {
       { cause },
     );
   }
-  return parseRenderRules(Array.isArray(raw) ? raw : (raw as { rules?: unknown })?.rules, path);
+  if (Array.isArray(raw)) return parseRenderRules(raw, path);
+  const unknown = typeof raw === 'object' && raw !== null ? Object.keys(raw).find((key) => key !== 'rules') : '(root)';
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `${path}: a render rules file is a list of rules or {"rules": [...]}; "${unknown}" is not known`,
+    );
+  return parseRenderRules((raw as { rules?: unknown }).rules, path);
 }
 
 export function parseRenderRules(value: unknown, source: string): RenderRule[] {
