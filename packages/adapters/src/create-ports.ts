@@ -45,7 +45,7 @@ export async function createFingerprintStore(
 ): Promise<FingerprintStore> {
   if (runtime.fingerprints === 'redis')
     return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
-  return new MemoryFingerprintStore();
+  return MemoryFingerprintStore.open(join(runtime.dataDir, 'fingerprints'));
 }
 
 export async function createPageStore(
