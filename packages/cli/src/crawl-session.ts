@@ -38,7 +38,11 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
     env: options.env,
   });
   const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort();
+  const onSignal = () => {
+    // Once: a second Ctrl-C finds no listener and ends the process at once (what is on disk stays consistent).
+    if (!options.quiet) process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again quits at once)\n');
+    interrupt.abort();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = new ProgressDisplay(process.stderr);
@@ -49,13 +53,13 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       onTick: (snapshot) => !options.quiet && progress.update(snapshot, crawl.elapsedMs()),
     });
     const elapsed = crawl.elapsedMs();
-    const snapshot = await crawl.snapshot();
+    const snapshot = await crawl.snapshot({ withDue: true });
     if (!options.quiet) {
       progress.update(snapshot, elapsed);
       progress.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, crawl.storage());
+    return buildSummary(snapshot, reason, elapsed, crawl.storage(), crawl.scheduler.now());
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -11,6 +11,7 @@ import {
   type Logger,
   type PartitionLag,
   type RuntimeConfig,
+  Topics,
 } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
@@ -34,7 +35,10 @@ export interface OneProcessCrawlOptions {
   stack?: boolean;
 }
 
-export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
+export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted' | 'nothing due';
+
+/** How long a stop waits for the pages already fetched to pass through extraction, dedup and the scheduler. */
+const DRAIN_MS = 30_000;
 
 /** Embedded adapters with their data in outDir: an in-process bus, a link base folder, WARC files. */
 function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
@@ -65,7 +69,14 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
-  const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
+  // crawl.links is kept on disk: outlinks the scheduler had not taken in when the process died would
+  // be lost for good, as their page is not fetched again. Everything else a crash loses in flight
+  // is recovered by fetching the URLs that were leased again.
+  const embeddedBus =
+    runtime.bus === 'embedded'
+      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [runtime.topicPrefix + Topics.links] } })
+      : undefined;
+  const portOptions = { env, embeddedBus };
   const bus = await createBus(runtime, logger, portOptions);
   const linkbase = await createLinkBase(runtime, logger, portOptions);
   const fingerprints = await createFingerprintStore(runtime, logger, portOptions);
@@ -99,10 +110,19 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     return all.flat();
   }
 
-  /** Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent). */
+  /**
+   * Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent), and
+   * nothing due: a re-crawl's due pages are `fetched`, not pending, and are handed out a round at a time.
+   */
   async function isIdle(snapshot: CrawlSnapshot): Promise<boolean> {
     if (snapshot.inFlight > 0 || snapshot.leased > 0) return false;
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
+    if (!(await settled(catalogGroups(topicPrefix)))) return false;
+    return !(await scheduler.hasDueWork());
+  }
+
+  /** The groups' stages are idle and every topic they read is consumed. */
+  async function settled(groups: { group: string; topics: string[] }[]): Promise<boolean> {
     if (fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
     // Offsets are committed every second: without this, a finished crawl waits up to a second for its lag to reach 0.
     await Promise.all([
@@ -111,7 +131,8 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       dedup.runner.commit(),
       scheduler.commit(),
     ]);
-    return (await lags()).every((lag) => lag.lag === 0);
+    const all = await Promise.all(groups.map((group) => bus.lag(group.group, group.topics)));
+    return all.flat().every((lag) => lag.lag === 0);
   }
 
   /** Where pages and the link base went, for the summary. */
@@ -138,7 +159,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     pages,
     linkbase,
     elapsedMs: () => performance.now() - started,
-    snapshot: () => scheduler.snapshot(),
+    snapshot: (options?: { withDue?: boolean }) => scheduler.snapshot(options),
     lags,
 
     /** Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. */
@@ -157,14 +178,28 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
         if (limits.signal?.aborted) return 'interrupted';
         if (limits.maxTimeMs !== undefined && performance.now() - started >= limits.maxTimeMs) return 'time limit';
         idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
-        if (idleTicks >= 2) return snapshot.budgetSpent && snapshot.pending > 0 ? 'page budget reached' : 'complete';
+        if (idleTicks < 2) continue;
+        if (snapshot.budgetSpent && snapshot.pending > 0) return 'page budget reached';
+        return scheduler.emitter.emitted === 0 ? 'nothing due' : 'complete';
       }
     },
 
-    /** Stops every stage in loop order and makes the link base and WARC files durable. */
+    /**
+     * Stops gracefully: no more URLs handed out, the fetcher finishes its requests in flight and
+     * hands back the URLs still waiting for their host (leased: due again at the next start), what
+     * was fetched passes through extraction, dedup and the scheduler (up to DRAIN_MS), then every
+     * stage stops in loop order and the link base, fingerprints, WARC files and topics are made durable.
+     */
     async stop(): Promise<void> {
       await scheduler.emitter.stop();
       await fetcher.stop();
+      // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
+      const downstream = catalogGroups(topicPrefix).filter(
+        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
+      );
+      const deadline = performance.now() + DRAIN_MS;
+      while (performance.now() < deadline && !(await settled(downstream)))
+        await new Promise((resolve) => setTimeout(resolve, 50));
       await linkextract.stop();
       await dedup.stop();
       await scheduler.stop();

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
-import { formatSummary } from '../crawl-summary.js';
+import { formatNothingDue, formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -9,8 +9,11 @@ import { UsageError } from '../usage-error.js';
 export const runHelp = `Usage: crawler run [options]
 
 Runs the whole loop (scheduler, fetcher, link extraction, dedup) in this process on the embedded
-adapters: no servers needed. Pages go to WARC files, the link base to a folder; running again
-with the same --out resumes the crawl.
+adapters: no servers needed. Pages go to WARC files, the link base, fingerprints and outlinks
+not yet scheduled to folders; running again with the same --out resumes the crawl (also after
+Ctrl-C or a kill) and re-checks the pages that have come due. Ctrl-C stops gracefully: requests
+in flight finish and what they fetched is stored; a second Ctrl-C quits at once. A run with
+nothing due says when the next page is, and keeps the previous crawl-summary.json.
 
 Seeds and limits:
   --seed URL            a seed URL (repeatable)
@@ -27,6 +30,12 @@ Fetching:
   --delay-ms N          minimum delay between requests to one host (default 1000)
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
   --allow-address IP    admit a private/loopback address or CIDR (repeatable), e.g. for a local site
+
+Re-crawls:
+  --clock-offset DURATION  run the scheduler's clock this far ahead, e.g. 2d: pages come due as if
+                        that much time had passed (to re-check before they are due, or to test a
+                        re-crawl); later visits are planned from the shifted clock
+                        (SCHEDULER_CLOCK_OFFSET_MS)
 
 Where:
   --stack               run on Kafka, Elasticsearch, Redis and HBase (configured by KAFKA_BROKERS,
@@ -55,6 +64,7 @@ const flagSpec = {
   'delay-ms': { type: 'string' },
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
+  'clock-offset': { type: 'string' },
   out: { type: 'string' },
   stack: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -82,15 +92,27 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
   // The fetcher reads the job's content types and rendering rules from the file itself.
   if (values.job) fetcher.jobFile = values.job;
+  const scheduler: Record<string, unknown> = {};
+  const clockOffset = durationFlag('run', 'clock-offset', values['clock-offset']);
+  if (clockOffset !== undefined) scheduler.clockOffsetMs = clockOffset;
   const summary = await runCrawlSession({
     outDir,
     job,
-    overrides: { fetcher },
+    overrides: { fetcher, scheduler },
     maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
   });
-  writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const summaryFile = join(outDir, 'crawl-summary.json');
+  if (summary.stopReason === 'nothing due') {
+    // A summary of zeros would hide what the last run that did something found.
+    const kept = existsSync(summaryFile);
+    process.stdout.write(
+      values.json ? `${JSON.stringify(summary)}\n` : `${formatNothingDue(summary, summaryFile, kept)}\n`,
+    );
+    return 0;
+  }
+  writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
   return 0;
 }
