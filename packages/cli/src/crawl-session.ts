@@ -52,6 +52,8 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       signal: interrupt.signal,
       onTick: (snapshot) => !options.quiet && progress.update(snapshot, crawl.elapsedMs()),
     });
+    // What was fetched before the stop is counted: the pages in flight on Ctrl-C, for one.
+    await crawl.drain();
     const elapsed = crawl.elapsedMs();
     const snapshot = await crawl.snapshot({ withDue: true });
     if (!options.quiet) {

@@ -18,7 +18,9 @@ export interface CrawlSummary {
   linksDiscovered: number;
   requestsAnswered: number;
   pagesPerSecond: number;
-  /** When the next known URL comes due (ISO time on the scheduler's clock), null if none ever will. */
+  /** URLs due now and not handed out (a stopped crawl's rest); 0 after a crawl that ran to the end. */
+  dueNow: number;
+  /** When the next known URL not due now comes due (ISO time on the scheduler's clock), null if none ever will. */
   nextDueAt: string | null;
   nextDueInSeconds: number | null;
   output: { pages: string; linkbase: string };
@@ -52,6 +54,7 @@ export function buildSummary(
     linksDiscovered: snapshot.counters.discovered,
     requestsAnswered: answered(snapshot),
     pagesPerSecond: Math.round((pagesDone(snapshot) / Math.max(seconds, 0.001)) * 10) / 10,
+    dueNow: snapshot.due ?? 0,
     nextDueAt: snapshot.nextDueAt === null ? null : new Date(snapshot.nextDueAt).toISOString(),
     nextDueInSeconds: snapshot.nextDueAt === null ? null : Math.max(0, Math.ceil((snapshot.nextDueAt - now) / 1000)),
     output,
@@ -70,6 +73,7 @@ function wholeUnits(seconds: number): string {
 }
 
 function nextDueLine(summary: CrawlSummary): string {
+  if (summary.dueNow > 0) return `now: ${summary.dueNow} URLs (run again with the same --out to go on)`;
   if (summary.nextDueAt === null) return 'none: every known URL is final (gone, blocked, a duplicate or a redirect)';
   return `${summary.nextDueAt.slice(0, 16).replace('T', ' ')} UTC (in ${formatSpan(summary.nextDueInSeconds! * 1000)})`;
 }

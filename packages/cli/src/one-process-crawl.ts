@@ -135,6 +135,28 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     return all.flat().every((lag) => lag.lag === 0);
   }
 
+  let draining: Promise<void> | null = null;
+  /**
+   * The first half of a graceful stop: no more URLs handed out, the fetcher finishes its requests
+   * in flight and hands back the URLs still waiting for their host (leased: due again at the next
+   * start), and what was fetched passes through extraction, dedup and the scheduler (up to
+   * DRAIN_MS), so the crawl's figures and stores include it.
+   */
+  function drain(): Promise<void> {
+    draining ??= (async () => {
+      await scheduler.emitter.stop();
+      await fetcher.stop();
+      // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
+      const downstream = catalogGroups(topicPrefix).filter(
+        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
+      );
+      const deadline = performance.now() + DRAIN_MS;
+      while (performance.now() < deadline && !(await settled(downstream)))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    })();
+    return draining;
+  }
+
   /** Where pages and the link base went, for the summary. */
   function storage(): { pages: string; linkbase: string } {
     const pagesAt =
@@ -184,22 +206,11 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       }
     },
 
-    /**
-     * Stops gracefully: no more URLs handed out, the fetcher finishes its requests in flight and
-     * hands back the URLs still waiting for their host (leased: due again at the next start), what
-     * was fetched passes through extraction, dedup and the scheduler (up to DRAIN_MS), then every
-     * stage stops in loop order and the link base, fingerprints, WARC files and topics are made durable.
-     */
+    drain,
+
+    /** Stops gracefully (drain first), every stage in loop order, and makes every store durable. */
     async stop(): Promise<void> {
-      await scheduler.emitter.stop();
-      await fetcher.stop();
-      // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
-      const downstream = catalogGroups(topicPrefix).filter(
-        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
-      );
-      const deadline = performance.now() + DRAIN_MS;
-      while (performance.now() < deadline && !(await settled(downstream)))
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await drain();
       await linkextract.stop();
       await dedup.stop();
       await scheduler.stop();

@@ -84,6 +84,16 @@ describe('the crawl summary', () => {
     expect(text).toContain('link base           310 URLs: fetched 298 · duplicate 2 · queued 10');
     expect(text).toContain('output              pages: out/warc; link base: out/linkbase');
     expect(text).toContain('next due            none: every known URL is final');
+    const stopped = buildSummary(
+      { ...snapshot(300), due: 42, nextDueAt: Date.UTC(2026, 0, 2) },
+      'interrupted',
+      12_000,
+      { pages: 'out/warc', linkbase: 'out/linkbase' },
+      Date.UTC(2026, 0, 1),
+    );
+    expect(formatSummary(stopped)).toContain(
+      'next due            now: 42 URLs (run again with the same --out to go on)',
+    );
   });
 
   it('says when the next URL comes due, and with nothing due how to re-check sooner', () => {

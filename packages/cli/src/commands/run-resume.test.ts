@@ -204,6 +204,13 @@ describe('crawler run stopped and resumed, then re-crawled', () => {
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toContain('Crawl stopped (interrupted)');
     expect(cdxj(out).length).toBeLessThan(truth.pages.length);
+    // The summary counts what the stop let through, and says the rest is due.
+    const summary = JSON.parse(readFileSync(join(out, 'crawl-summary.json'), 'utf8')) as {
+      pagesStored: number;
+      dueNow: number;
+    };
+    expect(summary.pagesStored).toBe(cdxj(out).length);
+    expect(summary.dueNow).toBeGreaterThan(0);
     await expectDigestsKept(out);
 
     const resumed = await startRun(web, out, truth).exited;
