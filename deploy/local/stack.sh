@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis) without Docker.
-# Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis ...]   (default: all)
+# Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis|realweb ...]   (default: all)
 # stop/start are outage controls for tests: stop keeps the component's data (see redis_stop).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-for f in kafka elasticsearch hbase redis; do . "$LOCAL_DIR/$f.sh"; done
+for f in kafka elasticsearch hbase redis realweb; do . "$LOCAL_DIR/$f.sh"; done
 
-ALL_SERVICES=(kafka elasticsearch hbase redis)
+ALL_SERVICES=(kafka elasticsearch hbase redis realweb)
 
 usage() {
   echo "usage: $0 up|down|status|stop|start [${ALL_SERVICES[*]}]" >&2

@@ -45,7 +45,8 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = new ProgressDisplay(process.stderr);
+  const atStart = await crawl.snapshot();
+  const progress = new ProgressDisplay(process.stderr, undefined, atStart);
   try {
     const reason = await crawl.waitUntilDone({
       maxTimeMs: options.maxTimeMs,
@@ -61,7 +62,7 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       progress.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, crawl.storage(), crawl.scheduler.now());
+    return buildSummary(snapshot, reason, elapsed, crawl.storage(), crawl.scheduler.now(), atStart);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -36,6 +36,7 @@ export function buildSummary(
   elapsedMs: number,
   output: CrawlSummary['output'],
   now: number,
+  atStart?: CrawlSnapshot,
 ): CrawlSummary {
   const decisions = Object.fromEntries(snapshot.counters.changes);
   const seconds = elapsedMs / 1000;
@@ -46,14 +47,14 @@ export function buildSummary(
     linkStatus: snapshot.byStatus,
     outcomes: Object.fromEntries([...snapshot.counters.outcomes].sort((a, b) => b[1] - a[1])),
     decisions,
-    pagesFetched: pagesDone(snapshot),
+    pagesFetched: pagesDone(snapshot, atStart),
     pagesStored: (decisions.new ?? 0) + (decisions.changed ?? 0),
     duplicatesRemoved: (decisions.duplicate ?? 0) + (decisions.near_duplicate ?? 0),
     unchanged: decisions.unchanged ?? 0,
     linksSeen: snapshot.counters.linksReceived,
     linksDiscovered: snapshot.counters.discovered,
     requestsAnswered: answered(snapshot),
-    pagesPerSecond: Math.round((pagesDone(snapshot) / Math.max(seconds, 0.001)) * 10) / 10,
+    pagesPerSecond: Math.round((pagesDone(snapshot, atStart) / Math.max(seconds, 0.001)) * 10) / 10,
     dueNow: snapshot.due ?? 0,
     nextDueAt: snapshot.nextDueAt === null ? null : new Date(snapshot.nextDueAt).toISOString(),
     nextDueInSeconds: snapshot.nextDueAt === null ? null : Math.max(0, Math.ceil((snapshot.nextDueAt - now) / 1000)),

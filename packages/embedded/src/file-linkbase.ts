@@ -12,6 +12,11 @@ export interface FileLinkBaseOptions {
   flushIntervalMs?: number;
   /** The journal is folded into a new snapshot when it grows past this many bytes. */
   compactAfterBytes?: number;
+  /**
+   * A look at another process's link base (operators' commands beside a running crawl): nothing
+   * is ever written, leases are left as found, and every write is refused.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -44,8 +49,10 @@ export class FileLinkBase implements LinkBase {
     const linkbase = new FileLinkBase(dir, {
       flushIntervalMs: options.flushIntervalMs ?? 250,
       compactAfterBytes: options.compactAfterBytes ?? 256 * 1024 * 1024,
+      readOnly: options.readOnly ?? false,
     });
     await linkbase.load();
+    if (linkbase.options.readOnly) return linkbase;
     linkbase.timer = setInterval(() => void linkbase.flush().catch(() => undefined), linkbase.options.flushIntervalMs);
     linkbase.timer.unref();
     return linkbase;
@@ -64,7 +71,8 @@ export class FileLinkBase implements LinkBase {
   }
 
   private async load(): Promise<void> {
-    this.journalBytes = cutTornTail(this.journalPath);
+    // A reader leaves the file alone: its last line may be one the writer is in the middle of.
+    if (!this.options.readOnly) this.journalBytes = cutTornTail(this.journalPath);
     for (const path of [this.snapshotPath, this.journalPath]) {
       if (!existsSync(path)) continue;
       const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
@@ -74,14 +82,15 @@ export class FileLinkBase implements LinkBase {
           const record = JSON.parse(line) as LinkRecord;
           this.records.set(record.id, record);
         } catch {
-          // A snapshot line cut by a crash while the snapshot was written cannot be read: skipped.
+          // A line being written, seen by a read-only reader: skipped.
         }
       }
     }
     for (const [id, record] of this.records) {
-      const current = record.leaseUntil > 0 ? { ...record, leaseUntil: 0 } : record;
+      const current = record.leaseUntil > 0 && !this.options.readOnly ? { ...record, leaseUntil: 0 } : record;
       if (current !== record) this.dirty.add(id);
       this.records.set(id, current);
+      if (current.leaseUntil > 0) this.leaseHolders.add(id);
       this.count(current, 1);
       this.index.track(current);
     }
@@ -233,6 +242,7 @@ export class FileLinkBase implements LinkBase {
 
   /** Appends changed records to the journal; compacts into a snapshot when the journal is large. */
   flush(): Promise<void> {
+    if (this.options.readOnly) return this.writing;
     this.writing = this.writing.then(async () => {
       if (this.dirty.size === 0) return;
       const lines: string[] = [];
@@ -301,5 +311,7 @@ export class FileLinkBase implements LinkBase {
 
   private assertOpen(): void {
     if (this.closed) throw new BackendError('the link base is closed', { retriable: false });
+    if (this.options.readOnly)
+      throw new BackendError(`the link base in ${this.dir} is open read-only`, { retriable: false });
   }
 }

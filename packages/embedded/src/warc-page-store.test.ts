@@ -55,6 +55,49 @@ describe('WARC output', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('marks a body cut at the size cap WARC-Truncated: length and keeps the server headers as they were sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const sample = sampleMessages[Schemas.StoredPage];
+    const cut = Buffer.from(`<html><body>${'<a href="/x">x</a>'.repeat(200)}`);
+    const headers = {
+      'content-type': 'text/html',
+      'content-length': '2565599',
+      'content-encoding': 'gzip',
+      'transfer-encoding': 'chunked',
+      connection: 'keep-alive',
+    };
+    const truncated = {
+      ...sample,
+      body: cut,
+      bodyEncoding: 'identity',
+      bodyLength: cut.length,
+      truncated: true,
+      headers,
+    };
+    const whole = { ...sample, url: 'http://news.example.test/whole', truncated: false };
+    await store.put([truncated, whole]);
+    await store.close();
+    const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+    const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
+    const responses = [];
+    for await (const record of parser) {
+      if (record.warcType !== 'response') continue;
+      responses.push({
+        truncated: record.warcHeaders.headers.get('WARC-Truncated'),
+        http: Object.fromEntries(record.httpHeaders!.headers),
+        // Decoding asked for: warcio finds the block is neither chunked nor gzip and keeps it as it is.
+        payload: Buffer.from(await record.readFully(true)),
+      });
+    }
+    expect(responses[0]!.truncated).toBe('length');
+    expect(responses[0]!.http).toMatchObject(headers);
+    expect(responses[0]!.payload.equals(cut)).toBe(true);
+    expect(responses[1]!.truncated).toBeFalsy();
+    expect(responses[1]!.http).toEqual(sample.headers);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('encodes base32 as RFC 4648 does', () => {
     expect(base32(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
     expect(base32(Buffer.from('f'))).toBe('MY');
@@ -127,6 +170,25 @@ describe('WARC output after a crash', () => {
     await second.close();
     expect(warcFiles(dir).sort()).toEqual(['pages-00000.warc.gz', 'pages-00002.warc.gz']);
     expect(Object.fromEntries(await responses(dir))).toEqual({ 'http://a.test/1': 1, 'http://a.test/2': 1 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opened read-only beside a writer, cuts nothing and reads what is indexed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const writer = await WarcPageStore.open(dir);
+    await writer.put([page('http://a.test/1', 1000)]);
+    await writer.flush();
+    const [file] = warcFiles(dir);
+    // The writer in the middle of its next record and index line.
+    appendFileSync(join(dir, file!), Buffer.from([0x1f, 0x8b, 0x08, 0x00]));
+    appendFileSync(join(dir, 'pages.cdxj'), 'test,a)/2 20260101000000 {"url":"http://a.t');
+    const sizes = [statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size];
+    const reader = await WarcPageStore.open(dir, { readOnly: true });
+    expect((await reader.get('http://a.test/1')).map((stored) => stored.fetchedAt)).toEqual([1000]);
+    await expect(reader.put([page('http://a.test/3', 3000)])).rejects.toThrow('read-only');
+    await reader.close();
+    expect([statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size]).toEqual(sizes);
+    await writer.close();
     rmSync(dir, { recursive: true, force: true });
   });
 });

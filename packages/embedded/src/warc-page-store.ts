@@ -1,10 +1,10 @@
-import { createReadStream, mkdirSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 import { cutTornTail } from './torn-tail.js';
@@ -15,6 +15,11 @@ export interface WarcPageStoreOptions {
   gzipLevel?: number;
   /** A new WARC file is started past this size. */
   maxFileBytes?: number;
+  /**
+   * A look at another process's WARC files (crawler page get beside a running crawl): nothing is
+   * cut or written, and put is refused.
+   */
+  readOnly?: boolean;
 }
 
 interface IndexEntry {
@@ -27,18 +32,10 @@ interface IndexEntry {
 
 const WARC_FILE = /^pages-(\d+)\.warc\.gz$/;
 
-/** Response headers that describe the transfer, not the stored (decoded) payload. */
-const TRANSFER_HEADERS = new Set([
-  'content-encoding',
-  'transfer-encoding',
-  'content-length',
-  'connection',
-  'keep-alive',
-]);
-
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
- * `response` record with the HTTP headers and decoded body, and a `metadata` record (JSON) with
+ * `response` record with the HTTP headers as the server sent them and the body as fetched
+ * (decoded; cut at the size cap and marked `WARC-Truncated: length`), and a `metadata` record (JSON) with
  * the crawler's fields, written back to back. pages.cdxj indexes them by SURT for reading back;
  * any WARC tool (warcio, pywb, wget's readers) can read the files.
  */
@@ -64,8 +61,10 @@ export class WarcPageStore implements PageStore {
     const store = new WarcPageStore(dir, {
       gzipLevel: options.gzipLevel ?? 6,
       maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024,
+      readOnly: options.readOnly ?? false,
     });
     const indexedEnds = await store.loadIndex();
+    if (store.options.readOnly) return store;
     const files = readdirSync(dir).filter((name) => WARC_FILE.test(name));
     for (const name of files) cutUnindexedTail(join(dir, name), indexedEnds.get(name) ?? 0);
     store.sequence = Math.max(-1, ...files.map((name) => Number(WARC_FILE.exec(name)![1]))) + 1;
@@ -73,11 +72,14 @@ export class WarcPageStore implements PageStore {
     return store;
   }
 
-  /** Reads pages.cdxj (its torn last line cut first); returns where each file's last indexed record ends. */
+  /**
+   * Reads pages.cdxj (its torn last line cut first, unless read-only: a line being written is
+   * skipped); returns where each file's last indexed record ends.
+   */
   private async loadIndex(): Promise<Map<string, number>> {
     const path = join(this.dir, 'pages.cdxj');
     const ends = new Map<string, number>();
-    if (cutTornTail(path) === 0) return ends;
+    if (!existsSync(path) || (!this.options.readOnly && cutTornTail(path) === 0)) return ends;
     let number = 0;
     for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
       number++;
@@ -86,6 +88,7 @@ export class WarcPageStore implements PageStore {
       try {
         entry = JSON.parse(line.slice(line.indexOf('{'))) as IndexEntry;
       } catch (cause) {
+        if (this.options.readOnly) continue;
         throw new BackendError(`${path} line ${number} is not a CDXJ line`, { cause, retriable: false });
       }
       this.remember(entry);
@@ -95,6 +98,8 @@ export class WarcPageStore implements PageStore {
   }
 
   put(pages: StoredPage[]): Promise<void> {
+    if (this.options.readOnly)
+      return Promise.reject(new BackendError(`the WARC files in ${this.dir} are open read-only`, { retriable: false }));
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.flushPending());
       this.pending.push({ pages, resolve, reject });
@@ -243,11 +248,11 @@ function reasonPhrase(status: number): string {
 
 /** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
 function warcPageInput(page: StoredPage): WarcPageInput {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
+  // The server's headers as received, Content-Length and Content-Encoding included: they are
+  // evidence of what was served; WARC-Truncated says when the block holds less than that.
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
-  for (const [name, value] of Object.entries(page.headers))
-    if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
-  httpHead.push(`content-length: ${body.length}`);
+  for (const [name, value] of Object.entries(page.headers)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
   const { body: _body, bodyEncoding: _encoding, ...meta } = page;
   // A copy of its own, so the thread gets exactly the body (a view may sit in a larger buffer) and it can be moved.
   return {
@@ -255,6 +260,8 @@ function warcPageInput(page: StoredPage): WarcPageInput {
     fetchedAt: page.fetchedAt,
     httpHead: httpHead.join('\r\n'),
     body: new Uint8Array(body),
+    // The fetcher cuts a body only at its size cap (a deadline ends the fetch as a timeout instead).
+    truncated: page.truncated ? 'length' : null,
     metadata: JSON.stringify(meta),
   };
 }

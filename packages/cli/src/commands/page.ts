@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { createPageStore } from '@crawler/adapters';
-import { canonicalUrl, loadRuntimeConfig, silentLogger, type RuntimeConfig, type StoredPage } from '@crawler/core';
+import {
+  canonicalUrl,
+  loadRuntimeConfig,
+  rawBody,
+  silentLogger,
+  type RuntimeConfig,
+  type StoredPage,
+} from '@crawler/core';
 import { reach } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -49,7 +55,7 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   const url = canonicalUrl(positionals[0]!);
   if (!url) throw new UsageError(`crawler page get: "${positionals[0]}" is not an http(s) URL`);
   const { runtime, where } = pageStoreSettings(values.out, env);
-  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env }));
+  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env, readOnly: true }));
   try {
     const versions = await reach(where, () => store.get(url, { versions: values.versions ? ALL_VERSIONS : 1 }));
     if (versions.length === 0) {
@@ -85,7 +91,7 @@ function pageStoreSettings(out: string | undefined, env: NodeJS.ProcessEnv): { r
 
 /** The stored record with its body uncompressed and base64-encoded, the rest as stored. */
 export function pageJson(page: StoredPage): Record<string, unknown> {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
   return {
     ...page,
     body: body.toString('base64'),
