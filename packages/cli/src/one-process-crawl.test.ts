@@ -8,6 +8,7 @@ import {
   Schemas,
   silentLogger,
   Topics,
+  type CrawlJob,
   type LinkRecord,
   type Outlinks,
 } from '@crawler/core';
@@ -17,6 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWebOverrides } from './commands/demo.js';
 import { startOneProcessCrawl } from './one-process-crawl.js';
 import { checkAgainstTruth } from './truth-check.js';
+
+/** A crawl of the test web as `crawler demo` runs it, its data in outDir. */
+function startCrawl(outDir: string, job: CrawlJob) {
+  return startOneProcessCrawl({ outDir, job, logger: silentLogger(), overrides: testWebOverrides });
+}
 
 async function records(crawl: Awaited<ReturnType<typeof startOneProcessCrawl>>): Promise<Map<string, LinkRecord>> {
   const out = new Map<string, LinkRecord>();
@@ -87,7 +93,7 @@ describe('embedded crawl of the test web', () => {
     const dir = mkdtempSync(join(tmpdir(), 'embedded-crawl-links-'));
     const [seed] = web.seeds;
     const job = parseCrawlJob({ id: 'links', seeds: [seed], maxDepth: 1 });
-    const first = await startOneProcessCrawl({ outDir: dir, job, logger: silentLogger(), overrides: testWebOverrides });
+    const first = await startCrawl(dir, job);
     // The scheduler stops first, so the links message below is produced and never taken in.
     await first.scheduler.stop();
     const url = new URL('/only-in-a-links-message', seed!).href;
@@ -110,12 +116,7 @@ describe('embedded crawl of the test web', () => {
     await Promise.all([first.linkbase.close(), first.pages.close()]);
     await first.bus.close();
 
-    const second = await startOneProcessCrawl({
-      outDir: dir,
-      job,
-      logger: silentLogger(),
-      overrides: testWebOverrides,
-    });
+    const second = await startCrawl(dir, job);
     try {
       await waitFor(async () => (await records(second)).has(url));
     } finally {
@@ -133,12 +134,7 @@ describe('embedded crawl of the test web', () => {
     };
     const framesDir = mkdtempSync(join(tmpdir(), 'frames-crawl-'));
     const job = parseCrawlJob({ id: 'frames', seeds: [url('/')], maxDepth: 1, extraction: { spliceFrames: true } });
-    const crawl = await startOneProcessCrawl({
-      outDir: framesDir,
-      job,
-      logger: silentLogger(),
-      overrides: testWebOverrides,
-    });
+    const crawl = await startCrawl(framesDir, job);
     try {
       expect(await crawl.waitUntilDone({ maxTimeMs: 30_000 })).toBe('complete');
       const [frameset] = await crawl.pages.get(url('/'));

@@ -58,6 +58,11 @@ describe('InProcessBus retention', () => {
 describe('InProcessBus durable topics', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bus-'));
+    dirs.push(dir);
+    return dir;
+  };
   const topics = [
     { name: 'kept', partitions: 2, retentionMs: 1, maxMessageBytes: 100_000 },
     { name: 'lost', partitions: 1, retentionMs: 1, maxMessageBytes: 100_000 },
@@ -79,8 +84,7 @@ describe('InProcessBus durable topics', () => {
   }
 
   it('delivers after a restart what the group had not committed, keys, headers and offsets intact', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bus-'));
-    dirs.push(dir);
+    const dir = folder();
     const first = await open(dir);
     const a = consume(first, 'kept');
     await a.started;
@@ -123,8 +127,7 @@ describe('InProcessBus durable topics', () => {
   });
 
   it('ignores a torn last line and numbers new messages after the last whole one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bus-'));
-    dirs.push(dir);
+    const dir = folder();
     const first = await open(dir);
     await first.producer().send('kept', [{ key: 'k', value: Buffer.from('whole') }]);
     await first.close();
@@ -142,8 +145,7 @@ describe('InProcessBus durable topics', () => {
   });
 
   it('rewrites a partition file without what every group consumed, keeping offsets', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bus-'));
-    dirs.push(dir);
+    const dir = folder();
     const bus = await open(dir);
     const c = consume(bus, 'kept');
     await c.started;

@@ -108,6 +108,15 @@ describe('WARC output after a crash', () => {
   const page = (url: string, fetchedAt: number) => ({ ...sampleMessages[Schemas.StoredPage], url, fetchedAt });
   const warcFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.warc.gz'));
 
+  /** A fresh folder with the pages written (one put each) by a store that was then closed. */
+  async function folderWith(...pages: ReturnType<typeof page>[]): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    for (const stored of pages) await store.put([stored]);
+    await store.close();
+    return dir;
+  }
+
   /** Response records per URL in every WARC file of the folder, read by warcio (which fails on a cut member). */
   async function responses(dir: string): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
@@ -122,10 +131,7 @@ describe('WARC output after a crash', () => {
   }
 
   it('truncates a record cut at the end of the file and writes the page again once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
-    const first = await WarcPageStore.open(dir);
-    await first.put([page('http://a.test/1', 1000)]);
-    await first.close();
+    const dir = await folderWith(page('http://a.test/1', 1000));
     const [file] = warcFiles(dir);
     const whole = statSync(join(dir, file!)).size;
     // The first bytes of a second record: a kill in the middle of its write.
@@ -139,11 +145,7 @@ describe('WARC output after a crash', () => {
   });
 
   it('drops records whose index line was never written, and a torn index line, so nothing is stored twice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
-    const first = await WarcPageStore.open(dir);
-    await first.put([page('http://a.test/1', 1000)]);
-    await first.put([page('http://a.test/2', 2000)]);
-    await first.close();
+    const dir = await folderWith(page('http://a.test/1', 1000), page('http://a.test/2', 2000));
     const cdxj = join(dir, 'pages.cdxj');
     const [line1, line2] = readFileSync(cdxj, 'utf8').split('\n');
     // Killed after the second record's bytes, in the middle of its index line.
@@ -160,10 +162,7 @@ describe('WARC output after a crash', () => {
   });
 
   it('removes a file that holds no indexed record and keeps numbering new files after the others', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
-    const first = await WarcPageStore.open(dir);
-    await first.put([page('http://a.test/1', 1000)]);
-    await first.close();
+    const dir = await folderWith(page('http://a.test/1', 1000));
     writeFileSync(join(dir, 'pages-00001.warc.gz'), Buffer.from([0x1f, 0x8b, 0x08]));
     const second = await WarcPageStore.open(dir);
     await second.put([page('http://a.test/2', 2000)]);

@@ -187,20 +187,27 @@ describe('crawler run stopped and resumed, then re-crawled', () => {
     await web.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
-  const stopAt = () => Math.floor(truth.pages.length / 3);
+
+  /**
+   * A fresh crawl, sent `signal` once a third of the pages are stored. The slow classifier makes
+   * fetched pages wait in the topics, and dedup hold pages between deciding and storing them, then.
+   */
+  async function crawlUntilAThird(signal: NodeJS.Signals) {
+    web.requests.reset();
+    const out = outDir();
+    const judge = await startSlowJudge();
+    const first = startRun(web, out, truth, [], judge.env);
+    await waitFor(() => cdxj(out).length >= Math.floor(truth.pages.length / 3), 60_000);
+    process.kill(first.pid, signal);
+    const stopped = await first.exited;
+    await judge.close();
+    return { out, stopped };
+  }
 
   let interrupted = '';
 
   it('after Ctrl-C stops cleanly and resumes: nothing lost, nothing fetched or stored twice, dedup remembered', async () => {
-    web.requests.reset();
-    const out = outDir();
-    // Fetched pages wait in the topics when Ctrl-C comes.
-    const judge = await startSlowJudge();
-    const first = startRun(web, out, truth, [], judge.env);
-    await waitFor(() => cdxj(out).length >= stopAt(), 60_000);
-    process.kill(first.pid, 'SIGINT');
-    const stopped = await first.exited;
-    await judge.close();
+    const { out, stopped } = await crawlUntilAThird('SIGINT');
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toContain('Crawl stopped (interrupted)');
     expect(cdxj(out).length).toBeLessThan(truth.pages.length);
@@ -223,15 +230,8 @@ describe('crawler run stopped and resumed, then re-crawled', () => {
   }, 180_000);
 
   it('after kill -9 resumes: nothing lost, nothing stored twice, only URLs leased at the kill fetched again', async () => {
-    web.requests.reset();
-    const out = outDir();
-    // Pages wait in the topics, and dedup holds pages between deciding and storing them, when the kill comes.
-    const judge = await startSlowJudge();
-    const first = startRun(web, out, truth, [], judge.env);
-    await waitFor(() => cdxj(out).length >= stopAt(), 60_000);
-    process.kill(first.pid, 'SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
-    await judge.close();
+    const { out, stopped } = await crawlUntilAThird('SIGKILL');
+    expect(stopped.signal).toBe('SIGKILL');
     // What a fetcher may have fetched without its outcome being recorded: the URLs leased on disk.
     const leased = [...linkBaseOnDisk(out).values()]
       .filter((record) => record.leaseUntil > 0)
