@@ -51,6 +51,7 @@ const KINDS: Record<string, Kind> = {
   'max-pages': 'count',
   'max-depth': 'count',
   'max-time': 'duration',
+  'clock-offset': 'duration',
   scope: 'scope',
   concurrency: 'count',
   'per-host': 'count',

@@ -50,7 +50,11 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
     throw failures.failure ?? error;
   }
   const interrupt = new AbortController();
-  const onSignal = () => interrupt.abort();
+  const onSignal = () => {
+    // Once: a second Ctrl-C finds no listener and ends the process at once (what is on disk stays consistent).
+    if (!options.quiet) process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again quits at once)\n');
+    interrupt.abort();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const stateUnavailable = () => {
@@ -69,14 +73,17 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       onTick: (snapshot) => !options.quiet && display.update(snapshot, crawl.elapsedMs()),
     });
     if (failures.failure) throw failures.failure;
+    // What was fetched before the stop is counted: the pages in flight on Ctrl-C, for one.
+    await within(crawl.drain(), STOP_BOUND_MS, () => undefined);
+    if (failures.failure) throw failures.failure;
     const elapsed = crawl.elapsedMs();
-    const snapshot = await within(crawl.snapshot(), SNAPSHOT_BOUND_MS, stateUnavailable);
+    const snapshot = await within(crawl.snapshot({ withDue: true }), SNAPSHOT_BOUND_MS, stateUnavailable);
     if (!options.quiet) {
       display.update(snapshot, elapsed);
       display.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, crawl.storage(), atStart);
+    return buildSummary(snapshot, reason, elapsed, crawl.storage(), crawl.scheduler.now(), atStart);
   } catch (error) {
     throw failures.failure ?? error;
   } finally {

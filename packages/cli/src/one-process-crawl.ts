@@ -11,6 +11,7 @@ import {
   type Logger,
   type PartitionLag,
   type RuntimeConfig,
+  Topics,
 } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
@@ -37,7 +38,10 @@ export interface OneProcessCrawlOptions {
   writeFailures?: WriteFailureLatch;
 }
 
-export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
+export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted' | 'nothing due';
+
+/** How long a stop waits for the pages already fetched to pass through extraction, dedup and the scheduler. */
+const DRAIN_MS = 30_000;
 
 /** Embedded adapters with their data in outDir: an in-process bus, a link base folder, WARC files. */
 function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
@@ -68,7 +72,14 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
-  const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
+  // crawl.links is kept on disk: outlinks the scheduler had not taken in when the process died would
+  // be lost for good, as their page is not fetched again. Everything else a crash loses in flight
+  // is recovered by fetching the URLs that were leased again.
+  const embeddedBus =
+    runtime.bus === 'embedded'
+      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [runtime.topicPrefix + Topics.links] } })
+      : undefined;
+  const portOptions = { env, embeddedBus };
   const watched = <T extends object>(port: T, where: string): T =>
     options.writeFailures ? watchWrites(port, where, options.writeFailures) : port;
   const bus = await createBus(runtime, logger, portOptions);
@@ -106,10 +117,19 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     return all.flat();
   }
 
-  /** Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent). */
+  /**
+   * Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent), and
+   * nothing due: a re-crawl's due pages are `fetched`, not pending, and are handed out a round at a time.
+   */
   async function isIdle(snapshot: CrawlSnapshot): Promise<boolean> {
     if (snapshot.inFlight > 0 || snapshot.leased > 0) return false;
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
+    if (!(await settled(catalogGroups(topicPrefix)))) return false;
+    return !(await scheduler.hasDueWork());
+  }
+
+  /** The groups' stages are idle and every topic they read is consumed. */
+  async function settled(groups: { group: string; topics: string[] }[]): Promise<boolean> {
     if (fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
     // Offsets are committed every second: without this, a finished crawl waits up to a second for its lag to reach 0.
     await Promise.all([
@@ -118,7 +138,31 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       dedup.runner.commit(),
       scheduler.commit(),
     ]);
-    return (await lags()).every((lag) => lag.lag === 0);
+    const all = await Promise.all(groups.map((group) => bus.lag(group.group, group.topics)));
+    return all.flat().every((lag) => lag.lag === 0);
+  }
+
+  let draining: Promise<void> | null = null;
+  /**
+   * The first half of a graceful stop: no more URLs handed out, the fetcher finishes its requests
+   * in flight and hands back the URLs still waiting for their host (leased: due again at the next
+   * start), and what was fetched passes through extraction, dedup and the scheduler (up to
+   * DRAIN_MS), so the crawl's figures and stores include it.
+   */
+  function drain(): Promise<void> {
+    draining ??= (async () => {
+      await scheduler.emitter.stop();
+      await fetcher.stop();
+      // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
+      const downstream = catalogGroups(topicPrefix).filter(
+        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
+      );
+      // A store the disk refuses will not settle: nothing more is waited for then.
+      const deadline = performance.now() + DRAIN_MS;
+      while (performance.now() < deadline && !options.writeFailures?.failure && !(await settled(downstream)))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    })();
+    return draining;
   }
 
   /** Where pages and the link base went, for the summary. */
@@ -145,7 +189,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     pages,
     linkbase,
     elapsedMs: () => performance.now() - started,
-    snapshot: () => scheduler.snapshot(),
+    snapshot: (options?: { withDue?: boolean }) => scheduler.snapshot(options),
     lags,
 
     /**
@@ -177,7 +221,9 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
           if (finished) break;
           limits.onTick?.(snapshot);
           idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
-          if (idleTicks >= 2) return snapshot.budgetSpent && snapshot.pending > 0 ? 'page budget reached' : 'complete';
+          if (idleTicks < 2) continue;
+          if (snapshot.budgetSpent && snapshot.pending > 0) return 'page budget reached';
+          return scheduler.emitter.emitted === 0 ? 'nothing due' : 'complete';
         }
         return 'interrupted';
       };
@@ -193,16 +239,17 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       }
     },
 
+    drain,
+
     /**
-     * Stops every stage in loop order and makes the link base and WARC files durable. Every store
+     * Stops gracefully (drain first), every stage in loop order, and makes every store durable. Every store
      * is closed even when one fails (a full disk), so no handle keeps the process alive; the first
      * failure is thrown after.
      */
     async stop(): Promise<void> {
       const failures: unknown[] = [];
       const step = (action: () => Promise<unknown>) => action().catch((error: unknown) => void failures.push(error));
-      await step(() => scheduler.emitter.stop());
-      await step(() => fetcher.stop());
+      await step(() => drain());
       await step(() => linkextract.stop());
       await step(() => dedup.stop());
       await step(() => scheduler.stop());

@@ -52,13 +52,14 @@ export function intFlag(command: string, name: string, value: string | undefined
   return parsed;
 }
 
-/** "90", "90s", "5m", "2h" as milliseconds. */
+/** "90", "90s", "5m", "2h", "3d" as milliseconds. */
 export function durationFlag(command: string, name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const match = value.trim().match(/^(\d+(?:\.\d+)?)(ms|s|m|h)?$/);
+  const match = value.trim().match(/^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/);
   if (!match)
-    throw new UsageError(`crawler ${command}: --${name} must be a duration like 90s, 5m or 2h, got "${value}"`);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+    throw new UsageError(`crawler ${command}: --${name} must be a duration like 90s, 5m, 2h or 3d, got "${value}"`);
+  const units = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const factor = units[(match[2] ?? 's') as keyof typeof units];
   return Math.round(Number(match[1]) * factor);
 }
 

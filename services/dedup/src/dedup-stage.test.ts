@@ -100,6 +100,21 @@ describe('dedup stage', () => {
     expect(status).toMatchObject({ outcome: 'ok', change: 'new', distance: null, verdict: null });
   });
 
+  it('stores a page whose earlier fetch registered its digests but died before storing it (a crash)', async () => {
+    const fingerprints = new MemoryFingerprintStore();
+    const dying = createDedupStage({
+      fingerprints,
+      pages: { ...memoryPages().store, put: async () => Promise.reject(new Error('killed')) },
+      settings,
+    });
+    await expect(dying.handle(page('http://a.test/1', text, { fetchedAt: 1 }), context)).rejects.toThrow('killed');
+    const { pages, run } = setup({ fingerprints });
+    const again = await run(page('http://a.test/1', text, { fetchedAt: 2 }));
+    expect(again.status.change).toBe('new');
+    expect(again.topics).toEqual([Topics.pages, Topics.links, Topics.status]);
+    expect(pages.stored.map((stored) => stored.fetchedAt)).toEqual([2]);
+  });
+
   it('passes sitemap hints on to crawl.links and crawl.pages as link extraction gave them', async () => {
     const { pages, run } = setup();
     const links = [
@@ -122,8 +137,14 @@ describe('dedup stage', () => {
     const { stage, pages, run } = setup();
     const first = await run(page('http://a.test/1', text));
     const duplicate = await run(page('http://a.test/copy', text));
+    // Fetched again before the link base recorded the first fetch (a crash in between): not stored
+    // again, but its outlinks pass again, as the first fetch's may never have reached the scheduler.
     const refetched = await run(page('http://a.test/1', text, { fetchedAt: 1 }));
-    expect(refetched.topics).toEqual([Topics.status]);
+    expect(refetched.topics).toEqual([Topics.links, Topics.status]);
+    expect(refetched.status.change).toBe('unchanged');
+    expect((of(refetched.emissions, Topics.links)[0] as Outlinks).links).toEqual(
+      (of(first.emissions, Topics.links)[0] as Outlinks).links,
+    );
     expect(duplicate.topics).toEqual([Topics.status]);
     expect(duplicate.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
     const recrawl = await run(page('http://a.test/1', text, { previousDigest: first.status.digest }));

@@ -173,6 +173,11 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     return analyzePage(stored, template, settings.digestAlgorithm).digest === digest ? 'unchanged' : 'changed';
   }
 
+  /** Whether a version of the page from another fetch is in the page store. */
+  async function storedBefore(page: ParsedPage): Promise<boolean> {
+    return (await pages.get(page.url, { versions: 2 })).some((version) => version.fetchedAt !== page.fetchedAt);
+  }
+
   /** The closest indexed page of another URL within the thresholds, with its registration. */
   async function findNearDuplicate(
     page: ParsedPage,
@@ -251,6 +256,12 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
           decided = { ...exact, change: 'changed' };
         }
       }
+      // A fetch of this URL the link base never recorded (a crash or a rebalance in between) may have
+      // died after registering its digests and before storing its page: "unchanged" against it holds
+      // only if that page is stored.
+      const unrecorded = page.previousDigest === null && exact.fetchedBefore;
+      if (unrecorded && decided.change === 'unchanged' && !(await storedBefore(page)))
+        decided = { ...exact, change: 'new' };
       if ((decided.change === 'new' || decided.change === 'changed') && lookup && lookup.pages.length > 0) {
         const near = await findNearDuplicate(page, analysis, lookup);
         if (near) {
@@ -320,10 +331,15 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         await pages.put([storedPage]);
         emissions.push(storedPageEmission(page, storedPage));
       }
-      if (stores && page.links.length > 0) {
+      // Such a fetch may also have registered its outlinks as seen without them reaching the
+      // scheduler: they pass again, even when nothing changed. The link base inserts only what it does not know.
+      const recovered = unrecorded && (decided.change === 'unchanged' || stores);
+      if ((stores || recovered) && page.links.length > 0) {
         const { links, seen } =
           settings.urlSeenTtlMs > 0
-            ? await filterSeenLinks(fingerprints, page.links, page, settings.urlSeenTtlMs)
+            ? await filterSeenLinks(fingerprints, page.links, page, settings.urlSeenTtlMs, {
+                againFromSource: recovered,
+              })
             : { links: page.links, seen: 0 };
         metrics.outlinks(links.length, seen);
         if (links.length > 0) emissions.push(outlinksEmission(page, links));

@@ -56,7 +56,7 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   const url = canonicalUrl(positionals[0]!);
   if (!url) throw new UsageError(`crawler page get: "${positionals[0]}" is not an http(s) URL`);
   const { runtime, where } = pageStoreSettings(values.out, env);
-  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env }));
+  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env, readOnly: true }));
   try {
     const versions = await reach(where, () => store.get(url, { versions: values.versions ? ALL_VERSIONS : 1 }));
     if (versions.length === 0) {

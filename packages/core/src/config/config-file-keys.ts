@@ -65,6 +65,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'recrawlMaxMs',
     'recrawlProbability',
     'hubBoost',
+    'clockOffsetMs',
     'trafficShares',
     'levelWeights',
     'hostOrder',
