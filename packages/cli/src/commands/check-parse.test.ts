@@ -79,7 +79,7 @@ describe('crawler check url and check parse', () => {
     const io = capture();
     expect(await runCli(['check', 'parse', '--base', 'https://site.test/dir/', file])).toBe(0);
     expect(io.out()).toContain('title        Local');
-    expect(io.out()).toMatch(/a +next +https:\/\/site\.test\/dir\/next  "Next"/);
+    expect(io.out()).toMatch(/a +next +https:\/\/site\.test\/dir\/next {2}"Next"/);
     expect(io.out()).toContain('not passed on: nofollow 1');
     expect(io.out()).toContain('jsonld:headline: H');
   });

@@ -20,8 +20,7 @@ import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/e
 import { InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
-import { loadSchedulerConfig } from '../config.js';
-import { createSchedulerService, type SchedulerService } from '../scheduler-service.js';
+import { createSchedulerService, loadSchedulerConfig, type SchedulerService } from '@crawler/scheduler';
 
 /** The local stack's Elasticsearch unless ELASTICSEARCH_URL says otherwise. */
 const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:19200';

@@ -1,7 +1,7 @@
 import { parseCrawlJob } from '@crawler/core';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStackCrawl, type StackCrawl } from './testing/stack-crawl.js';
+import { startStackCrawl, type StackCrawl } from '../support/stack-crawl.js';
 
 /** The scheduler on Elasticsearch with the real fetcher, link extraction and dedup, crawling the test web. */
 describe('selection on Elasticsearch against the test web', () => {

@@ -1,7 +1,7 @@
 import { parseCrawlJob, type LinkRecord } from '@crawler/core';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, startStackCrawl, type StackCrawl } from './testing/stack-crawl.js';
+import { DAY, startStackCrawl, type StackCrawl } from '../support/stack-crawl.js';
 
 const RETRY_BASE = 60_000;
 const DAYS = 8;
