@@ -69,11 +69,8 @@ describe('tallyBedScore', () => {
 
 describe('renderBed', () => {
   const text = renderBed(bed, ['embedded']);
-  const rowOf = (table: number, start: string) =>
-    text
-      .split('\n\n')
-      [table]!.split('\n')
-      .find((line) => line.startsWith(start))!;
+  const tables = text.split('\n\n');
+  const rowOf = (table: number, start: string) => tables[table]!.split('\n').find((line) => line.startsWith(start))!;
 
   it("takes each crawler's worst round for the counts: fewest pages, most mistakes", () => {
     const worst = worstTally(bed.rounds.filter((entry) => entry.peer === 'embedded'));
