@@ -80,7 +80,10 @@ describe('placeOf', () => {
       area: '@crawler/core',
       module: 'packages/core/dist/a b.js',
     });
-    expect(placeOf('RegExp: \\s+', '', root).area).toBe('V8 built-ins (no script)');
+    expect(placeOf('RegExp: \\s+', '', root)).toEqual({
+      area: 'V8 built-ins (no script)',
+      module: 'RegExp: \\s+ (V8 built-in)',
+    });
     expect(placeOf('toString', '', root).area).toBe('V8 built-ins (no script)');
   });
 });

@@ -50,7 +50,7 @@ const NO_SOURCE = new Map([
 export function placeOf(functionName: string, url: string, repoRoot: string): Place {
   const engine = NO_SOURCE.get(functionName);
   if (engine) return { area: engine, module: functionName };
-  if (url === '') return { area: 'V8 built-ins (no script)', module: functionName || '(anonymous)' };
+  if (url === '') return { area: 'V8 built-ins (no script)', module: `${functionName || '(anonymous)'} (V8 built-in)` };
   if (url.startsWith('node:')) return { area: 'Node.js core', module: url };
   const path = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
   const npm = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
@@ -117,7 +117,8 @@ export function summarizeCpuProfiles(
       const place = placeOf(frame.functionName, frame.url, options.repoRoot);
       add(areas, place.area, ms);
       add(modules, place.module, ms);
-      const named = place.module === frame.functionName;
+      // Engine frames and built-ins have no script to name a line of.
+      const named = frame.url === '';
       add(
         functions,
         named ? place.module : `${frame.functionName || '(anonymous)'} (${place.module}:${frame.lineNumber + 1})`,
