@@ -1,6 +1,7 @@
+import { decodeText, rawBody } from '@crawler/core';
 import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
 import { fingerprintText, type TextFingerprint } from './fingerprint/text-fingerprint.js';
-import { decodeBody, isMarkup, isMedia, rawBody } from './page-body.js';
+import { isMarkup, isMedia } from './content-kind.js';
 import { denoiseText } from './template/denoise.js';
 import { extractBlocks, type PageBlock } from './template/page-blocks.js';
 import type { SiteTemplate } from './template/site-template.js';
@@ -34,11 +35,11 @@ export function analyzePage(
   template: SiteTemplate | null,
   algorithm: DigestAlgorithm,
 ): PageAnalysis {
-  const raw = rawBody(page);
+  const raw = rawBody(page.body, page.bodyEncoding);
   const rawDigest = hexDigest(algorithm, raw);
   if (isMedia(page.contentType))
     return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
-  const blocks = isMarkup(page.contentType) ? extractBlocks(decodeBody(raw, page.charset)) : [];
+  const blocks = isMarkup(page.contentType) ? extractBlocks(decodeText(raw, page.charset).text) : [];
   const text = denoiseText(page.text, blocks, template);
   let fingerprint: TextFingerprint | undefined;
   return {

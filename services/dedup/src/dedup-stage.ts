@@ -16,7 +16,7 @@ import type { Judge } from './judge/judge.js';
 import { VerdictCache, type ResolvedVerdict } from './judge/verdict-cache.js';
 import { NearDuplicateIndex, type Lookup } from './near/near-duplicate-index.js';
 import { acceptsSameSite, nearestMatches, specificHeadline } from './near/nearest-match.js';
-import { isMarkup } from './page-body.js';
+import { isMarkup } from './content-kind.js';
 import { decodeRegistration, encodeRegistration, type Registration } from './registration.js';
 import { NO_TEMPLATE, type SiteTemplate } from './template/site-template.js';
 import { SiteTemplates } from './template/site-templates.js';
@@ -289,6 +289,11 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
 
       const stores = decided.change === 'new' || decided.change === 'changed';
       count(decided.change, page.noindex && stores);
+      if (decided.change === 'duplicate' || decided.change === 'near_duplicate')
+        options.logger?.warn(
+          { url: page.url, duplicateOf: decided.duplicateOf, distance: decided.distance ?? undefined },
+          `page dropped as a ${decided.change === 'duplicate' ? 'duplicate' : 'near duplicate'}: not stored, its links not followed`,
+        );
       const emissions: Emission[] = [];
       // Bucket TTLs are not refreshed by lookups: an unchanged page re-indexes itself when its entry
       // may be getting old, or is new (its digest was registered just now). Only a page that found

@@ -4,7 +4,7 @@ export * from './content-digest.js';
 export * from './registration.js';
 export * from './decide-change.js';
 export * from './analyze-page.js';
-export * from './page-body.js';
+export * from './content-kind.js';
 export * from './fingerprint/simhash.js';
 export * from './fingerprint/text-fingerprint.js';
 export * from './fingerprint/tokenize.js';

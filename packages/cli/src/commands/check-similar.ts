@@ -13,6 +13,7 @@ import { createPageParser, extractLimitsOf, loadLinkextractConfig } from '@crawl
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { createCheckFetcher, fetchPage, readPage } from './parse-input.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkSimilarHelp = `Usage: crawler check similar [options] A B
 
@@ -34,7 +35,7 @@ does (robots.txt, address policy, charset).
 
 Exit code 0 when both pages were read, 1 when one could not be fetched.`;
 
-const flagSpec = {
+export const flagSpec = {
   k: { type: 'string' },
   'title-k': { type: 'string' },
   'user-agent': { type: 'string' },
@@ -110,7 +111,9 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
         const fetched = await fetchPage(fetcher!.parts, target);
         if (!fetched.ok) {
           process.stderr.write(
-            `crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+            textLines([
+              `crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}`,
+            ]),
           );
           return 1;
         }
@@ -140,7 +143,7 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
     }
     const [a, b] = read as [(typeof read)[0], (typeof read)[0]];
     const report: SimilarReport = { ...comparePages(a, b, limits, limits.minWords), a: a.page, b: b.page, limits };
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatSimilarReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatSimilarReport(report));
     return 0;
   } finally {
     await fetcher?.close();
@@ -181,5 +184,5 @@ function formatSimilarReport(report: SimilarReport): string {
     `distance       main text ${distance(report.bodyDistance, report.limits.body)}, headline ${distance(report.titleDistance, report.limits.title)}, word pairs ${distance(report.pairsDistance, report.limits.pairs)}`,
     `decision       ${report.decision.replace('_', ' ')}: ${report.reason}`,
   ];
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }
