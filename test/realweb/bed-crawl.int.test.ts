@@ -7,7 +7,7 @@ import { stackAddresses, repoRoot } from '../reliability/support/stack-env.js';
 import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from './bed.js';
+import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
 
 const run = promisify(execFile);
 
