@@ -5,7 +5,7 @@ import type { LabeledWeb } from './near-duplicate-eval.js';
 
 /**
  * Labeled near duplicates made from the real pages of the article-extraction benchmark (read from
- * ../shared/corpora, never copied): for each page, a reprint of its article on another site in
+ * fixtures/article-extraction-benchmark): for each page, a reprint of its article on another site in
  * that site's template, a copy with a small edit (a word fixed, an update appended or a sentence
  * corrected), and a copy with only template noise added. Negatives: the benchmark's pages
  * themselves (different articles, some on the same story), and two-sentence items, each from a

@@ -1,4 +1,4 @@
-import { CrawlerError } from '@crawler/core';
+import { ConfigError, CrawlerError } from '@crawler/core';
 import { adminCommand, adminHelp } from './commands/admin.js';
 import { checkCommand, checkHelp } from './commands/check.js';
 import { demoCommand, demoHelp } from './commands/demo.js';
@@ -91,6 +91,11 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    // A bad setting is bad usage too: one line naming it, exit 2, as the services do.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`crawler: ${error.message}\n`);
       return 2;
     }
     if (error instanceof CrawlerError) {

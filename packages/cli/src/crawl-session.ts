@@ -41,7 +41,8 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   const onSignal = () => interrupt.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = new ProgressDisplay(process.stderr);
+  const atStart = await crawl.snapshot();
+  const progress = new ProgressDisplay(process.stderr, undefined, atStart);
   try {
     const reason = await crawl.waitUntilDone({
       maxTimeMs: options.maxTimeMs,
@@ -55,7 +56,7 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
       progress.finish();
     }
     await options.beforeStop?.(crawl);
-    return buildSummary(snapshot, reason, elapsed, crawl.storage());
+    return buildSummary(snapshot, reason, elapsed, crawl.storage(), atStart);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -25,6 +25,7 @@ export function buildSummary(
   stopReason: StopReason,
   elapsedMs: number,
   output: CrawlSummary['output'],
+  atStart?: CrawlSnapshot,
 ): CrawlSummary {
   const decisions = Object.fromEntries(snapshot.counters.changes);
   const seconds = elapsedMs / 1000;
@@ -35,14 +36,14 @@ export function buildSummary(
     linkStatus: snapshot.byStatus,
     outcomes: Object.fromEntries([...snapshot.counters.outcomes].sort((a, b) => b[1] - a[1])),
     decisions,
-    pagesFetched: pagesDone(snapshot),
+    pagesFetched: pagesDone(snapshot, atStart),
     pagesStored: (decisions.new ?? 0) + (decisions.changed ?? 0),
     duplicatesRemoved: (decisions.duplicate ?? 0) + (decisions.near_duplicate ?? 0),
     unchanged: decisions.unchanged ?? 0,
     linksSeen: snapshot.counters.linksReceived,
     linksDiscovered: snapshot.counters.discovered,
     requestsAnswered: answered(snapshot),
-    pagesPerSecond: Math.round((pagesDone(snapshot) / Math.max(seconds, 0.001)) * 10) / 10,
+    pagesPerSecond: Math.round((pagesDone(snapshot, atStart) / Math.max(seconds, 0.001)) * 10) / 10,
     output,
   };
 }

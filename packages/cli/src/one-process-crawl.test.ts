@@ -72,4 +72,37 @@ describe('embedded crawl of the test web', () => {
       await crawl.stop();
     }
   });
+
+  it("splices a frameset's frames and a page's iframe into their text, fetching frames through the fetcher", async () => {
+    const origin = web.hosts.find((host) => host.name === 'legacy')!.origin;
+    const url = (path: string) => canonicalUrl(`${origin}${path}`)!;
+    const before = {
+      widget: web.requests.count(url('/widget.html'), 'GET'),
+      robots: web.requests.count(url('/robots.txt'), 'GET'),
+    };
+    const framesDir = mkdtempSync(join(tmpdir(), 'frames-crawl-'));
+    const job = parseCrawlJob({ id: 'frames', seeds: [url('/')], maxDepth: 1, extraction: { spliceFrames: true } });
+    const crawl = await startOneProcessCrawl({
+      outDir: framesDir,
+      job,
+      logger: silentLogger(),
+      overrides: testWebOverrides,
+    });
+    try {
+      expect(await crawl.waitUntilDone({ maxTimeMs: 30_000 })).toBe('complete');
+      const [frameset] = await crawl.pages.get(url('/'));
+      // The frameset itself has no text; its two frames' texts are spliced in.
+      expect(frameset!.text).toContain('Pick a page.');
+      expect(frameset!.text).toContain('Welcome to the home page of the Regional Rail Society');
+      const [welcome] = await crawl.pages.get(url('/welcome.html'));
+      expect(welcome!.text).toContain('You are visitor number 004711.');
+      // widget.html is two hops from the seed (past maxDepth): only the frame fetch asked for it.
+      expect(web.requests.count(url('/widget.html'), 'GET') - before.widget).toBe(1);
+      // One robots.txt request for the host in this crawl: frames share the fetcher's robots cache.
+      expect(web.requests.count(url('/robots.txt'), 'GET') - before.robots).toBe(1);
+    } finally {
+      await crawl.stop();
+      rmSync(framesDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -83,8 +83,10 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger, {
     topicPrefix,
   });
+  // Frames to splice are fetched by this process's fetcher: robots.txt, address policy and politeness as for any URL.
   const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, {
     topicPrefix,
+    frames: { fetchFrame: (url, signal) => fetcher.fetchDocument(url, job.id, signal) },
   });
   const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger, {
     topicPrefix,

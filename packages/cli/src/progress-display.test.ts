@@ -77,4 +77,22 @@ describe('the crawl summary', () => {
     expect(text).toContain('link base           310 URLs: fetched 298 · duplicate 2 · queued 10');
     expect(text).toContain('output              pages: out/warc; link base: out/linkbase');
   });
+
+  it('counts pages, not requests: re-fetches are answered requests, and a resumed run counts only its own pages', () => {
+    const refetched = snapshot(1000);
+    refetched.counters.outcomes.set('ok', 1500); // 500 pages fetched twice
+    const tty = stream(true);
+    new ProgressDisplay(tty.stream).update(refetched, 2000);
+    expect(tty.writes[0]).toBe(
+      '\r[2.0s] pages 1000 · answered 1500 · known 1010 · pending 10 · in flight 3 · 500.0 pages/s',
+    );
+    const resumed = stream(true);
+    new ProgressDisplay(resumed.stream, 5000, snapshot(400)).update(refetched, 2000);
+    expect(resumed.writes[0]!.startsWith('\r[2.0s] pages 600 · answered 1500')).toBe(true);
+    expect(buildSummary(refetched, 'complete', 2000, { pages: 'p', linkbase: 'l' }, snapshot(400))).toMatchObject({
+      pagesFetched: 600,
+      requestsAnswered: 1500,
+      pagesPerSecond: 300,
+    });
+  });
 });

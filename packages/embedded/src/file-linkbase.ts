@@ -11,6 +11,11 @@ export interface FileLinkBaseOptions {
   flushIntervalMs?: number;
   /** The journal is folded into a new snapshot when it grows past this many bytes. */
   compactAfterBytes?: number;
+  /**
+   * A look at another process's link base (operators' commands beside a running crawl): nothing
+   * is ever written, leases are left as found, and every write is refused.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -42,8 +47,10 @@ export class FileLinkBase implements LinkBase {
     const linkbase = new FileLinkBase(dir, {
       flushIntervalMs: options.flushIntervalMs ?? 250,
       compactAfterBytes: options.compactAfterBytes ?? 256 * 1024 * 1024,
+      readOnly: options.readOnly ?? false,
     });
     await linkbase.load();
+    if (linkbase.options.readOnly) return linkbase;
     linkbase.timer = setInterval(() => void linkbase.flush().catch(() => undefined), linkbase.options.flushIntervalMs);
     linkbase.timer.unref();
     return linkbase;
@@ -77,9 +84,10 @@ export class FileLinkBase implements LinkBase {
     }
     this.journalBytes = existsSync(this.journalPath) ? (await stat(this.journalPath)).size : 0;
     for (const [id, record] of this.records) {
-      const current = record.leaseUntil > 0 ? { ...record, leaseUntil: 0 } : record;
+      const current = record.leaseUntil > 0 && !this.options.readOnly ? { ...record, leaseUntil: 0 } : record;
       if (current !== record) this.dirty.add(id);
       this.records.set(id, current);
+      if (current.leaseUntil > 0) this.leaseHolders.add(id);
       this.count(current, 1);
       this.index.track(current);
     }
@@ -206,6 +214,7 @@ export class FileLinkBase implements LinkBase {
 
   /** Appends changed records to the journal; compacts into a snapshot when the journal is large. */
   flush(): Promise<void> {
+    if (this.options.readOnly) return this.writing;
     this.writing = this.writing.then(async () => {
       if (this.dirty.size === 0) return;
       const lines: string[] = [];
@@ -274,5 +283,7 @@ export class FileLinkBase implements LinkBase {
 
   private assertOpen(): void {
     if (this.closed) throw new BackendError('the link base is closed', { retriable: false });
+    if (this.options.readOnly)
+      throw new BackendError(`the link base in ${this.dir} is open read-only`, { retriable: false });
   }
 }

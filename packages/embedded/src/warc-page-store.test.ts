@@ -55,6 +55,49 @@ describe('WARC output', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('marks a body cut at the size cap WARC-Truncated: length and keeps the server headers as they were sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const sample = sampleMessages[Schemas.StoredPage];
+    const cut = Buffer.from(`<html><body>${'<a href="/x">x</a>'.repeat(200)}`);
+    const headers = {
+      'content-type': 'text/html',
+      'content-length': '2565599',
+      'content-encoding': 'gzip',
+      'transfer-encoding': 'chunked',
+      connection: 'keep-alive',
+    };
+    const truncated = {
+      ...sample,
+      body: cut,
+      bodyEncoding: 'identity',
+      bodyLength: cut.length,
+      truncated: true,
+      headers,
+    };
+    const whole = { ...sample, url: 'http://news.example.test/whole', truncated: false };
+    await store.put([truncated, whole]);
+    await store.close();
+    const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+    const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
+    const responses = [];
+    for await (const record of parser) {
+      if (record.warcType !== 'response') continue;
+      responses.push({
+        truncated: record.warcHeaders.headers.get('WARC-Truncated'),
+        http: Object.fromEntries(record.httpHeaders!.headers),
+        // Decoding asked for: warcio finds the block is neither chunked nor gzip and keeps it as it is.
+        payload: Buffer.from(await record.readFully(true)),
+      });
+    }
+    expect(responses[0]!.truncated).toBe('length');
+    expect(responses[0]!.http).toMatchObject(headers);
+    expect(responses[0]!.payload.equals(cut)).toBe(true);
+    expect(responses[1]!.truncated).toBeFalsy();
+    expect(responses[1]!.http).toEqual(sample.headers);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('encodes base32 as RFC 4648 does', () => {
     expect(base32(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
     expect(base32(Buffer.from('f'))).toBe('MY');

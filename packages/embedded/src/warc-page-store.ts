@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 import { parseWarcRecords } from './warc-record.js';
@@ -24,18 +24,10 @@ interface IndexEntry {
   length: number;
 }
 
-/** Response headers that describe the transfer, not the stored (decoded) payload. */
-const TRANSFER_HEADERS = new Set([
-  'content-encoding',
-  'transfer-encoding',
-  'content-length',
-  'connection',
-  'keep-alive',
-]);
-
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
- * `response` record with the HTTP headers and decoded body, and a `metadata` record (JSON) with
+ * `response` record with the HTTP headers as the server sent them and the body as fetched
+ * (decoded; cut at the size cap and marked `WARC-Truncated: length`), and a `metadata` record (JSON) with
  * the crawler's fields, written back to back. pages.cdxj indexes them by SURT for reading back;
  * any WARC tool (warcio, pywb, wget's readers) can read the files.
  */
@@ -218,11 +210,11 @@ function reasonPhrase(status: number): string {
 
 /** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
 function warcPageInput(page: StoredPage): WarcPageInput {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
+  // The server's headers as received, Content-Length and Content-Encoding included: they are
+  // evidence of what was served; WARC-Truncated says when the block holds less than that.
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
-  for (const [name, value] of Object.entries(page.headers))
-    if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
-  httpHead.push(`content-length: ${body.length}`);
+  for (const [name, value] of Object.entries(page.headers)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
   const { body: _body, bodyEncoding: _encoding, ...meta } = page;
   // A copy of its own, so the thread gets exactly the body (a view may sit in a larger buffer) and it can be moved.
   return {
@@ -230,6 +222,8 @@ function warcPageInput(page: StoredPage): WarcPageInput {
     fetchedAt: page.fetchedAt,
     httpHead: httpHead.join('\r\n'),
     body: new Uint8Array(body),
+    // The fetcher cuts a body only at its size cap (a deadline ends the fetch as a timeout instead).
+    truncated: page.truncated ? 'length' : null,
     metadata: JSON.stringify(meta),
   };
 }

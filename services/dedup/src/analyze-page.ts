@@ -1,6 +1,7 @@
+import { decodeText, rawBody } from '@crawler/core';
 import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
 import { fingerprintText, type TextFingerprint } from './fingerprint/text-fingerprint.js';
-import { decodeBody, isMarkup, isMedia, rawBody } from './page-body.js';
+import { isMarkup, isMedia } from './content-kind.js';
 import { denoiseText } from './template/denoise.js';
 import { readBlocks, type PageBlock } from './template/page-blocks.js';
 import type { SiteTemplate } from './template/site-template.js';
@@ -36,12 +37,12 @@ export function analyzePage(
   template: SiteTemplate | null,
   algorithm: DigestAlgorithm,
 ): PageAnalysis {
-  const raw = rawBody(page);
+  const raw = rawBody(page.body, page.bodyEncoding);
   const rawDigest = hexDigest(algorithm, raw);
   if (isMedia(page.contentType))
     return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], pageChars: 0, fingerprint: null };
   const { blocks, textChars } = isMarkup(page.contentType)
-    ? readBlocks(decodeBody(raw, page.charset))
+    ? readBlocks(decodeText(raw, page.charset).text)
     : { blocks: [], textChars: page.text.length };
   const text = denoiseText(page.text, blocks, template);
   let fingerprint: TextFingerprint | undefined;

@@ -16,11 +16,11 @@ import { createIndexFiler } from './file-in-index.js';
 import { asNearDuplicate, createNearDuplicateFinder } from './find-near-duplicate.js';
 import { simhashHex } from './fingerprint/simhash.js';
 import type { Judge } from './judge/judge.js';
+import { isMarkup } from './content-kind.js';
 import { VerdictCache } from './judge/verdict-cache.js';
 import { NearDuplicateIndex } from './near/near-duplicate-index.js';
 import type { NearLimits, NearSubject } from './near/near-duplicate-rule.js';
 import { indexKeysOf, subjectOf } from './near/near-subject.js';
-import { isMarkup } from './page-body.js';
 import { passOutlinks } from './pass-outlinks.js';
 import { createStoredVersionRecheck } from './recheck-stored-version.js';
 import { createSampledPageRefiler } from './refile-sampled-pages.js';
@@ -182,6 +182,13 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const verdict = await decideVerdict(verdicts, page, analysis, decided, inheritedVerdict);
       const stores = decided.change === 'new' || decided.change === 'changed';
       count(decided.change, page.noindex && stores);
+      if (decided.change === 'duplicate' || decided.change === 'near_duplicate')
+        options.logger?.warn(
+          { url: page.url, duplicateOf: decided.duplicateOf, distance: decided.distance ?? undefined },
+          decided.change === 'duplicate'
+            ? 'page dropped as a duplicate: not stored, its links not followed'
+            : 'page dropped as a near duplicate: not stored, only the links its original lacks followed',
+        );
 
       const indexed = fileInIndex?.due(page, decided) ? searchable() : null;
       const filing = indexed ? fileInIndex!.file(page, indexed, analysis.digest, lookup) : null;

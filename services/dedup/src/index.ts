@@ -5,7 +5,7 @@ export * from './registration.js';
 export * from './decide-change.js';
 export * from './decide-exact.js';
 export * from './analyze-page.js';
-export * from './page-body.js';
+export * from './content-kind.js';
 export * from './fingerprint/simhash.js';
 export * from './fingerprint/text-fingerprint.js';
 export * from './fingerprint/tokenize.js';

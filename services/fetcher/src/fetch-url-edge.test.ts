@@ -1,8 +1,7 @@
-import { silentLogger } from '@crawler/core';
+import { decodeText, silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { BIG_BODY_BYTES, COMPRESSED_TEXT, EDGE_CHARSET_PAGES, startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeText } from './charset/decode-text.js';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
@@ -171,7 +170,7 @@ describe('fetchUrl on the edge test web', () => {
       expect(result.kind, page.path).toBe('page');
       if (result.kind !== 'page') continue;
       expect(result.charsetSource, page.path).toBe(sources[page.declared]);
-      expect(decodeText(result.body, result.charset!), page.path).toContain(page.sampleText);
+      expect(decodeText(result.body, result.charset).text, page.path).toContain(page.sampleText);
     }
   });
 });

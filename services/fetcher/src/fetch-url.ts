@@ -29,6 +29,11 @@ export interface FetchUrlRequest {
   jobId: string;
   etag: string | null;
   lastModified: string | null;
+  /**
+   * A document a page being processed waits for (a frame): it goes ahead of its queue's waiting
+   * URLs, still spaced like any request, and a full queue does not refuse it.
+   */
+  front?: boolean;
 }
 
 interface Common {
@@ -181,7 +186,7 @@ async function fetchHops(
     }
     if (firstQueueKey === null) {
       firstQueueKey = queueKey;
-      const admission = deps.gate.admit(queueKey, delayMs);
+      const admission = request.front ? { admitted: true as const } : deps.gate.admit(queueKey, delayMs);
       if (!admission.admitted) {
         return status({
           outcome: 'throttled',
@@ -193,7 +198,7 @@ async function fetchHops(
         });
       }
     }
-    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack);
+    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack, { front: request.front });
     deadline.current ??= new Deadline(deps.totalTimeoutMs, signals?.abort);
     const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
@@ -310,7 +315,7 @@ async function fetchHops(
         headers: response.headers,
       });
     }
-    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type'], type) : null;
+    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type']) : null;
     return {
       kind: 'page',
       finalUrl: url.href,

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import type { AddressPolicy } from './address-policy.js';
+import { effectivePort, type AddressPolicy } from './address-policy.js';
 import { decodeContent, readCapped } from './body-reader.js';
+import { createGuardedConnector } from './guarded-connector.js';
 
 export interface HttpClientOptions {
   policy: AddressPolicy;
@@ -66,13 +67,14 @@ export class HttpClient {
           proxyTunnel: false,
           connect: { timeout: options.connectTimeoutMs },
         })
-      : new Agent({ ...common, connect: { timeout: options.connectTimeoutMs, lookup: options.policy.lookup } });
+      : new Agent({ ...common, connect: createGuardedConnector(options.policy, options.connectTimeoutMs) });
   }
 
   async get(hop: HopRequest): Promise<HopResponse> {
     // IP literals never reach the connector's DNS lookup, and a proxy does its own: both are checked here.
     const bare = hop.url.hostname.replace(/^\[|\]$/g, '');
-    if (this.proxied || isIP(bare)) await this.options.policy.resolve(bare);
+    if (this.proxied || isIP(bare))
+      await this.options.policy.resolve(bare, effectivePort(hop.url.protocol, hop.url.port));
     // A per-hop controller: undici keeps listening to the signal it gets, so a long-lived deadline
     // would later abort bodies that were already read or dropped.
     const controller = new AbortController();

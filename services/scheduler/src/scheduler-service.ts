@@ -16,7 +16,7 @@ import type { SchedulerConfig } from './config.js';
 import { ControlState } from './control-state.js';
 import { FrontierEmitter } from './frontier-emitter.js';
 import { JobRegistry } from './jobs/job-registry.js';
-import { jobStartRecords } from './jobs/job-seeds.js';
+import { jobStartRecords, readmitRefusedSeed } from './jobs/job-seeds.js';
 import { MonitoringSchedules } from './jobs/monitoring.js';
 import { countHandedOut, type SchedulerGauges } from './scheduler-metrics.js';
 import {
@@ -182,7 +182,11 @@ export async function createSchedulerService(
       const at = now();
       for (const known of jobs.list()) {
         const records = jobStartRecords(known, at, random);
-        if (records.length > 0) counters.discovered += (await ports.linkbase.insertNew(records)).length;
+        if (records.length === 0) continue;
+        const created = new Set(await ports.linkbase.insertNew(records));
+        counters.discovered += created.size;
+        const existing = records.filter((record) => !created.has(record.id)).map((record) => record.id);
+        if (existing.length > 0) await ports.linkbase.update(existing, (record) => readmitRefusedSeed(record, at));
       }
       await statusRunner.start();
       await linksRunner.start();

@@ -1,5 +1,5 @@
-import { errorMessage, silentLogger } from '@crawler/core';
-import { createFetcherParts, decodeText, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
+import { decodeText, errorMessage, silentLogger } from '@crawler/core';
+import { createFetcherParts, effectivePort, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -54,9 +54,10 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
   const parts = createFetcherParts(loadFetcherConfig({ overrides }), null, silentLogger());
   try {
     const url = new URL(target);
+    await parts.policy.ready();
     const dnsStarted = performance.now();
     // Resolving first shows the address and the DNS time; the connection then reuses the cached answer.
-    const address = await parts.policy.resolve(url.hostname).then(
+    const address = await parts.policy.resolve(url.hostname, effectivePort(url.protocol, url.port)).then(
       (entry) => entry.address,
       (error: unknown) => `not used: ${errorMessage(error)}`,
     );
@@ -123,7 +124,7 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
       errorMessage: result.errorMessage ?? null,
     };
   }
-  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset) : '';
+  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset).text : '';
   return {
     ...common,
     outcome: 'ok',

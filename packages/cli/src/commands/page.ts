@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { createPageStore } from '@crawler/adapters';
-import { canonicalUrl, loadRuntimeConfig, silentLogger, type RuntimeConfig, type StoredPage } from '@crawler/core';
+import {
+  canonicalUrl,
+  loadRuntimeConfig,
+  rawBody,
+  silentLogger,
+  type RuntimeConfig,
+  type StoredPage,
+} from '@crawler/core';
 import { reach } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
@@ -85,7 +91,7 @@ function pageStoreSettings(out: string | undefined, env: NodeJS.ProcessEnv): { r
 
 /** The stored record with its body uncompressed and base64-encoded, the rest as stored. */
 export function pageJson(page: StoredPage): Record<string, unknown> {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
   return {
     ...page,
     body: body.toString('base64'),

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { silentLogger, urlId } from '@crawler/core';
+import { decodeText, silentLogger, urlId } from '@crawler/core';
 import {
   createFetcherParts,
   createRenderer,
-  decodeText,
   fetchUrl,
   loadFetcherConfig,
   pageSignals,
@@ -120,7 +119,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     };
     const route = await renderer.route(plain);
     const outcome = await renderer.process(plain);
-    const plainHtml = fetched.charset ? decodeText(fetched.body, fetched.charset) : '';
+    const plainHtml = fetched.charset ? decodeText(fetched.body, fetched.charset).text : '';
     const report = reportOf(url.href, fetched.finalUrl, route.reason, outcome, plainHtml);
     if (values.html && outcome?.kind === 'rendered') writeFileSync(values.html, outcome.body);
     process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));

@@ -1,8 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
+import { allowListProblem } from '@crawler/fetcher';
 import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
+import { findRefusedSeeds, formatRefusedSeeds, type RefusedSeed } from '../refused-seeds.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 
@@ -26,7 +28,11 @@ Fetching:
   --per-host N          requests in flight per host (default 1)
   --delay-ms N          minimum delay between requests to one host (default 1000)
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
-  --allow-address IP    admit a private/loopback address or CIDR (repeatable), e.g. for a local site
+  --allow-address ADDR  admit a private/loopback address (repeatable): an IP, a CIDR range (at most
+                        /8), or a host name (its addresses at start), each optionally with :PORT to
+                        admit one origin only, e.g. 127.0.0.1:8080 or localhost:8080 for a local site.
+                        Without it such addresses are refused; a run whose every seed is refused
+                        says how to admit it and exits 1
 
 Where:
   --stack               run on Kafka, Elasticsearch, Redis and HBase (configured by KAFKA_BROKERS,
@@ -34,13 +40,20 @@ Where:
                         eval "$(deploy/local/stack-env.sh)") instead of embedded adapters
 
 Output:
-  --out DIR             output folder (default ./crawl-output)
+  --out DIR             output folder (default ./crawl-output): WARC files, link base, crawl.log
+                        (warnings: bodies cut at the size cap, pages whose links were capped,
+                        pages dropped as duplicates), crawl-summary.json; crawler status, errors
+                        and page get read it with --out DIR, also while the crawl runs
   --json                print the summary as JSON
-  --quiet               no progress line
+  --quiet               no progress line (pages: distinct pages fetched in this run; answered:
+                        requests answered, re-fetches included)
   -h, --help            this help
 
 Every service setting can also be given by environment variable or a JSON file named by
-CRAWLER_CONFIG; see docs/CONFIGURATION.md.`;
+CRAWLER_CONFIG; see docs/CONFIGURATION.md.
+
+Exit code 0 when the crawl ran, 1 when every seed was refused or the run failed, 2 on bad usage or
+a bad setting.`;
 
 const flagSpec = {
   seed: { type: 'string', multiple: true },
@@ -79,9 +92,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   const delay = intFlag('run', 'delay-ms', values['delay-ms'], 0);
   if (delay !== undefined) fetcher.minDelayMs = delay;
   if (values['user-agent']) fetcher.userAgent = values['user-agent'];
-  if (values['allow-address']) fetcher.allowAddresses = values['allow-address'];
+  if (values['allow-address']) {
+    const problem = allowListProblem(values['allow-address']);
+    if (problem) throw new UsageError(`crawler run: --allow-address ${problem}`);
+    fetcher.allowAddresses = values['allow-address'];
+  }
   // The fetcher reads the job's content types and rendering rules from the file itself.
   if (values.job) fetcher.jobFile = values.job;
+  let refused: RefusedSeed[] = [];
   const summary = await runCrawlSession({
     outDir,
     job,
@@ -89,10 +107,15 @@ export async function runCommand(argv: string[]): Promise<number> {
     maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
+    beforeStop: async (crawl) => {
+      refused = await findRefusedSeeds(crawl.linkbase, job.seeds);
+    },
   });
   writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
-  return 0;
+  if (refused.length > 0) process.stderr.write(`${formatRefusedSeeds(refused, job.seeds.length)}\n`);
+  // A run that could not fetch a single seed did nothing the user asked for.
+  return refused.length === job.seeds.length ? 1 : 0;
 }
 
 function buildJob(values: {
