@@ -7,7 +7,8 @@ import { WarcPageStore } from '@crawler/embedded';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { longPagesOfOneSite } from './long-pages-one-site.js';
 import { crawlInOrder, type LabeledWeb } from './near-duplicate-eval.js';
-import { loadFixtureArticles, loadFixtureBedPages } from './near-duplicate-fixtures.js';
+import { loadArticleCorpus } from '../article-corpus.js';
+import { loadFixtureBedPages } from './bed-page-fixtures.js';
 import { reprintsUnderOwnHeadline } from './reprints-own-headline.js';
 import { shortItemsInTemplates } from './short-items-in-templates.js';
 
@@ -35,8 +36,8 @@ describe('crawler check similar and the dedup stage', () => {
   });
 
   for (const [name, load] of [
-    ['reprints under their own headline', () => reprintsUnderOwnHeadline(loadFixtureArticles())],
-    ['short items in templates', () => shortItemsInTemplates(loadFixtureArticles())],
+    ['reprints under their own headline', () => reprintsUnderOwnHeadline(loadArticleCorpus())],
+    ['short items in templates', () => shortItemsInTemplates(loadArticleCorpus())],
     ['long pages of one site', () => longPagesOfOneSite(loadFixtureBedPages())],
   ] as [string, () => LabeledWeb][])
     it(`decide alike on ${name}: every labelled copy, and negatives`, async () => {

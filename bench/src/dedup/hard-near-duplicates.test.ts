@@ -2,7 +2,8 @@ import type { StatusUpdate } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
 import { longPagesOfOneSite } from './long-pages-one-site.js';
 import { crawlInOrder, evaluateNearDuplicates, summarize, type LabeledWeb } from './near-duplicate-eval.js';
-import { loadFixtureArticles, loadFixtureBedPages } from './near-duplicate-fixtures.js';
+import { loadArticleCorpus } from '../article-corpus.js';
+import { loadFixtureBedPages } from './bed-page-fixtures.js';
 import { reprintsUnderOwnHeadline } from './reprints-own-headline.js';
 import { shortItemsInTemplates } from './short-items-in-templates.js';
 
@@ -11,8 +12,8 @@ import { shortItemsInTemplates } from './short-items-in-templates.js';
 // under their own headline 0.989 recall, short items in templates 0.933 to 0.983, long pages of one
 // site 0.981 to 1.000; precision 1.000 on all.
 const classes: [string, () => LabeledWeb][] = [
-  ['reprints under their own headline', () => reprintsUnderOwnHeadline(loadFixtureArticles())],
-  ['short items in templates', () => shortItemsInTemplates(loadFixtureArticles())],
+  ['reprints under their own headline', () => reprintsUnderOwnHeadline(loadArticleCorpus())],
+  ['short items in templates', () => shortItemsInTemplates(loadArticleCorpus())],
   ['long pages of one site', () => longPagesOfOneSite(loadFixtureBedPages())],
 ];
 

@@ -1,5 +1,5 @@
 import type { LabeledWeb } from './near-duplicate-eval.js';
-import type { FixtureBedPage } from './near-duplicate-fixtures.js';
+import type { FixtureBedPage } from './bed-page-fixtures.js';
 
 /** Pages of these kinds have no near copy made: indexes and the search page are lists, not texts. */
 const LISTS = /\/(genindex[^/]*|search)\.html$/;

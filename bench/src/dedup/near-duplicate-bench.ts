@@ -1,6 +1,7 @@
 import { corpusLabeled, noisyNewsLabeled, testWebLabeled } from './labeled-webs.js';
 import { longPagesOfOneSite } from './long-pages-one-site.js';
-import { loadFixtureArticles, loadFixtureBedPages } from './near-duplicate-fixtures.js';
+import { loadArticleCorpus } from '../article-corpus.js';
+import { loadFixtureBedPages } from './bed-page-fixtures.js';
 import { reprintsUnderOwnHeadline } from './reprints-own-headline.js';
 import { shortItemsInTemplates } from './short-items-in-templates.js';
 import { evaluateNearDuplicates, summarize, type LabeledWeb, type NearDuplicateScore } from './near-duplicate-eval.js';
@@ -41,8 +42,8 @@ async function main(): Promise<void> {
     ['test web (full profile)', () => testWebLabeled(1)],
     ['noisy news site and wire', () => noisyNewsLabeled(1)],
     ['article-extraction benchmark variants', async () => corpusLabeled()],
-    ['reprints under their own headline', async () => reprintsUnderOwnHeadline(loadFixtureArticles())],
-    ['short items in templates', async () => shortItemsInTemplates(loadFixtureArticles())],
+    ['reprints under their own headline', async () => reprintsUnderOwnHeadline(loadArticleCorpus())],
+    ['short items in templates', async () => shortItemsInTemplates(loadArticleCorpus())],
     ['long pages of one site', async () => longPagesOfOneSite(loadFixtureBedPages())],
   ] as const) {
     if (only.length > 0 && !only.some((word) => name.includes(word))) continue;

@@ -1,7 +1,7 @@
 import { headline } from '@crawler/dedup';
 import { escapeHtml, pageTitle, stamp } from './article-variants.js';
 import type { LabeledWeb } from './near-duplicate-eval.js';
-import type { FixtureArticle } from './near-duplicate-fixtures.js';
+import type { CorpusPage } from '../article-corpus.js';
 
 /**
  * The same article reprinted on another site, in that site's template and under that site's own
@@ -11,7 +11,7 @@ import type { FixtureArticle } from './near-duplicate-fixtures.js';
  * "Read also" between paragraphs, a newsletter call) and its chrome around it. Every pair that is
  * not an article and its reprint is a negative (different articles, some on one story).
  */
-export function reprintsUnderOwnHeadline(articles: readonly FixtureArticle[]): LabeledWeb {
+export function reprintsUnderOwnHeadline(articles: readonly CorpusPage[]): LabeledWeb {
   const web: LabeledWeb = { pages: [], groups: [], negatives: [], skipped: {}, exhaustive: true };
   const headlines = articles.map((article) => headline(pageTitle(article.html)) || lede(article.truth, 10));
   articles.forEach((article, i) => {

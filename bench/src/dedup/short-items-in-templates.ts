@@ -1,7 +1,7 @@
 import { headline } from '@crawler/dedup';
 import { escapeHtml, pageTitle, stamp } from './article-variants.js';
 import type { LabeledWeb } from './near-duplicate-eval.js';
-import type { FixtureArticle } from './near-duplicate-fixtures.js';
+import type { CorpusPage } from '../article-corpus.js';
 import { lede } from './reprints-own-headline.js';
 
 /** Items made: each on two of the four sites, about sixty items a site. */
@@ -14,7 +14,7 @@ const ITEMS = 120;
  * (each site adds its name to the title): the same item in two templates. Every other pair is a
  * negative, among them every two different items in one template.
  */
-export function shortItemsInTemplates(articles: readonly FixtureArticle[]): LabeledWeb {
+export function shortItemsInTemplates(articles: readonly CorpusPage[]): LabeledWeb {
   const web: LabeledWeb = { pages: [], groups: [], negatives: [], skipped: {}, exhaustive: true };
   const bySite = new Map<number, string[]>();
   let made = 0;

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadArticleCorpus } from '../article-corpus.js';
-import { writeFixture, type FixtureArticle, type FixtureBedPage } from './near-duplicate-fixtures.js';
+import { writeFixtureBedPages, type FixtureBedPage } from './bed-page-fixtures.js';
 
 /** What the long-page set needs of each bed site: long pages of one generator, and the three pages crawls joined wrongly. */
 const BED_PAGES: Record<string, string[]> = {
@@ -37,25 +36,14 @@ const BED_PAGES: Record<string, string[]> = {
   ].map((command) => `git-${command}.html`),
 };
 
-/** Scripts, styles and comments weigh most of a news page's bytes and none of its text. */
-function withoutScripts(html: string): string {
-  return html.replace(/<(script|style|noscript|svg|template)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<!--[\s\S]*?-->/g, '');
-}
-
 /**
- * `node bench/dist/dedup/build-near-duplicate-fixtures.js --bed <repo>/.stack/realweb/bed.json`:
- * writes bench/fixtures/near-duplicates from ../shared/corpora (the article-extraction benchmark)
- * and the installed real-web bed. Run it again only to change what the sets are made from.
+ * `node bench/dist/dedup/build-bed-page-fixtures.js --bed <repo>/.stack/realweb/bed.json`:
+ * writes fixtures/realweb-bed-pages from the installed real-web bed. Run it again only to change
+ * what the long-page set is made from.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { bed: { type: 'string' } } });
   if (!values.bed) throw new Error('--bed <path of the real-web bed description, .stack/realweb/bed.json>');
-  const articles: FixtureArticle[] = loadArticleCorpus().map((page) => ({
-    id: page.id,
-    url: page.url,
-    html: withoutScripts(page.html),
-    truth: page.truth,
-  }));
   const bed = JSON.parse(readFileSync(values.bed, 'utf8')) as {
     sites: { name: string; origin: string; root: string }[];
   };
@@ -65,10 +53,7 @@ async function main(): Promise<void> {
       html: readFileSync(join(site.root, path), 'utf8'),
     })),
   );
-  process.stdout.write(
-    `articles.json.br: ${articles.length} pages, ${writeFixture('articles.json.br', articles)} bytes\n`,
-  );
-  process.stdout.write(`bed-pages.json.br: ${pages.length} pages, ${writeFixture('bed-pages.json.br', pages)} bytes\n`);
+  process.stdout.write(`bed-pages.json.br: ${pages.length} pages, ${writeFixtureBedPages(pages)} bytes\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
