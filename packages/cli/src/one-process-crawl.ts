@@ -17,6 +17,7 @@ import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
 import { createSchedulerService, loadSchedulerConfig, type CrawlSnapshot } from '@crawler/scheduler';
+import { watchWrites, type WriteFailureLatch } from './write-failure.js';
 
 export interface OneProcessCrawlOptions {
   outDir: string;
@@ -32,6 +33,8 @@ export interface OneProcessCrawlOptions {
   env?: NodeJS.ProcessEnv;
   /** On the real stack (Kafka, Elasticsearch, Redis, HBase, as configured by their variables) instead of embedded adapters. */
   stack?: boolean;
+  /** Told when a store's write fails for want of disk (or a disk that refuses writes), so the crawl can stop. */
+  writeFailures?: WriteFailureLatch;
 }
 
 export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
@@ -66,10 +69,12 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
   const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
+  const watched = <T extends object>(port: T, where: string): T =>
+    options.writeFailures ? watchWrites(port, where, options.writeFailures) : port;
   const bus = await createBus(runtime, logger, portOptions);
-  const linkbase = await createLinkBase(runtime, logger, portOptions);
-  const fingerprints = await createFingerprintStore(runtime, logger, portOptions);
-  const pages = await createPageStore(runtime, logger, portOptions);
+  const linkbase = watched(await createLinkBase(runtime, logger, portOptions), 'the link base');
+  const fingerprints = watched(await createFingerprintStore(runtime, logger, portOptions), 'the fingerprint store');
+  const pages = watched(await createPageStore(runtime, logger, portOptions), 'the page store');
   const codec = new Codec();
   const producer = new BatchingProducer(bus.producer(), {
     lingerMs: runtime.bus === 'kafka' ? 5 : 0,
@@ -143,7 +148,10 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     snapshot: () => scheduler.snapshot(),
     lags,
 
-    /** Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. */
+    /**
+     * Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. The
+     * limit and the signal end the wait at once, even while a snapshot or a store call hangs.
+     */
     async waitUntilDone(limits: {
       maxTimeMs?: number;
       signal?: AbortSignal;
@@ -151,30 +159,59 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       tickMs?: number;
     }): Promise<StopReason> {
       const tickMs = limits.tickMs ?? 250;
-      let idleTicks = 0;
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, tickMs));
-        const snapshot = await scheduler.snapshot();
-        limits.onTick?.(snapshot);
-        if (limits.signal?.aborted) return 'interrupted';
-        if (limits.maxTimeMs !== undefined && performance.now() - started >= limits.maxTimeMs) return 'time limit';
-        idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
-        if (idleTicks >= 2) return snapshot.budgetSpent && snapshot.pending > 0 ? 'page budget reached' : 'complete';
+      let finished = false;
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort = () => {};
+      const stopped = new Promise<StopReason>((resolve) => {
+        onAbort = () => resolve('interrupted');
+        if (limits.signal?.aborted) onAbort();
+        limits.signal?.addEventListener('abort', onAbort, { once: true });
+        if (limits.maxTimeMs !== undefined)
+          timer = setTimeout(() => resolve('time limit'), limits.maxTimeMs - (performance.now() - started));
+      });
+      const idle = async (): Promise<StopReason> => {
+        let idleTicks = 0;
+        while (!finished) {
+          await new Promise((resolve) => setTimeout(resolve, tickMs));
+          const snapshot = await scheduler.snapshot();
+          if (finished) break;
+          limits.onTick?.(snapshot);
+          idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
+          if (idleTicks >= 2) return snapshot.budgetSpent && snapshot.pending > 0 ? 'page budget reached' : 'complete';
+        }
+        return 'interrupted';
+      };
+      const loop = idle();
+      // Once the wait is over, a snapshot that fails (a store stopping) no longer matters.
+      loop.catch(() => undefined);
+      try {
+        return await Promise.race([loop, stopped]);
+      } finally {
+        finished = true;
+        clearTimeout(timer);
+        limits.signal?.removeEventListener('abort', onAbort);
       }
     },
 
-    /** Stops every stage in loop order and makes the link base and WARC files durable. */
+    /**
+     * Stops every stage in loop order and makes the link base and WARC files durable. Every store
+     * is closed even when one fails (a full disk), so no handle keeps the process alive; the first
+     * failure is thrown after.
+     */
     async stop(): Promise<void> {
-      await scheduler.emitter.stop();
-      await fetcher.stop();
-      await linkextract.stop();
-      await dedup.stop();
-      await scheduler.stop();
-      await producer.flush();
-      await linkbase.close();
-      await pages.close();
-      await fingerprints.close();
-      await bus.close();
+      const failures: unknown[] = [];
+      const step = (action: () => Promise<unknown>) => action().catch((error: unknown) => void failures.push(error));
+      await step(() => scheduler.emitter.stop());
+      await step(() => fetcher.stop());
+      await step(() => linkextract.stop());
+      await step(() => dedup.stop());
+      await step(() => scheduler.stop());
+      await step(() => producer.flush());
+      await step(() => linkbase.close());
+      await step(() => pages.close());
+      await step(() => fingerprints.close());
+      await step(() => bus.close());
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

@@ -15,3 +15,4 @@ export * from './link-record.js';
 export * from './service/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
+export * from './files/replace-file.js';

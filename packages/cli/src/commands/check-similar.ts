@@ -14,6 +14,7 @@ import { createPageParser, extractLimitsOf, loadLinkextractConfig } from '@crawl
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { createCheckFetcher, fetchPage, readPage } from './parse-input.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkSimilarHelp = `Usage: crawler check similar [options] A B
 
@@ -40,7 +41,7 @@ services strip the one they learned for the site). URLs are fetched as the fetch
 
 Exit code 0 when both pages were read, 1 when one could not be fetched.`;
 
-const flagSpec = {
+export const flagSpec = {
   k: { type: 'string' },
   resemblance: { type: 'string' },
   'url-a': { type: 'string' },
@@ -79,6 +80,15 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2)
     throw new UsageError('crawler check similar: give exactly two URLs or files (see crawler check similar --help)');
+  for (const side of ['url-a', 'url-b'] as const) {
+    const url = values[side];
+    if (url !== undefined && (!URL.canParse(url) || !/^https?:/i.test(url)))
+      throw new UsageError(`crawler check similar: --${side} "${url}" is not an http(s) URL`);
+  }
+  if (values.resemblance !== undefined && !/^(?:0?\.\d+|1(?:\.0*)?|0)$/.test(values.resemblance))
+    throw new UsageError(
+      'crawler check similar: --resemblance is a share of runs of words in common: above 0, at most 1',
+    );
   const dedup = loadDedupConfig();
   const resemblance = values.resemblance === undefined ? dedup.nearResemblance : Number(values.resemblance);
   const limits: NearLimits = {
@@ -113,7 +123,9 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
         const fetched = await fetchPage(fetcher!.parts, target);
         if (!fetched.ok) {
           process.stderr.write(
-            `crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+            textLines([
+              `crawler check similar: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}`,
+            ]),
           );
           return 1;
         }
@@ -149,7 +161,7 @@ export async function checkSimilarCommand(argv: string[]): Promise<number> {
     }
     const [a, b] = read as [(typeof read)[0], (typeof read)[0]];
     const report: SimilarReport = { ...comparePages(a, b, limits), a: a.page, b: b.page, limits };
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatSimilarReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatSimilarReport(report));
     return 0;
   } finally {
     await fetcher?.close();
@@ -192,5 +204,5 @@ function formatSimilarReport(report: SimilarReport): string {
     `in common      ${report.resemblance === null ? '-' : `${Math.round(report.resemblance * 100)}% of runs of four content words (at least ${Math.round(report.limits.resemblance * 100)}%)`}`,
     `decision       ${report.decision.replace('_', ' ')}: ${report.reason}`,
   ];
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

@@ -1,11 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
-import { allowListProblem } from '@crawler/fetcher';
+import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, replaceFile, type CrawlJob } from '@crawler/core';
+import { allowListProblem, loadFetcherConfig } from '@crawler/fetcher';
 import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
+import { prepareOutputFolder } from '../output-folder.js';
 import { findRefusedSeeds, formatRefusedSeeds, type RefusedSeed } from '../refused-seeds.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
+import { textLines } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 
 export const runHelp = `Usage: crawler run [options]
@@ -43,7 +45,9 @@ Output:
   --out DIR             output folder (default ./crawl-output): WARC files, link base, crawl.log
                         (warnings: bodies cut at the size cap, pages whose links were capped,
                         pages dropped as duplicates), crawl-summary.json; crawler status, errors
-                        and page get read it with --out DIR, also while the crawl runs
+                        and page get read it with --out DIR, also while the crawl runs. A new or
+                        empty folder, or one an earlier run made (the crawl resumes); a folder
+                        with other files in it is refused
   --json                print the summary as JSON
   --quiet               no progress line (pages: distinct pages fetched in this run; answered:
                         requests answered, re-fetches included)
@@ -55,7 +59,7 @@ CRAWLER_CONFIG; see docs/CONFIGURATION.md.
 Exit code 0 when the crawl ran, 1 when every seed was refused or the run failed, 2 on bad usage or
 a bad setting.`;
 
-const flagSpec = {
+export const flagSpec = {
   seed: { type: 'string', multiple: true },
   'seeds-file': { type: 'string' },
   job: { type: 'string' },
@@ -99,21 +103,25 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // The fetcher reads the job's content types and rendering rules from the file itself.
   if (values.job) fetcher.jobFile = values.job;
+  const maxTimeMs = durationFlag('run', 'max-time', values['max-time']);
+  // A bad --user-agent or --allow-address is refused before the output folder is touched.
+  loadFetcherConfig({ overrides: fetcher });
+  await prepareOutputFolder('run', outDir, { fresh: false });
   let refused: RefusedSeed[] = [];
   const summary = await runCrawlSession({
     outDir,
     job,
     overrides: { fetcher },
-    maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
+    maxTimeMs,
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
     beforeStop: async (crawl) => {
       refused = await findRefusedSeeds(crawl.linkbase, job.seeds);
     },
   });
-  writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await replaceFile(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
-  if (refused.length > 0) process.stderr.write(`${formatRefusedSeeds(refused, job.seeds.length)}\n`);
+  if (refused.length > 0) process.stderr.write(textLines(formatRefusedSeeds(refused, job.seeds.length).split('\n')));
   // A run that could not fetch a single seed did nothing the user asked for.
   return refused.length === job.seeds.length ? 1 : 0;
 }

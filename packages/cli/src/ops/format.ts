@@ -1,6 +1,9 @@
+import { shown } from '../terminal-text.js';
+
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(header: string[], rows: (string | number)[][], indent = ''): string {
-  const cells = [header, ...rows.map((row) => row.map(String))];
+  // Cells hold link base and dead-letter text: each is shown as one inert line.
+  const cells = [header, ...rows.map((row) => row.map((cell) => shown(String(cell))))];
   const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number'));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   return cells
