@@ -40,6 +40,7 @@ type Kind =
   | 'crawl-topic'
   | 'crawl-group'
   | 'filter'
+  | 'share'
   /** Any text is a valid value (an ETag, a host, a CSS selector): only its absence can be wrong. */
   | 'free';
 
@@ -70,7 +71,9 @@ const KINDS: Record<string, Kind> = {
   base: 'url',
   charset: 'charset',
   k: 'count',
-  'title-k': 'count',
+  resemblance: 'share',
+  'url-a': 'url',
+  'url-b': 'url',
   admin: 'url',
   'token-file': 'token-file',
   file: 'seeds-file',
@@ -219,6 +222,7 @@ describe('crawler command line fuzz', () => {
       'crawl-topic': ['no.such.topic'],
       'crawl-group': ['no-such-group'],
       filter: ['nofield', '=x'],
+      share: ['abc', '', '0', '-0.5', '1.5', '0x1', '0.5x'],
       free: [],
     };
     return values[kind];
