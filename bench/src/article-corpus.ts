@@ -10,9 +10,9 @@ export interface CorpusPage {
   truth: string;
 }
 
-/** ../shared/corpora/article-extraction-benchmark beside the project root; read in place, never copied. */
+/** The article-extraction benchmark as copied into the repository (fixtures/, MIT, with its licence). */
 export const defaultCorpusDir = resolve(
-  fileURLToPath(new URL('../../../shared/corpora/article-extraction-benchmark', import.meta.url)),
+  fileURLToPath(new URL('../../fixtures/article-extraction-benchmark', import.meta.url)),
 );
 
 /** The benchmark's pages (gzipped UTF-8 HTML) with their gold article bodies, in a stable order. */

@@ -4,7 +4,7 @@ import { loadArticleCorpus } from './article-corpus.js';
 import { pageCounts, scorePages } from './shingle-score.js';
 
 // Main-text quality cannot regress silently: the whole article-extraction-benchmark, read from
-// ../shared/corpora, scored the benchmark's way. Measured: F1 0.971 (docs/BENCHMARKS.md).
+// fixtures/article-extraction-benchmark, scored the benchmark's way. Measured: F1 0.971 (docs/BENCHMARKS.md).
 const F1_FLOOR = 0.965;
 
 describe('main-text quality on the article-extraction-benchmark', () => {

@@ -1,11 +1,5 @@
-import { parseCrawlJob } from '@crawler/core';
-import {
-  createPageParser,
-  decodeText,
-  extractLimitsOf,
-  loadLinkextractConfig,
-  type PageInput,
-} from '@crawler/linkextract';
+import { decodeText, parseCrawlJob } from '@crawler/core';
+import { createPageParser, extractLimitsOf, loadLinkextractConfig, type PageInput } from '@crawler/linkextract';
 import { Parser } from 'htmlparser2';
 
 export interface SpeedSample {

@@ -1,6 +1,6 @@
 /**
  * The article-extraction-benchmark's own scoring (scrapinghub/article-extraction-benchmark
- * evaluate.py, as described in ../shared/corpora/README.md): word tokens, 4-token shingles with
+ * evaluate.py, as described in fixtures/README.md): word tokens, 4-token shingles with
  * counts, TP/FP/FN per page normalized to sum to 1, precision and recall averaged over pages, F1
  * from the two averages.
  */

@@ -39,6 +39,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const SERVICES = ['scheduler', 'fetcher', 'linkextract', 'dedup'] as const;
 type Service = (typeof SERVICES)[number];
 type Env = Record<string, string>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML and JSON of any shape
 type Json = Record<string, any>;
 
 // ---------------------------------------------------------------------------------------------
@@ -590,7 +591,7 @@ describe('deploy/k8s', () => {
   });
 
   it('every object has the shape of its kind (kubernetes-models schemas) and lives in the namespace', () => {
-    const models: Record<string, new (data: any) => { validate(): void }> = {
+    const models: Record<string, new (data: Json) => { validate(): void }> = {
       'v1/Namespace': Namespace,
       'v1/ConfigMap': ConfigMap,
       'v1/Secret': Secret,

@@ -16,6 +16,8 @@ export interface PortOptions {
   env?: NodeJS.ProcessEnv;
   /** Shared in-process bus when several services run in one process on the embedded bus. */
   embeddedBus?: InProcessBus;
+  /** Only to read, beside a crawl that may be running: the WARC page store cuts and writes nothing. */
+  readOnly?: boolean;
 }
 
 /** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
@@ -45,7 +47,7 @@ export async function createFingerprintStore(
 ): Promise<FingerprintStore> {
   if (runtime.fingerprints === 'redis')
     return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
-  return new MemoryFingerprintStore();
+  return MemoryFingerprintStore.open(join(runtime.dataDir, 'fingerprints'));
 }
 
 export async function createPageStore(
@@ -54,5 +56,8 @@ export async function createPageStore(
   options: PortOptions = {},
 ): Promise<PageStore> {
   if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
-  return WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
+  return WarcPageStore.open(join(runtime.dataDir, 'warc'), {
+    ...loadWarcConfig({ env: options.env }),
+    readOnly: options.readOnly,
+  });
 }

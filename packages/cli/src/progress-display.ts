@@ -1,8 +1,13 @@
 import type { CrawlSnapshot } from '@crawler/scheduler';
 
-/** Pages with a body processed: the figure pages/s is about. */
-export function pagesDone(snapshot: CrawlSnapshot): number {
-  return (snapshot.counters.outcomes.get('ok') ?? 0) + (snapshot.counters.outcomes.get('noindex') ?? 0);
+/**
+ * Distinct pages this run fetched content for: URLs of the link base that hold a page (fetched,
+ * or a duplicate of another), less those held when the run started. Re-fetches of a page are
+ * requests, not more pages (they are under `answered`).
+ */
+export function pagesDone(snapshot: CrawlSnapshot, atStart?: CrawlSnapshot): number {
+  const pages = (of: CrawlSnapshot) => (of.byStatus.fetched ?? 0) + (of.byStatus.duplicate ?? 0);
+  return Math.max(0, pages(snapshot) - (atStart ? pages(atStart) : 0));
 }
 
 export function answered(snapshot: CrawlSnapshot): number {
@@ -22,11 +27,14 @@ export class ProgressDisplay {
   constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly plainEveryMs = 5000,
+    /** The link base when the run started: a resumed crawl counts only its own pages. */
+    private readonly atStart?: CrawlSnapshot,
   ) {}
 
   update(snapshot: CrawlSnapshot, elapsedMs: number): void {
     const seconds = elapsedMs / 1000;
-    const line = `[${seconds.toFixed(1)}s] pages ${pagesDone(snapshot)} · answered ${answered(snapshot)} · known ${snapshot.total} · pending ${snapshot.pending} · in flight ${snapshot.inFlight} · ${(pagesDone(snapshot) / Math.max(seconds, 0.001)).toFixed(1)} pages/s`;
+    const pages = pagesDone(snapshot, this.atStart);
+    const line = `[${seconds.toFixed(1)}s] pages ${pages} · answered ${answered(snapshot)} · known ${snapshot.total} · pending ${snapshot.pending} · in flight ${snapshot.inFlight} · ${(pages / Math.max(seconds, 0.001)).toFixed(1)} pages/s`;
     if (this.stream.isTTY) {
       this.stream.write(`\r${line}${' '.repeat(Math.max(0, this.lastLength - line.length))}`);
       this.lastLength = line.length;
@@ -36,7 +44,9 @@ export class ProgressDisplay {
     }
   }
 
+  /** Ends the progress line, once: what follows starts on a line of its own. */
   finish(): void {
     if (this.stream.isTTY && this.lastLength > 0) this.stream.write('\n');
+    this.lastLength = 0;
   }
 }

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './messages.js';
+export * from './body-codec.js';
 export * from './url-identity.js';
 export * from './catalog.js';
 export * from './codec/index.js';
@@ -14,3 +15,4 @@ export * from './link-record.js';
 export * from './service/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
+export * from './files/replace-file.js';

@@ -13,6 +13,7 @@ const page = (n: number): WarcPageInput => ({
   httpHead: 'HTTP/1.1 200 OK\r\ncontent-type: text/html',
   body: new Uint8Array(Buffer.from(`<html><body>page ${n} ${'text '.repeat(n * 50)}</body></html>`)),
   metadata: JSON.stringify({ url: `http://127.0.0.1/page/${n}`, title: `page ${n}` }),
+  truncated: null,
 });
 
 describe('WarcEncoderThread', () => {

@@ -12,6 +12,8 @@ export interface WarcPageInput {
   httpHead: string;
   /** The decoded payload. */
   body: Uint8Array;
+  /** Why the payload is shorter than what was served (WARC 1.1 `WARC-Truncated`: length, time...), or null. */
+  truncated: string | null;
   /** The metadata record's JSON. */
   metadata: string;
 }
@@ -26,7 +28,10 @@ export function encodeWarcPage(page: WarcPageInput, gzipLevel: number): Buffer {
     date,
     contentType: 'application/http; msgtype=response',
     block: Buffer.concat([Buffer.from(`${page.httpHead}\r\n\r\n`, 'latin1'), body]),
-    headers: { 'WARC-Payload-Digest': sha1Digest(body) },
+    headers: {
+      'WARC-Payload-Digest': sha1Digest(body),
+      ...(page.truncated ? { 'WARC-Truncated': page.truncated } : {}),
+    },
   });
   const metadata = serializeWarcRecord({
     type: 'metadata',

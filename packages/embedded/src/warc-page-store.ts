@@ -1,12 +1,13 @@
-import { createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError } from '@crawler/core';
+import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
+import { cutTornTail } from './torn-tail.js';
 import { parseWarcRecords } from './warc-record.js';
 
 export interface WarcPageStoreOptions {
@@ -14,6 +15,11 @@ export interface WarcPageStoreOptions {
   gzipLevel?: number;
   /** A new WARC file is started past this size. */
   maxFileBytes?: number;
+  /**
+   * A look at another process's WARC files (crawler page get beside a running crawl): nothing is
+   * cut or written, and put is refused.
+   */
+  readOnly?: boolean;
 }
 
 interface IndexEntry {
@@ -24,18 +30,12 @@ interface IndexEntry {
   length: number;
 }
 
-/** Response headers that describe the transfer, not the stored (decoded) payload. */
-const TRANSFER_HEADERS = new Set([
-  'content-encoding',
-  'transfer-encoding',
-  'content-length',
-  'connection',
-  'keep-alive',
-]);
+const WARC_FILE = /^pages-(\d+)\.warc\.gz$/;
 
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
- * `response` record with the HTTP headers and decoded body, and a `metadata` record (JSON) with
+ * `response` record with the HTTP headers as the server sent them and the body as fetched
+ * (decoded; cut at the size cap and marked `WARC-Truncated: length`), and a `metadata` record (JSON) with
  * the crawler's fields, written back to back. pages.cdxj indexes them by SURT for reading back;
  * any WARC tool (warcio, pywb, wget's readers) can read the files.
  */
@@ -61,28 +61,45 @@ export class WarcPageStore implements PageStore {
     const store = new WarcPageStore(dir, {
       gzipLevel: options.gzipLevel ?? 6,
       maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024,
+      readOnly: options.readOnly ?? false,
     });
-    await store.loadIndex();
-    store.sequence = readdirSync(dir).filter((name) => name.endsWith('.warc.gz')).length;
+    const indexedEnds = await store.loadIndex();
+    if (store.options.readOnly) return store;
+    const files = readdirSync(dir).filter((name) => WARC_FILE.test(name));
+    for (const name of files) cutUnindexedTail(join(dir, name), indexedEnds.get(name) ?? 0);
+    store.sequence = Math.max(-1, ...files.map((name) => Number(WARC_FILE.exec(name)![1]))) + 1;
     store.indexHandle = await open(join(dir, 'pages.cdxj'), 'a');
     return store;
   }
 
-  private async loadIndex(): Promise<void> {
+  /**
+   * Reads pages.cdxj (its torn last line cut first, unless read-only: a line being written is
+   * skipped); returns where each file's last indexed record ends.
+   */
+  private async loadIndex(): Promise<Map<string, number>> {
     const path = join(this.dir, 'pages.cdxj');
-    if (!existsSync(path)) return;
+    const ends = new Map<string, number>();
+    if (!existsSync(path) || (!this.options.readOnly && cutTornTail(path) === 0)) return ends;
+    let number = 0;
     for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
-      const json = line.slice(line.indexOf('{'));
+      number++;
+      if (!line) continue;
+      let entry: IndexEntry;
       try {
-        const entry = JSON.parse(json) as IndexEntry;
-        this.remember(entry);
-      } catch {
-        // A torn last line after a crash; the WARC bytes it pointed at are re-written on redelivery.
+        entry = JSON.parse(line.slice(line.indexOf('{'))) as IndexEntry;
+      } catch (cause) {
+        if (this.options.readOnly) continue;
+        throw new BackendError(`${path} line ${number} is not a CDXJ line`, { cause, retriable: false });
       }
+      this.remember(entry);
+      ends.set(entry.filename, Math.max(ends.get(entry.filename) ?? 0, entry.offset + entry.length));
     }
+    return ends;
   }
 
   put(pages: StoredPage[]): Promise<void> {
+    if (this.options.readOnly)
+      return Promise.reject(new BackendError(`the WARC files in ${this.dir} are open read-only`, { retriable: false }));
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.flushPending());
       this.pending.push({ pages, resolve, reject });
@@ -202,6 +219,19 @@ export class WarcPageStore implements PageStore {
   }
 }
 
+/**
+ * A record is indexed only after its bytes are written, and its page's status is sent only after
+ * both: bytes past the last indexed record belong to pages whose outcome never reached the link
+ * base, so they are fetched and written again. Such a tail (a record cut by a kill, or whole ones
+ * whose index line was not written) is truncated to the end of the last indexed record, which is
+ * the end of a complete gzip member; a file with no indexed record is removed.
+ */
+function cutUnindexedTail(path: string, indexedEnd: number): void {
+  if (statSync(path).size <= indexedEnd) return;
+  if (indexedEnd === 0) unlinkSync(path);
+  else truncateSync(path, indexedEnd);
+}
+
 function timestamp14(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
@@ -218,11 +248,11 @@ function reasonPhrase(status: number): string {
 
 /** The strings and bytes of a page's records; the encoder thread digests and compresses them. */
 function warcPageInput(page: StoredPage): WarcPageInput {
-  const body = page.bodyEncoding === 'gzip' ? gunzipSync(page.body) : page.body;
+  const body = rawBody(page.body, page.bodyEncoding);
+  // The server's headers as received, Content-Length and Content-Encoding included: they are
+  // evidence of what was served; WARC-Truncated says when the block holds less than that.
   const httpHead = [`HTTP/1.1 ${page.httpStatus} ${reasonPhrase(page.httpStatus)}`];
-  for (const [name, value] of Object.entries(page.headers))
-    if (!TRANSFER_HEADERS.has(name)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
-  httpHead.push(`content-length: ${body.length}`);
+  for (const [name, value] of Object.entries(page.headers)) httpHead.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
   const { body: _body, bodyEncoding: _encoding, ...meta } = page;
   // A copy of its own, so the thread gets exactly the body (a view may sit in a larger buffer) and it can be moved.
   return {
@@ -230,6 +260,8 @@ function warcPageInput(page: StoredPage): WarcPageInput {
     fetchedAt: page.fetchedAt,
     httpHead: httpHead.join('\r\n'),
     body: new Uint8Array(body),
+    // The fetcher cuts a body only at its size cap (a deadline ends the fetch as a timeout instead).
+    truncated: page.truncated ? 'length' : null,
     metadata: JSON.stringify(meta),
   };
 }

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalizeUrl } from './canonical-url.js';
 import { httpGet } from './test-support/http-get.js';

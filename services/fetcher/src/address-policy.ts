@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { CrawlerError } from '@crawler/core';
+import { ConfigError, CrawlerError, errorMessage } from '@crawler/core';
+import { parseAllowEntry, type AllowEntry } from './address-allow-list.js';
 
 /** Ranges no crawler should reach by default: private, loopback, link-local (cloud metadata), multicast, reserved. */
 const BLOCKED_V4 = [
@@ -65,48 +66,92 @@ type Addresses = { address: string; family: number }[];
  * an allow-list entry admits it. Checked on the resolved IP, inside the connection's DNS lookup,
  * so every redirect hop and every reconnect is checked too. Resolved addresses are cached briefly:
  * the IP politeness key and the connection then agree on the server, and DNS is asked less often.
+ *
+ * Allow-list entries are addresses, CIDR ranges or host names, each with an optional port that
+ * narrows it to one origin. A name is resolved once, before the first check (`ready`), and admits
+ * the addresses it had then; the name itself is never trusted, so a name that later resolves
+ * elsewhere (DNS rebinding) is judged by its new address like any other.
  */
 export class AddressPolicy {
   private readonly blocked = new BlockList();
-  private readonly allowed = new BlockList();
+  /** Admitted ranges: `any` for entries without a port, else one list per port. */
+  private readonly allowed = new Map<number | 'any', BlockList>();
+  private readonly names: Extract<AllowEntry, { kind: 'name' }>[] = [];
   private readonly cache = new Map<string, { addresses: Addresses; expiresAt: number }>();
   private readonly now: () => number;
+  private namesResolved: Promise<void> | null = null;
 
   constructor(
-    allow: string[] = [],
+    allow: readonly string[] = [],
     private readonly resolver: Resolver = systemResolver,
     private readonly options: AddressPolicyOptions = {},
   ) {
     this.now = options.now ?? Date.now;
     for (const range of BLOCKED_V4) addRange(this.blocked, range, 'ipv4');
     for (const range of BLOCKED_V6) addRange(this.blocked, range, 'ipv6');
-    for (const entry of allow)
-      addRange(
-        this.allowed,
-        entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`,
-        isIP(entry.split('/')[0]!) === 6 ? 'ipv6' : 'ipv4',
-      );
+    for (const text of allow) {
+      const entry = parseAllowEntry(text);
+      if ('problem' in entry)
+        throw new ConfigError(`fetcher: invalid setting FETCHER_ALLOW_ADDRESSES: ${entry.problem}`);
+      if (entry.kind === 'name') this.names.push(entry);
+      else this.allowedFor(entry.port).addSubnet(entry.network, entry.prefix, entry.family);
+    }
   }
 
-  isBlocked(address: string): boolean {
+  /**
+   * Resolves the allow-list's host names (once; every check waits for it). A name that does not
+   * resolve is a configuration error: the operator named a host this machine cannot find.
+   */
+  ready(): Promise<void> {
+    this.namesResolved ??= (async () => {
+      for (const entry of this.names) {
+        let addresses: Addresses;
+        try {
+          addresses = await this.resolver(entry.name);
+        } catch (error) {
+          throw new ConfigError(
+            `fetcher: invalid setting FETCHER_ALLOW_ADDRESSES: "${entry.text}" is not an IP address or CIDR range, and as a host name it does not resolve (${errorMessage(error)})`,
+          );
+        }
+        for (const { address } of addresses)
+          this.allowedFor(entry.port).addAddress(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+      }
+    })();
+    return this.namesResolved;
+  }
+
+  /** Whether a connection to `address` (on `port`, when known) is refused. */
+  isBlocked(address: string, port?: number): boolean {
     const family = isIP(address);
     if (family === 0) return true;
     const type = family === 6 ? 'ipv6' : 'ipv4';
     const mapped = type === 'ipv6' ? embeddedIpv4(address) : null;
-    if (mapped) return this.isBlocked(mapped);
-    if (this.allowed.check(address, type)) return false;
+    if (mapped) return this.isBlocked(mapped, port);
+    if (this.allowed.get('any')?.check(address, type)) return false;
+    if (port !== undefined && this.allowed.get(port)?.check(address, type)) return false;
     return this.blocked.check(address, type);
   }
 
-  /** Resolves a hostname (or takes an IP literal) and returns the first admitted address. */
-  async resolve(hostname: string): Promise<{ address: string; family: number }> {
+  /**
+   * Resolves a hostname (or takes an IP literal) and returns the first admitted address. Without
+   * a port, entries narrowed to one port admit nothing.
+   */
+  async resolve(hostname: string, port?: number): Promise<{ address: string; family: number }> {
+    await this.ready();
     const bare = hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(bare)
       ? [{ address: bare, family: isIP(bare) }]
       : await this.lookupCached(bare.toLowerCase());
-    const admitted = addresses.find((entry) => !this.isBlocked(entry.address));
+    const admitted = addresses.find((entry) => !this.isBlocked(entry.address, port));
     if (!admitted) throw new BlockedAddressError(hostname, addresses[0]?.address ?? 'nothing');
     return admitted;
+  }
+
+  private allowedFor(port: number | null): BlockList {
+    const key = port ?? 'any';
+    let list = this.allowed.get(key);
+    if (!list) this.allowed.set(key, (list = new BlockList()));
+    return list;
   }
 
   private async lookupCached(hostname: string): Promise<Addresses> {
@@ -123,17 +168,24 @@ export class AddressPolicy {
     return addresses;
   }
 
-  /** A `lookup` for net/tls connect options (what undici's connector passes through). */
-  readonly lookup = (
-    hostname: string,
-    options: { all?: boolean },
-    callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
-  ): void => {
-    this.resolve(hostname).then(
-      (entry) => (options?.all ? callback(null, [entry]) : callback(null, entry.address, entry.family)),
-      (error: Error) => callback(error, ''),
-    );
-  };
+  /** A `lookup` for net/tls connect options, judging addresses for connections to `port`. */
+  lookupFor(port: number) {
+    return (
+      hostname: string,
+      options: { all?: boolean },
+      callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+    ): void => {
+      this.resolve(hostname, port).then(
+        (entry) => (options?.all ? callback(null, [entry]) : callback(null, entry.address, entry.family)),
+        (error: Error) => callback(error, ''),
+      );
+    };
+  }
+}
+
+/** The port a URL's connection goes to (`url.port` is empty for the scheme's default). */
+export function effectivePort(protocol: string, port: string): number {
+  return Number(port) || (protocol === 'https:' ? 443 : 80);
 }
 
 function addRange(list: BlockList, cidr: string, type: 'ipv4' | 'ipv6'): void {

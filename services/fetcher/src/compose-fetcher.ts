@@ -14,6 +14,7 @@ import {
   type RunningService,
   type RuntimeConfig,
 } from '@crawler/core';
+import { AddressPolicy } from './address-policy.js';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherService } from './fetcher-service.js';
 
@@ -29,6 +30,8 @@ export async function composeFetcher(
     ...loaded,
     contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])],
   };
+  // A host name of FETCHER_ALLOW_ADDRESSES that does not resolve is a bad setting: said before connecting anywhere.
+  await new AddressPolicy(config.allowAddresses).ready();
   const registry = createMetricsRegistry('fetcher');
   // Robots records and per-host politeness timing live in the fingerprint store (Redis), shared by all fetchers.
   const state = createStoreMetrics(registry).instrument(

@@ -1,5 +1,6 @@
 import { loadConfig, setting, type ConfigOf, type LoadOptions } from '@crawler/core';
 import { z } from 'zod';
+import { allowListProblem } from './address-allow-list.js';
 
 const list = () => z.array(z.string());
 const ms = (min = 0) => z.number().int().min(min);
@@ -147,8 +148,9 @@ export const fetcherSettings = {
       .int()
       .min(1024)
       .max(6 * 1024 * 1024)
-      .default(2 * 1024 * 1024),
-    'Body size cap (after decompression); longer bodies are truncated and flagged.',
+      .default(4 * 1024 * 1024),
+    // 4 MiB: real documentation indexes run past 2 MiB (Python's contents.html is 2.5 MB).
+    'Body size cap (after decompression); longer HTML and text bodies are kept cut at the cap and flagged (WARC-Truncated: length).',
   ),
   maxRedirects: setting(
     'FETCHER_MAX_REDIRECTS',
@@ -157,13 +159,20 @@ export const fetcherSettings = {
   ),
   contentTypes: setting(
     'FETCHER_CONTENT_TYPES',
-    list().default(['text/html', 'application/xhtml+xml']),
+    z
+      .array(z.string().regex(/^\s*[\w.+-]+\/([\w.+-]+|\*)\s*$/, 'each a media type, type/subtype or type/*'))
+      .default(['text/html', 'application/xhtml+xml']),
     'Media types whose bodies are downloaded; "type/*" admits a family. E.g. add application/pdf, image/*, application/rss+xml, application/atom+xml, application/xml (sitemaps).',
   ),
   allowAddresses: setting(
     'FETCHER_ALLOW_ADDRESSES',
-    list().default([]),
-    'IPs or CIDRs admitted although private/loopback (e.g. 127.0.0.1 for a local test site). Empty: only public addresses.',
+    list()
+      .superRefine((entries, context) => {
+        const problem = allowListProblem(entries);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
+      .default([]),
+    'Private/loopback addresses admitted: IPs, CIDR ranges (at most /8, or /7 for IPv6) or host names (resolved once at start; their addresses are admitted), each optionally with :PORT to admit one origin only (e.g. 127.0.0.1:8080). Empty: only public addresses.',
   ),
   dnsCacheMs: setting(
     'FETCHER_DNS_CACHE_MS',

@@ -1,8 +1,7 @@
-import { silentLogger } from '@crawler/core';
+import { decodeText, silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { BIG_BODY_BYTES, COMPRESSED_TEXT, EDGE_CHARSET_PAGES, startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeText } from './charset/decode-text.js';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl, type FetchUrlOutcome } from './fetch-url.js';
@@ -57,6 +56,20 @@ describe('fetchUrl on the edge test web', () => {
       expect(result.kind, path).toBe('page');
       expect((result as { body: Buffer }).body.toString(), path).toContain(COMPRESSED_TEXT);
     }
+  });
+
+  it('keeps no page in an encoding it did not ask for and cannot decode (zstd): a status that says so', async () => {
+    const result = await fetch(at('http', '/encoding/zstd'));
+    expect(result).toMatchObject({
+      kind: 'status',
+      outcome: 'unsupported_type',
+      httpStatus: 200,
+      retriable: false,
+      errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+    });
+    expect((result as { errorMessage: string }).errorMessage).toMatch(
+      /^Content-Encoding zstd was not asked for \(Accept-Encoding: gzip, deflate, br\)/,
+    );
   });
 
   it('keeps a page cut at the size cap and flags it, also for a gzip bomb, and refuses a cut PDF as too large', async () => {
@@ -171,7 +184,7 @@ describe('fetchUrl on the edge test web', () => {
       expect(result.kind, page.path).toBe('page');
       if (result.kind !== 'page') continue;
       expect(result.charsetSource, page.path).toBe(sources[page.declared]);
-      expect(decodeText(result.body, result.charset!), page.path).toContain(page.sampleText);
+      expect(decodeText(result.body, result.charset).text, page.path).toContain(page.sampleText);
     }
   });
 });

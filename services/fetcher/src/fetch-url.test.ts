@@ -1,8 +1,7 @@
-import { canonicalUrl, silentLogger } from '@crawler/core';
+import { canonicalUrl, decodeText, silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeText } from './charset/decode-text.js';
 import { loadFetcherConfig } from './config.js';
 import { createFetcherParts, type FetcherParts } from './fetcher-service.js';
 import { fetchUrl, parseRetryAfter, type FetchUrlOutcome } from './fetch-url.js';
@@ -180,7 +179,7 @@ describe('fetchUrl on the full test web', () => {
       expect(result.kind, url).toBe('page');
       if (result.kind !== 'page') continue;
       expect(result.charsetSource, url).toBe(sources[declared]);
-      expect(decodeText(result.body, result.charset!), url).toContain(sampleText);
+      expect(decodeText(result.body, result.charset).text, url).toContain(sampleText);
     }
   });
 

@@ -1,4 +1,5 @@
 import { canonicalize, type Hop, type Outcome } from '@crawler/core';
+import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
 import type { ContentTypeList } from './content-type-list.js';
@@ -29,6 +30,11 @@ export interface FetchUrlRequest {
   jobId: string;
   etag: string | null;
   lastModified: string | null;
+  /**
+   * A document a page being processed waits for (a frame): it goes ahead of its queue's waiting
+   * URLs, still spaced like any request, and a full queue does not refuse it.
+   */
+  front?: boolean;
 }
 
 interface Common {
@@ -181,7 +187,7 @@ async function fetchHops(
     }
     if (firstQueueKey === null) {
       firstQueueKey = queueKey;
-      const admission = deps.gate.admit(queueKey, delayMs);
+      const admission = request.front ? { admitted: true as const } : deps.gate.admit(queueKey, delayMs);
       if (!admission.admitted) {
         return status({
           outcome: 'throttled',
@@ -193,7 +199,7 @@ async function fetchHops(
         });
       }
     }
-    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack);
+    const permit = await deps.gate.acquire(queueKey, delayMs, signals?.handBack, { front: request.front });
     deadline.current ??= new Deadline(deps.totalTimeoutMs, signals?.abort);
     const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
@@ -287,6 +293,15 @@ async function fetchHops(
         headers: response.headers,
       });
     }
+    if (response.undecodedEncoding !== undefined)
+      return status({
+        outcome: 'unsupported_type',
+        httpStatus: response.status,
+        retriable: false,
+        errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+        errorMessage: `Content-Encoding ${response.undecodedEncoding} was not asked for (Accept-Encoding: ${ACCEPT_ENCODING}) and cannot be decoded; the encoded bytes are not kept as the page`,
+        headers: response.headers,
+      });
     const declared = mediaType(response.headers['content-type']);
     const { type, sniffed } = effectiveMediaType(declared, response.body);
     if (!type || !deps.contentTypes.allows(type)) {
@@ -310,7 +325,7 @@ async function fetchHops(
         headers: response.headers,
       });
     }
-    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type'], type) : null;
+    const charset = isTruncatable(type) ? chooseCharset(response.body, response.headers['content-type']) : null;
     return {
       kind: 'page',
       finalUrl: url.href,

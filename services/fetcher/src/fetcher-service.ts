@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
-import { AddressPolicy, type Resolver } from './address-policy.js';
+import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
+import { fetchDocument, type FetchedDocument } from './fetch-document.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
 import { ContentTypeList } from './content-type-list.js';
 import { CookieJars } from './cookie-jars.js';
@@ -32,6 +33,8 @@ export interface FetcherService {
   metrics: FetcherMetrics;
   /** Null unless rendering is on (FETCHER_RENDER or the job's rendering.enabled). */
   renderer: Renderer | null;
+  /** A frame or other document a page being processed needs, through this fetcher's polite path. */
+  fetchDocument(url: string, jobId: string, signal: AbortSignal): Promise<FetchedDocument | null>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -95,7 +98,9 @@ export function createFetcherParts(
   const deps: FetchUrlDeps = {
     client,
     gate,
-    queueKeyOf: createQueueKeyer(config.queueMode, (hostname) => policy.resolve(hostname)),
+    queueKeyOf: createQueueKeyer(config.queueMode, (url) =>
+      policy.resolve(url.hostname, effectivePort(url.protocol, url.port)),
+    ),
     robots,
     cookies: config.cookieJobs.length > 0 ? new CookieJars(new Set(config.cookieJobs), config.cookieSitesMax) : null,
     contentTypes: new ContentTypeList(config.contentTypes),
@@ -139,6 +144,7 @@ export function createFetcherService(
     signals: { handBack: stopWaiting.signal, abort: abortRequests.signal },
     metrics: parts.metrics,
     renderer,
+    logger: log,
   });
   const runner = new StageRunner({
     stage,
@@ -160,7 +166,12 @@ export function createFetcherService(
     robots: parts.robots,
     metrics: parts.metrics,
     renderer,
-    start: () => runner.start(),
+    fetchDocument: (url, jobId, signal) => fetchDocument(parts.deps, url, jobId, signal),
+    async start() {
+      // A host name in the allow-list that does not resolve is a configuration error, found before any fetch.
+      await parts.policy.ready();
+      await runner.start();
+    },
     async stop() {
       const stopped = runner.stop();
       // URLs waiting for their queue are handed back at once; requests in flight get most of the drain time.

@@ -1,6 +1,23 @@
-import { gzipSync } from 'node:zlib';
-import { canonicalUrl, errorCode, errorMessage, Schemas, Topics, urlId, urlIdentityOf } from '@crawler/core';
-import type { Emission, FetchResult, FrontierRequest, Outlinks, Stage, StatusUpdate } from '@crawler/core';
+import {
+  canonicalUrl,
+  encodeBody,
+  errorCode,
+  errorMessage,
+  Schemas,
+  Topics,
+  urlId,
+  urlIdentityOf,
+} from '@crawler/core';
+import type {
+  BodyEncoding,
+  Emission,
+  FetchResult,
+  FrontierRequest,
+  Logger,
+  Outlinks,
+  Stage,
+  StatusUpdate,
+} from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
@@ -8,13 +25,15 @@ import type { Renderer } from './render/renderer.js';
 
 export interface FetcherStageOptions {
   deps: FetchUrlDeps;
-  bodyCompression: 'identity' | 'gzip';
+  bodyCompression: BodyEncoding;
   /** On stop: `handBack` returns URLs still waiting for their queue, `abort` cuts requests in flight. */
   signals?: { handBack: AbortSignal; abort: AbortSignal };
   metrics?: FetcherMetrics;
   /** Renders the pages that need it; null or absent: no page is rendered. */
   renderer?: Renderer | null;
   now?: () => number;
+  /** Where a body cut at the size cap is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -43,6 +62,16 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
         result.kind === 'status'
           ? [statusEmission(request, result, now(), rendered?.meta)]
           : pageEmissions(request, result, rendered?.meta);
+      if (result.kind === 'page' && result.truncated)
+        options.logger?.warn(
+          {
+            url: result.finalUrl,
+            kept: result.body.length,
+            contentLength: result.headers['content-length'] ?? null,
+            maxBodyBytes: options.deps.maxBodyBytes,
+          },
+          'body truncated at FETCHER_MAX_BODY_BYTES: kept and flagged; links past the cut are not seen',
+        );
       metrics.countOutcome(
         result.kind === 'status' ? outcomeClass(result) : result.truncated ? 'truncated' : 'ok',
         performance.now() - started,
@@ -81,7 +110,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     extraMeta?: Record<string, string>,
   ): Emission[] {
     const redirected = result.finalUrl !== request.url;
-    const body = options.bodyCompression === 'gzip' ? compressBody(result.body) : result.body;
+    const body = encodeBody(result.body, options.bodyCompression);
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
     const fetched: FetchResult = {
       url: result.finalUrl,
@@ -139,16 +168,6 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
   }
 }
 
-/**
- * gzip level 1 with a window no larger than the body: setting up a 32 KiB window costs more than
- * compressing a 4 KiB page, and a bigger window than the body compresses nothing better.
- * Synchronous on purpose: for pages of a few KiB the thread pool's hand-off costs several times the work.
- */
-function compressBody(body: Buffer): Buffer {
-  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(body.length + 1)) + 1));
-  return gzipSync(body, { level: 1, windowBits });
-}
-
 export function statusEmission(
   request: FrontierRequest,
   result: StatusOutcome,
@@ -179,7 +198,7 @@ export function statusEmission(
   return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
 }
 
-/** A robots.txt's Sitemap lines, as links one hop from the site's root; the scheduler scopes them. */
+/** A robots.txt's Sitemap lines, canonical and once each, as links one hop from the site's root; the scheduler scopes them. */
 function sitemapEmission(
   request: FrontierRequest,
   sitemaps: { robotsUrl: string; urls: string[] },
@@ -193,12 +212,11 @@ function sitemapEmission(
     traceId: request.traceId,
     depth: 1,
     discoveredAt,
-    links: sitemaps.urls.flatMap((url) => {
-      const canonical = canonicalUrl(url);
-      return canonical
+    links: [...new Set(sitemaps.urls.map((url) => canonicalUrl(url)))].flatMap((canonical) =>
+      canonical
         ? [{ url: canonical, anchor: null, rel: 'sitemap', source: 'sitemap', lastmod: null, changefreq: null }]
-        : [];
-    }),
+        : [],
+    ),
   };
   return { topic: Topics.links, schema: Schemas.Outlinks, key: new URL(sitemaps.robotsUrl).host, value };
 }

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import type { AddressPolicy } from './address-policy.js';
-import { decodeContent, readCapped } from './body-reader.js';
+import { effectivePort, type AddressPolicy } from './address-policy.js';
+import { ACCEPT_ENCODING, decodeContent, readCapped } from './body-reader.js';
+import { createGuardedConnector } from './guarded-connector.js';
 
 export interface HttpClientOptions {
   policy: AddressPolicy;
@@ -33,6 +34,8 @@ export interface HopResponse {
   truncated: boolean;
   /** Bytes received on the wire (before decompression). */
   wireBytes: number;
+  /** A Content-Encoding we did not ask for and cannot decode (zstd): `body` is still encoded, so it is no page. */
+  undecodedEncoding?: string;
   /** Milliseconds from sending the request to its headers, and from there to the end of the body. */
   timings: { headersMs: number; bodyMs: number };
 }
@@ -66,13 +69,14 @@ export class HttpClient {
           proxyTunnel: false,
           connect: { timeout: options.connectTimeoutMs },
         })
-      : new Agent({ ...common, connect: { timeout: options.connectTimeoutMs, lookup: options.policy.lookup } });
+      : new Agent({ ...common, connect: createGuardedConnector(options.policy, options.connectTimeoutMs) });
   }
 
   async get(hop: HopRequest): Promise<HopResponse> {
     // IP literals never reach the connector's DNS lookup, and a proxy does its own: both are checked here.
     const bare = hop.url.hostname.replace(/^\[|\]$/g, '');
-    if (this.proxied || isIP(bare)) await this.options.policy.resolve(bare);
+    if (this.proxied || isIP(bare))
+      await this.options.policy.resolve(bare, effectivePort(hop.url.protocol, hop.url.port));
     // A per-hop controller: undici keeps listening to the signal it gets, so a long-lived deadline
     // would later abort bodies that were already read or dropped.
     const controller = new AbortController();
@@ -95,7 +99,7 @@ export class HttpClient {
       headers: {
         'user-agent': this.options.userAgent,
         accept: this.options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-        'accept-encoding': 'gzip, deflate, br',
+        'accept-encoding': ACCEPT_ENCODING,
         ...hop.headers,
       },
     });
@@ -126,6 +130,7 @@ export class HttpClient {
       truncated: raw.truncated || decoded.truncated,
       wireBytes: raw.body.length,
       timings: timings(),
+      ...(decoded.encoding.startsWith('unsupported:') ? { undecodedEncoding: decoded.encoding.slice(12) } : {}),
     };
   }
 

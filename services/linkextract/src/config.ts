@@ -12,7 +12,7 @@ export const linkextractSettings = {
   maxLinks: setting(
     'LINKEXTRACT_MAX_LINKS',
     z.number().int().min(1).default(5000),
-    'Links kept per page; the rest are dropped and the page flagged.',
+    'Links passed on per page, counted as distinct in-scope URLs (repeats and off-scope links do not use it up); past it links are dropped, the page flagged and a warning logged. Up to 4x as many distinct links are collected from the markup.',
   ),
   maxAnchorChars: setting(
     'LINKEXTRACT_MAX_ANCHOR_CHARS',

@@ -120,11 +120,13 @@ describe('extractHtml', () => {
     });
   });
 
-  it('caps links and anchor text, and says so', () => {
-    const html = `<a href="/x">${'long anchor text '.repeat(10)}</a>${Array.from({ length: 200 }, (_, i) => `<a href="/${i}">${i}</a>`).join('')}`;
+  it('collects each link once and up to a bound of distinct links, caps anchor text, and says so', () => {
+    const repeats = Array.from({ length: 500 }, (_, i) => `<a href="/x#entry-${i}">x</a>`).join('');
+    const html = `<a href="/x">${'long anchor text '.repeat(10)}</a>${repeats}${Array.from({ length: 200 }, (_, i) => `<a href="/${i}">${i}</a>`).join('')}`;
     const result = extractHtml(html, { ...limits, maxLinks: 50 });
-    expect(result.links).toHaveLength(50);
-    expect(result.linksOverflow).toBe(151);
+    // 201 distinct links; the bound is RAW_LINKS_PER_KEPT_LINK x 50 = 200, and the 500 repeats of /x cost nothing.
+    expect(result.links).toHaveLength(200);
+    expect(result.linksOverflow).toBe(1);
     expect(result.links[0]!.anchor).toBe('long anchor text lon');
     expect(result.warnings).toEqual(['links-capped']);
   });

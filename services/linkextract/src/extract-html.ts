@@ -3,7 +3,7 @@ import { extractMainContent } from './content/main-content.js';
 import { createHeadCollector } from './html/head-collector.js';
 import { runHtmlPass } from './html/html-pass.js';
 import { createLinkCollector } from './html/link-collector.js';
-import { LinkList } from './html/raw-link.js';
+import { LinkList, RAW_LINKS_PER_KEPT_LINK } from './html/raw-link.js';
 import type { PageExtraction } from './page-extraction.js';
 import { createTextLinkCollector } from './html/text-link-collector.js';
 import { parseRobotsDirectives } from './robots-directives.js';
@@ -56,8 +56,8 @@ export function extractHtml(
 ): PageExtraction {
   const warnings = new Set<string>();
   const warn = (reason: string) => warnings.add(reason);
-  const links = new LinkList(limits.maxLinks);
-  const textLinks = new LinkList(limits.maxLinks);
+  const links = new LinkList(limits.maxLinks * RAW_LINKS_PER_KEPT_LINK);
+  const textLinks = new LinkList(limits.maxLinks * RAW_LINKS_PER_KEPT_LINK);
   const head = createHeadCollector();
   const jsonLd = createJsonLdCollector(warn);
   const microdata = createMicrodataCollector();

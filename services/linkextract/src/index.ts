@@ -2,7 +2,6 @@ export * from './config.js';
 export * from './errors.js';
 export * from './extract-html.js';
 export * from './page-extraction.js';
-export * from './decode-body.js';
 export * from './documents/extract-document.js';
 export * from './documents/document-kind.js';
 export * from './page-parser.js';

@@ -20,6 +20,7 @@ describe('link filter', () => {
     const filter = createLinkFilter(
       parseCrawlJob({ seeds: ['http://a.test/', 'http://b.test/'], scope: { deny: ['/logout'] } }),
       false,
+      100,
     );
     const result = filter(
       input(
@@ -54,7 +55,7 @@ describe('link filter', () => {
   });
 
   it('keeps nofollow links when told to, but never from a nofollow page', () => {
-    const filter = createLinkFilter(parseCrawlJob({}), true);
+    const filter = createLinkFilter(parseCrawlJob({}), true, 100);
     expect(filter(input([a('/s', 'sponsored')])).links).toHaveLength(1);
     expect(Object.fromEntries(filter(input([a('/s'), a('/t')], { nofollow: true })).dropped)).toEqual({ nofollow: 2 });
   });
@@ -71,7 +72,7 @@ describe('link filter', () => {
         maxUrlsPerHost: 2,
       },
     });
-    const filter = createLinkFilter(job, false);
+    const filter = createLinkFilter(job, false, 100);
     expect(filter(input([a('/q?b=2&ref=x&a=1')])).links[0]!.url).toBe('http://a.test/q?a=1&b=2');
     expect(Object.fromEntries(filter(input([a('/deeper')], { depth: 2 })).dropped)).toEqual({ depth: 1 });
     const channel = new URL('http://a.test/channel/world');
@@ -86,5 +87,25 @@ describe('link filter', () => {
     expect(Object.fromEntries(filter(input([a('/new'), a('http://b.test/new')])).dropped)).toEqual({
       'host-budget': 1,
     });
+  });
+
+  it('caps the links passed on by distinct in-scope URLs: repeats and off-site links do not use up the cap', () => {
+    const filter = createLinkFilter(parseCrawlJob({ seeds: ['http://a.test/'] }), false, 3);
+    const links = [
+      ...Array.from({ length: 50 }, (_, i) => a(`/one#entry-${i}`)),
+      ...Array.from({ length: 50 }, (_, i) => a(`http://elsewhere.test/${i}`)),
+      a('/two'),
+      a('/two#again'),
+      a('/three'),
+      a('/four'),
+      a('/five'),
+    ];
+    const result = filter(input(links));
+    expect(result.links.map((link) => link.url)).toEqual([
+      'http://a.test/one',
+      'http://a.test/two',
+      'http://a.test/three',
+    ]);
+    expect(Object.fromEntries(result.dropped)).toEqual({ duplicate: 50, 'out-of-scope': 50, 'links-capped': 2 });
   });
 });

@@ -13,7 +13,7 @@ const NOFOLLOW_RELS = /\b(?:nofollow|ugc|sponsored)\b/;
 
 export interface LinkFilterInput {
   links: readonly RawLink[];
-  /** Links the page had past the per-page cap. */
+  /** Distinct links the document had past the collection bound (see RAW_LINKS_PER_KEPT_LINK). */
   overflow: number;
   /** `<base href>` resolved, else the final URL. */
   base: URL;
@@ -32,11 +32,12 @@ export type LinkFilter = (input: LinkFilterInput) => LinkFilterResult;
 
 /**
  * Turns raw links into the page's outlinks: nofollow, canonical form (the job's URL options),
- * one per URL, depth, the job's scope and entry-page rules, then the per-host budget. Every link
- * that does not make it is counted under the first reason that refused it. The canonical link
- * is recorded as the page's canonical URL, not followed.
+ * one per URL, depth, the job's scope and entry-page rules, the per-page cap, then the per-host
+ * budget. Every link that does not make it is counted under the first reason that refused it.
+ * The cap (`maxLinks`) counts what is passed on: distinct in-scope URLs, so neither repeats nor
+ * off-site links use it up. The canonical link is recorded as the page's canonical URL, not followed.
  */
-export function createLinkFilter(job: CrawlJob, followNofollow: boolean): LinkFilter {
+export function createLinkFilter(job: CrawlJob, followNofollow: boolean, maxLinks: number): LinkFilter {
   const scope = createScope(job);
   const canonicalOptions = jobCanonicalizeOptions(job);
   const budget = new HostBudget(job.scope.maxUrlsPerHost);
@@ -70,6 +71,10 @@ export function createLinkFilter(job: CrawlJob, followNofollow: boolean): LinkFi
       const reason = scope.check(canonical.parsed, input.page) ?? scope.entryRule(canonical.parsed, input.page);
       if (reason) {
         drop(reason);
+        continue;
+      }
+      if (links.length >= maxLinks) {
+        drop('links-capped');
         continue;
       }
       if (!budget.admit(canonical.parsed.host, canonical.url)) {

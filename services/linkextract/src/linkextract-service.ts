@@ -18,8 +18,17 @@ export function createLinkextractService(
   logger: Logger,
   options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {},
 ) {
+  const log = logger.child({ component: 'linkextract' });
+  // A standalone extractor has no fetcher of its own: frames fetched here would bypass the
+  // politeness queue of the fetcher that owns their host, so they stay ordinary links.
+  if (job.extraction.spliceFrames && !options.frames)
+    log.warn(
+      { job: job.id },
+      'the job asks for frame splicing (extraction.spliceFrames), which only crawler run does (its fetcher fetches the frames); here frames are followed as links and not spliced',
+    );
   const stage = createLinkextractStage({
     job,
+    logger: log,
     limits: extractLimitsOf(config),
     followNofollow: config.followNofollow,
     maxInputBytes: config.maxInputBytes,
@@ -32,7 +41,7 @@ export function createLinkextractService(
     codec: ports.codec,
     producer: ports.producer,
     groupId: 'linkextract',
-    logger: logger.child({ component: 'linkextract' }),
+    logger: log,
     concurrency: config.concurrency,
     topicPrefix: options.topicPrefix,
     observer: options.observer,

@@ -188,6 +188,49 @@ describe('linkextract stage', () => {
     expect(stage.warnings.get('binary-content')).toBe(1);
   });
 
+  it('makes no second URL of a fragment, empty or not, from any kind of link', async () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false });
+    const html = await parse(
+      stage,
+      fetched(
+        '<head><meta http-equiv="refresh" content="5; url=refresh.html#"><link rel="next" href="next.html#">' +
+          '<link rel="canonical" href="page#"></head><body><a href="#">top</a><a href="a.html#">A</a>' +
+          '<map><area href="area.html#" alt="area"></map><iframe src="iframe.html#"></iframe>' +
+          '<p>see http://a.test/text.html# too</p></body>',
+      ),
+    );
+    expect(html.links.map((link) => `${link.source} ${link.url}`).sort()).toEqual([
+      'a http://a.test/dir/a.html',
+      'a http://a.test/dir/page',
+      'area http://a.test/dir/area.html',
+      'iframe http://a.test/dir/iframe.html',
+      'link http://a.test/dir/next.html',
+      'meta-refresh http://a.test/dir/refresh.html',
+      'text http://a.test/text.html',
+    ]);
+    expect(html.canonicalUrl).toBe('http://a.test/dir/page');
+    const frameset = await parse(stage, fetched('<frameset><frame src="frame.html#"></frameset>'));
+    expect(frameset.links.map((link) => link.url)).toEqual(['http://a.test/dir/frame.html']);
+  });
+
+  it('makes no second URL of a fragment, empty or not, from feed and sitemap entries', async () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false });
+    const feed = await parse(
+      stage,
+      fetched('<rss><channel><item><link>http://a.test/i#</link></item></channel></rss>', {
+        contentType: 'application/rss+xml',
+      }),
+    );
+    expect(feed.links.map((link) => link.url)).toEqual(['http://a.test/i']);
+    const sitemap = await parse(
+      stage,
+      fetched('<urlset><url><loc>http://a.test/s#</loc></url><url><loc>http://a.test/s</loc></url></urlset>', {
+        contentType: 'application/xml',
+      }),
+    );
+    expect(sitemap.links.map((link) => link.url)).toEqual(['http://a.test/s']);
+  });
+
   it('reports a processing failure as the URL’s status', () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });
     const [status] = stage.onGiveUp!(fetched('<p>x</p>'), new Error('boom'));

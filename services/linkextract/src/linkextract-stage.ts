@@ -1,6 +1,5 @@
-import type { CrawlJob, DropReason, Emission, FetchResult, Stage, StatusUpdate } from '@crawler/core';
-import { errorCode, errorMessage, Schemas, Topics, urlIdentityOf } from '@crawler/core';
-import { rawBody } from './decode-body.js';
+import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage, StatusUpdate } from '@crawler/core';
+import { errorCode, errorMessage, rawBody, Schemas, Topics, urlIdentityOf } from '@crawler/core';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';
@@ -15,6 +14,8 @@ export interface LinkextractStageOptions {
   frames?: FrameFetcher;
   /** The crawler's product token, for robots directives addressed to it. */
   robotsAgent?: string | null;
+  /** Where a page that lost links to a cap is reported. */
+  logger?: Logger;
 }
 
 export interface LinkextractCounters {
@@ -53,6 +54,12 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
       });
       for (const [reason, count] of content.dropped) dropped.set(reason, (dropped.get(reason) ?? 0) + count);
       for (const warning of content.warnings) warnings.set(warning, (warnings.get(warning) ?? 0) + 1);
+      const capped = content.dropped.get('links-capped');
+      if (capped)
+        options.logger?.warn(
+          { url: fetched.url, dropped: capped, kept: content.links.length, maxLinks: options.limits.maxLinks },
+          'links capped: the page has more distinct in-scope links than LINKEXTRACT_MAX_LINKS; the rest are not followed',
+        );
       const parsed = toParsedPage(fetched, content);
       return [{ topic: Topics.parsed, schema: Schemas.ParsedPage, key: fetched.queueKey, value: parsed }];
     },

@@ -62,7 +62,7 @@ const FRAME_TIMEOUT_MS = 5000;
  */
 export function createPageParser(options: PageParserOptions): (input: PageInput) => Promise<ParsedContent> {
   const { job } = options;
-  const filterLinks = createLinkFilter(job, options.followNofollow);
+  const filterLinks = createLinkFilter(job, options.followNofollow, options.limits.maxLinks);
   const rules = compileJobRules(job);
   const canonicalOptions = jobCanonicalizeOptions(job);
   const documentOptions = {
@@ -97,6 +97,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
 
     const fields = Object.fromEntries(extraction.fields);
     const warnings = [...extraction.warnings];
+    if (dropped.has('links-capped') && !warnings.includes('links-capped')) warnings.push('links-capped');
     const applicable = document.kind === 'html' ? rulesFor(rules, page.href) : [];
     if (applicable.length > 0) {
       const ruled = applyRules(document.source, applicable);

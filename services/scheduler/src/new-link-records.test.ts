@@ -1,4 +1,4 @@
-import { parseCrawlJob } from '@crawler/core';
+import { parseCrawlJob, urlId } from '@crawler/core';
 import { makeLinkRecord } from '@crawler/core/testing';
 import type { Outlinks } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,22 @@ describe('linkCandidates', () => {
       links: [link('http://a.test/sitemap.xml'), link('http://elsewhere.test/sitemap.xml')],
     });
     expect(linkCandidates(fromRobots, job).map((candidate) => candidate.url)).toEqual(['http://a.test/sitemap.xml']);
+  });
+
+  it('canonicalizes the links link extraction did not see with the job’s URL options, so a fragment makes no second URL', () => {
+    const sorting = parseCrawlJob({ seeds: ['http://a.test/'], maxDepth: 2, urls: { sortQuery: true } });
+    const urls = (fields: Partial<Outlinks>) =>
+      linkCandidates(message(fields), sorting).map((candidate) => [candidate.id, candidate.url]);
+    const sitemap = 'http://a.test/sitemap.xml';
+    expect(
+      urls({ kind: 'robots', links: [link(`${sitemap}#`), link(sitemap), link('HTTP://A.TEST/sitemap.xml#top')] }),
+    ).toEqual([[urlId(sitemap), sitemap]]);
+    expect(urls({ kind: 'xhr', links: [link('http://a.test/api?b=2&a=1#')] })).toEqual([
+      [urlId('http://a.test/api?a=1&b=2'), 'http://a.test/api?a=1&b=2'],
+    ]);
+    expect(urls({ kind: 'seed', sourceUrl: null, links: [link('http://z.test/#'), link('mailto:x@z.test')] })).toEqual([
+      [urlId('http://z.test/'), 'http://z.test/'],
+    ]);
   });
 
   it('keeps a sitemap’s hints on the candidate and the new record, the newer listing winning within a message', () => {

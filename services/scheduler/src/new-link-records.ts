@@ -1,6 +1,8 @@
 import {
+  canonicalize,
   createLinkRecord,
   createScope,
+  jobCanonicalizeOptions,
   MAX_ANCHORS,
   urlId,
   type CrawlJob,
@@ -27,18 +29,29 @@ export interface SitemapHints {
 
 /**
  * The distinct links of one crawl.links message with their link base ids, cheap to compute so
- * known URLs can be skipped before any record is built. Page links were scoped by link
- * extraction; links from robots.txt, sitemaps and redirects are scoped here. Seeds define the
- * scope. Links beyond the job's depth are dropped as a second guard.
+ * known URLs can be skipped before any record is built. Page links were canonicalized with the
+ * job's URL options and scoped by link extraction; the links of every other message (robots.txt
+ * sitemaps, script fetches, seeds) are canonicalized with them and scoped here, so a URL enters
+ * the link base in one form whoever wrote it. Seeds define the scope. Links beyond the job's depth
+ * are dropped as a second guard.
  */
 export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scope): LinkCandidate[] {
   if (message.depth > job.maxDepth && message.kind !== 'seed') return [];
-  const scope =
-    message.kind === 'page' || message.kind === 'seed' || !message.sourceUrl ? null : (jobScope ?? createScope(job));
+  const fromPage = message.kind === 'page';
+  const scope = fromPage || message.kind === 'seed' || !message.sourceUrl ? null : (jobScope ?? createScope(job));
+  const canonicalOptions = fromPage ? null : jobCanonicalizeOptions(job);
   const source = message.sourceUrl ? new URL(message.sourceUrl) : null;
   const byId = new Map<string, LinkCandidate>();
   for (const link of message.links) {
-    const id = urlId(link.url);
+    let url = link.url;
+    let parsed: URL | null = null;
+    if (canonicalOptions) {
+      const canonical = canonicalize(url, undefined, canonicalOptions);
+      if (!canonical.ok) continue;
+      url = canonical.url;
+      parsed = canonical.parsed;
+    }
+    const id = urlId(url);
     const existing = byId.get(id);
     const hints: SitemapHints = { lastmod: link.lastmod ?? null, changefreq: link.changefreq ?? null };
     if (existing) {
@@ -46,20 +59,12 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
       existing.hints = mergeHints(existing.hints, hints);
       continue;
     }
-    if (scope && source) {
-      let parsed: URL;
-      try {
-        parsed = new URL(link.url);
-      } catch {
-        continue;
-      }
-      if (scope.check(parsed, source) !== null) continue;
-    }
+    if (scope && source && parsed && scope.check(parsed, source) !== null) continue;
     byId.set(id, {
       id,
-      url: link.url,
+      url,
       anchors: link.anchor ? [link.anchor] : [],
-      source: message.kind === 'page' ? link.source : message.kind,
+      source: fromPage ? link.source : message.kind,
       hints,
     });
   }

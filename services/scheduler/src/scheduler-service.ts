@@ -16,7 +16,7 @@ import type { SchedulerConfig } from './config.js';
 import { ControlState } from './control-state.js';
 import { FrontierEmitter } from './frontier-emitter.js';
 import { JobRegistry } from './jobs/job-registry.js';
-import { jobStartRecords } from './jobs/job-seeds.js';
+import { jobStartRecords, readmitRefusedSeed } from './jobs/job-seeds.js';
 import { MonitoringSchedules } from './jobs/monitoring.js';
 import { countHandedOut, type SchedulerGauges } from './scheduler-metrics.js';
 import {
@@ -66,7 +66,8 @@ export async function createSchedulerService(
   options: SchedulerServiceOptions = {},
 ) {
   const log = logger.child({ component: 'scheduler' });
-  const now = options.now ?? Date.now;
+  const offset = config.clockOffsetMs;
+  const now = options.now ?? (offset > 0 ? () => Date.now() + offset : Date.now);
   const random = options.random ?? Math.random;
   const jobs = new JobRegistry(job);
   const control = new ControlState(ports.linkbase);
@@ -182,7 +183,11 @@ export async function createSchedulerService(
       const at = now();
       for (const known of jobs.list()) {
         const records = jobStartRecords(known, at, random);
-        if (records.length > 0) counters.discovered += (await ports.linkbase.insertNew(records)).length;
+        if (records.length === 0) continue;
+        const created = new Set(await ports.linkbase.insertNew(records));
+        counters.discovered += created.size;
+        const existing = records.filter((record) => !created.has(record.id)).map((record) => record.id);
+        if (existing.length > 0) await ports.linkbase.update(existing, (record) => readmitRefusedSeed(record, at));
       }
       await statusRunner.start();
       await linksRunner.start();
@@ -203,6 +208,10 @@ export async function createSchedulerService(
       await statusRunner.stop();
       await ports.linkbase.flush();
     },
+    /** Whether anything can be handed out now: a crawl with nothing in flight and nothing due is done. */
+    hasDueWork: () => emitter.hasDueWork(now()),
+    /** The scheduler's clock (the system clock shifted by SCHEDULER_CLOCK_OFFSET_MS). */
+    now,
     async snapshot(snapshotOptions: { withDue?: boolean } = {}): Promise<CrawlSnapshot> {
       const at = now();
       const stats = await ports.linkbase.stats(at, { due: snapshotOptions.withDue });

@@ -130,6 +130,43 @@ describe('links stage', () => {
   });
 });
 
+describe('status stage redirects', () => {
+  const redirect = (from: string, to: string): StatusUpdate => ({
+    ...sampleMessages[Schemas.StatusUpdate],
+    url: from,
+    urlId: urlId(from),
+    host: 'a.test',
+    queueKey: 'a.test',
+    jobId: 'default',
+    outcome: 'redirect',
+    httpStatus: 301,
+    redirectTo: to,
+    change: null,
+    digest: null,
+  });
+
+  it('adds a redirect target without its fragment, empty or not, and finds a loop through one', async () => {
+    const { linkbase, records } = slowLinkBase();
+    const [home, old, other] = ['http://a.test/', 'http://a.test/old', 'http://a.test/other'].map((url) =>
+      makeLinkRecord(url, { status: 'queued', jobId: 'default' }),
+    );
+    await linkbase.insertNew([home!, old!, other!]);
+    const stage = createStatusStage(options(linkbase));
+    await stage.handle(redirect(old!.url, 'http://a.test/new#'), {} as StageContext);
+    await stage.handle(redirect(other!.url, 'http://a.test/new#top'), {} as StageContext);
+    expect([...records.values()].map((record) => record.url).sort()).toEqual([
+      'http://a.test/',
+      'http://a.test/new',
+      'http://a.test/old',
+      'http://a.test/other',
+    ]);
+    expect(records.get(old!.id)).toMatchObject({ status: 'redirect', redirectTo: 'http://a.test/new' });
+    await stage.handle(redirect('http://a.test/new', 'http://a.test/old#'), {} as StageContext);
+    expect(records.get(old!.id)).toMatchObject({ status: 'error', lastOutcome: 'redirect_loop' });
+    expect(records.get(urlId('http://a.test/new'))).toMatchObject({ status: 'error', lastOutcome: 'redirect_loop' });
+  });
+});
+
 describe('sitemap hints through links and status', () => {
   const DAY = 86_400_000;
   const now = Date.UTC(2026, 0, 10);

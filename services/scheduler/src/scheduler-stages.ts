@@ -116,8 +116,11 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
     name: 'scheduler',
     input: { topic: Topics.status, schema: Schemas.StatusUpdate },
     outputs: [],
-    async handle(status) {
+    async handle(message) {
       const at = now();
+      // The target in the link base's one form, stored on the record too, so loops are found by id.
+      const target = message.redirectTo ? canonicalize(message.redirectTo) : null;
+      const status = target?.ok ? { ...message, redirectTo: target.url } : message;
       bump(options.counters.outcomes, status.outcome);
       if (status.change) bump(options.counters.changes, status.change);
       const policy = policyOf(status.jobId);
@@ -133,19 +136,19 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
         await options.linkbase.insertNew([applyStatus({ ...record, ...discoveryPlan(record) }, status, at, policy)]);
       }
       options.onAnswered?.(status.urlId, status.queueKey);
-      if (status.outcome === 'redirect' && status.redirectTo && updated) await followRedirect(updated, status, at);
+      if (status.outcome === 'redirect' && target?.ok && updated) await followRedirect(updated, status, target, at);
       return [];
     },
   };
 
-  async function followRedirect(source: LinkRecord, status: StatusUpdate, at: number): Promise<void> {
-    const target = canonicalize(status.redirectTo!);
+  async function followRedirect(
+    source: LinkRecord,
+    status: StatusUpdate,
+    target: { url: string; parsed: URL },
+    at: number,
+  ): Promise<void> {
     const followed = status.meta.followed === 'true';
-    if (
-      !target.ok ||
-      (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null)
-    )
-      return;
+    if (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null) return;
     const hops = source.redirectHops + 1;
     if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', 'REDIRECT_LIMIT');
     const targetId = urlId(target.url);

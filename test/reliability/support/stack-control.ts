@@ -67,7 +67,7 @@ export async function withOutage(
   const began = Date.now();
   await stackCommand('stop', component);
   const stopped = Date.now();
-  let started = stopped;
+  let started: number;
   try {
     await Promise.all([whileDown(), new Promise((resolve) => setTimeout(resolve, outageMs))]);
   } finally {

@@ -1,7 +1,8 @@
-import { errorMessage, silentLogger } from '@crawler/core';
-import { createFetcherParts, decodeText, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
+import { decodeText, errorMessage, silentLogger } from '@crawler/core';
+import { createFetcherParts, effectivePort, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkFetchHelp = `Usage: crawler check fetch [options] URL
 
@@ -22,7 +23,7 @@ charset and how it was chosen, bytes and timings. Nothing is stored.
 Settings not given here come from the environment (FETCHER_*, see docs/CONFIGURATION.md).
 Exit code 0 for a page, a 304 or a redirect; 1 for any other outcome.`;
 
-const flagSpec = {
+export const flagSpec = {
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
   'ignore-robots': { type: 'boolean' },
@@ -54,9 +55,10 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
   const parts = createFetcherParts(loadFetcherConfig({ overrides }), null, silentLogger());
   try {
     const url = new URL(target);
+    await parts.policy.ready();
     const dnsStarted = performance.now();
     // Resolving first shows the address and the DNS time; the connection then reuses the cached answer.
-    const address = await parts.policy.resolve(url.hostname).then(
+    const address = await parts.policy.resolve(url.hostname, effectivePort(url.protocol, url.port)).then(
       (entry) => entry.address,
       (error: unknown) => `not used: ${errorMessage(error)}`,
     );
@@ -68,7 +70,7 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
       lastModified: values['last-modified'] ?? null,
     });
     const report = reportOf(url.href, address, dnsMs, result);
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatReport(report));
     return report.outcome === 'ok' || report.outcome === 'not_modified' || report.outcome === 'redirect' ? 0 : 1;
   } finally {
     parts.gate.close();
@@ -123,7 +125,7 @@ function reportOf(url: string, address: string, dnsMs: number, result: FetchUrlO
       errorMessage: result.errorMessage ?? null,
     };
   }
-  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset) : '';
+  const text = result.charset ? decodeText(result.body.subarray(0, 64 * 1024), result.charset).text : '';
   return {
     ...common,
     outcome: 'ok',
@@ -173,5 +175,5 @@ function formatReport(report: FetchReport): string {
   );
   for (const [name, value] of Object.entries(report.headers))
     lines.push(`header      ${name}: ${value.replace(/\n/g, ' | ')}`);
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

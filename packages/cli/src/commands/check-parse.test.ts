@@ -36,6 +36,23 @@ describe('crawler check url and check parse', () => {
     expect(await runCli(['check', 'url'])).toBe(2);
   });
 
+  it('url: a fragment, empty or not, names the same URL as none', async () => {
+    const reports: UrlReport[] = [];
+    for (const argv of [
+      ['http://h.test/about.html'],
+      ['http://h.test/about.html#'],
+      ['http://h.test/about.html#team'],
+      ['--base', 'http://h.test/about.html', '#'],
+    ]) {
+      const io = capture();
+      expect(await runCli(['check', 'url', '--json', ...argv])).toBe(0);
+      reports.push(JSON.parse(io.out()) as UrlReport);
+      vi.restoreAllMocks();
+    }
+    for (const report of reports)
+      expect(report).toMatchObject({ canonical: 'http://h.test/about.html', urlId: reports[0]!.urlId });
+  });
+
   it('url: resolves against --base and applies a job’s URL options and scope', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'check-url-'));
     writeFileSync(join(dir, 'job.json'), JSON.stringify({ seeds: ['https://a.test/'], urls: { sortQuery: true } }));
@@ -79,7 +96,7 @@ describe('crawler check url and check parse', () => {
     const io = capture();
     expect(await runCli(['check', 'parse', '--base', 'https://site.test/dir/', file])).toBe(0);
     expect(io.out()).toContain('title        Local');
-    expect(io.out()).toMatch(/a +next +https:\/\/site\.test\/dir\/next  "Next"/);
+    expect(io.out()).toMatch(/a +next +https:\/\/site\.test\/dir\/next {2}"Next"/);
     expect(io.out()).toContain('not passed on: nofollow 1');
     expect(io.out()).toContain('jsonld:headline: H');
   });

@@ -1,28 +1,34 @@
 import { createLinkBase } from '@crawler/adapters';
 import { loadRuntimeConfig, silentLogger, type LinkBase, type LinkRecord, type LinkStatus } from '@crawler/core';
 import { formatAge, formatTable } from '../ops/format.js';
+import { embeddedLinkBaseDir, openEmbeddedLinkBase } from '../ops/embedded-crawl.js';
 import { reach } from '../ops/stack-access.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const errorsHelp = `Usage: crawler errors [options]
 
 Failed URLs from the link base, newest first, with their cause: status (retry: failing, will be
 tried again; error: attempts spent until the next re-crawl; gone; blocked), outcome class, HTTP
 status, error code and consecutive failures. --requeue makes them due again now. Reads the link
-base the services use (CRAWLER_LINKBASE, ELASTICSEARCH_*; a finished embedded crawl with
-CRAWLER_LINKBASE=file CRAWLER_DATA_DIR=<its --out>). It scans every record.
+base of an embedded crawl (--out, as given to crawler run; read-only, so a running crawl may be
+looked at), or else the one the services use (CRAWLER_LINKBASE, ELASTICSEARCH_*). It scans every
+record.
 
+  --out DIR             the output folder of an embedded crawl
   --host HOST           only URLs of this host
   --class CLASS         only this outcome class (timeout, server_error, gone...) or status (retry, error, gone, blocked)
   --since DURATION      only URLs whose last attempt is this recent (e.g. 1h)
   --limit N             list at most N (default 50)
-  --requeue             make every matching URL due again now (all matches, not only those listed)
+  --requeue             make every matching URL due again now (all matches, not only those listed);
+                        with --out, only while that crawl is stopped: its next run hands them out
   --json                one JSON object per URL
   -h, --help            this help
 
 Exit code 0, or 1 when the link base cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
+  out: { type: 'string' },
   host: { type: 'string' },
   class: { type: 'string' },
   since: { type: 'string' },
@@ -68,18 +74,13 @@ export async function errorsCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     outcomeClass: values.class,
     since: sinceMs === undefined ? undefined : now - sinceMs,
   };
-  const runtime = loadRuntimeConfig({ env });
-  const where =
-    runtime.linkbase === 'file'
-      ? `the link base under ${runtime.dataDir} (CRAWLER_DATA_DIR)`
-      : `the link base in Elasticsearch (ELASTICSEARCH_URL, ELASTICSEARCH_INDEX)`;
-  const linkbase = await reach(where, () => createLinkBase(runtime, silentLogger(), { env }));
+  const { linkbase, where } = await openLinkBase(values.out, values.requeue === true, env);
   try {
     const failed = await reach(where, () => collect(linkbase, filter));
     failed.sort((a, b) => (b.lastFetchAt ?? 0) - (a.lastFetchAt ?? 0));
     const shown = failed.slice(0, limit);
     if (values.json) {
-      for (const record of shown) process.stdout.write(`${JSON.stringify(errorJson(record))}\n`);
+      for (const record of shown) process.stdout.write(jsonLine(errorJson(record)));
     } else {
       process.stdout.write(formatErrors(shown, failed.length, now));
     }
@@ -94,6 +95,25 @@ export async function errorsCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     await linkbase.flush().catch(() => undefined);
     await linkbase.close();
   }
+}
+
+/** An embedded crawl's link base (read-only unless requeueing), or the services' one. */
+async function openLinkBase(
+  out: string | undefined,
+  write: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<{ linkbase: LinkBase; where: string }> {
+  if (out !== undefined) {
+    const where = `the link base under ${embeddedLinkBaseDir('errors', out)}`;
+    const linkbase = await reach(where, () => openEmbeddedLinkBase(out, { readOnly: !write }));
+    return { linkbase, where };
+  }
+  const runtime = loadRuntimeConfig({ env });
+  const where =
+    runtime.linkbase === 'file'
+      ? `the link base under ${runtime.dataDir} (CRAWLER_DATA_DIR)`
+      : `the link base in Elasticsearch (ELASTICSEARCH_URL, ELASTICSEARCH_INDEX)`;
+  return { linkbase: await reach(where, () => createLinkBase(runtime, silentLogger(), { env })), where };
 }
 
 async function collect(linkbase: LinkBase, filter: ErrorFilter): Promise<LinkRecord[]> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { silentLogger } from '@crawler/core';
-import { createFetcherParts, fetchUrl, loadFetcherConfig, type FetcherParts } from '@crawler/fetcher';
+import { encodingName, silentLogger } from '@crawler/core';
+import { createFetcherParts, fetchDocument, fetchUrl, loadFetcherConfig, type FetcherParts } from '@crawler/fetcher';
 import type { FrameFetcher, PageInput } from '@crawler/linkextract';
 import { UsageError } from '../usage-error.js';
 
@@ -56,6 +56,7 @@ export function createCheckFetcher(options: FetchOptions): { parts: FetcherParts
 
 /** Fetches a URL as the fetcher does (robots.txt, address policy, charset choice). */
 export async function fetchPage(parts: FetcherParts, url: string): Promise<PageSource> {
+  await parts.policy.ready();
   const result = await fetchUrl(parts.deps, { url, jobId: 'check', etag: null, lastModified: null });
   if (result.kind !== 'page')
     return {
@@ -76,6 +77,20 @@ export async function fetchPage(parts: FetcherParts, url: string): Promise<PageS
       headers: result.headers,
     },
   };
+}
+
+/** --base, --content-type and --charset of a file, checked before anything is read or fetched. */
+export function checkFileOptions(
+  base: string | undefined,
+  mediaType: string | undefined,
+  charset: string | undefined,
+): void {
+  if (base !== undefined && (!URL.canParse(base) || !/^https?:/i.test(base)))
+    throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
+  if (mediaType !== undefined && !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType))
+    throw new UsageError(`crawler check parse: --content-type "${mediaType}" is not a media type (type/subtype)`);
+  if (charset !== undefined && encodingName(charset) === null)
+    throw new UsageError(`crawler check parse: --charset "${charset}" is not a known character encoding`);
 }
 
 /** Reads a local file; its links resolve against `base` (default http://example.invalid/<file name>). */
@@ -108,19 +123,5 @@ export function readPage(
 
 /** Frames fetched through the same fetcher: robots.txt and the address policy apply to them too. */
 export function fetcherFrames(parts: FetcherParts): FrameFetcher {
-  return {
-    async fetchFrame(url, signal) {
-      const aborted = new Promise<null>((resolve) =>
-        signal.addEventListener('abort', () => resolve(null), { once: true }),
-      );
-      const fetched = await Promise.race([fetchPage(parts, url), aborted]);
-      if (!fetched || !fetched.ok) return null;
-      return {
-        finalUrl: fetched.page.finalUrl,
-        mediaType: fetched.page.mediaType,
-        charset: fetched.page.charset,
-        body: fetched.page.body,
-      };
-    },
-  };
+  return { fetchFrame: (url, signal) => fetchDocument(parts.deps, url, 'check', signal) };
 }

@@ -3,9 +3,12 @@ import { redactUrl, silentLogger, type LinkBase } from '@crawler/core';
 import { loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { RecentRecords } from '@crawler/kafka';
 import { CrawlStatus, type StatusSnapshot } from '../ops/crawl-status.js';
+import { embeddedLinkBaseDir, openEmbeddedLinkBase } from '../ops/embedded-crawl.js';
+import { formatEmbeddedStatus, readEmbeddedStatus } from '../ops/embedded-status.js';
 import { openKafka, reach, type KafkaAccess } from '../ops/stack-access.js';
 import { formatStatus } from '../ops/status-screen.js';
 import { durationFlag, parseFlags } from '../parse-flags.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const statusHelp = `Usage: crawler status [options]
 
@@ -15,6 +18,10 @@ dedup, scheduler consumer) with the partitions it owns, messages pending, when i
 progress, and whether it is stalled. Redrawn on a terminal; plain blocks in a pipe. Reads the
 stack as the services do (CRAWLER_*, KAFKA_*, ELASTICSEARCH_*).
 
+With --out DIR, an embedded crawl (crawler run --out DIR, running or finished) instead: its link
+base read-only, pages stored, the last run's summary and crawl.log's warnings; one snapshot.
+
+  --out DIR             the output folder of an embedded crawl
   --once                one snapshot, then exit
   --json                JSON (one object per snapshot, one per line)
   --interval DURATION   time between snapshots (default 2s)
@@ -23,7 +30,8 @@ stack as the services do (CRAWLER_*, KAFKA_*, ELASTICSEARCH_*).
 
 Exit code 0, or 1 when Kafka or the link base cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
+  out: { type: 'string' },
   once: { type: 'boolean' },
   json: { type: 'boolean' },
   interval: { type: 'string' },
@@ -36,6 +44,7 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     process.stdout.write(`${statusHelp}\n`);
     return 0;
   }
+  if (values.out !== undefined) return embeddedStatus(values.out, values.json === true);
   const intervalMs = durationFlag('status', 'interval', values.interval) ?? 2_000;
   const stallAfterMs = durationFlag('status', 'stall-after', values['stall-after']);
   const access = openKafka('status', env);
@@ -77,6 +86,20 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     await linkbase?.close().catch(() => undefined);
     await recent.close().catch(() => undefined);
     await access.bus.close();
+  }
+}
+
+/** An embedded crawl has no topics or workers to show: what its output folder holds. */
+async function embeddedStatus(out: string, json: boolean): Promise<number> {
+  const where = `the link base under ${embeddedLinkBaseDir('status', out)}`;
+  const linkbase = await reach(where, () => openEmbeddedLinkBase(out, { readOnly: true }));
+  try {
+    const now = Date.now();
+    const status = readEmbeddedStatus(out, await linkbase.stats(now, { due: true }), now);
+    process.stdout.write(json ? jsonLine(status) : formatEmbeddedStatus(status));
+    return 0;
+  } finally {
+    await linkbase.close();
   }
 }
 

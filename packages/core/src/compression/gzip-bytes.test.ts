@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gunzipBytes, gzipBytes, SYNC_ZLIB_MAX_BYTES } from './gzip-bytes.js';
 

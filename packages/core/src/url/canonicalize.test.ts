@@ -14,6 +14,8 @@ describe('canonicalize', () => {
     ['http://example.test/p?utm_source=x&id=3&utm_medium=y&gclid=z', 'http://example.test/p?id=3'],
     ['http://example.test/p;jsessionid=ABC123?x=1&PHPSESSID=zz', 'http://example.test/p?x=1'],
     ['http://example.test/p?', 'http://example.test/p'],
+    ['http://example.test/about.html#', 'http://example.test/about.html'],
+    ['http://example.test/p?q=1#', 'http://example.test/p?q=1'],
     ['http://user:pw@example.test/', 'http://example.test/'],
     ['http://www.Example.com./a', 'http://www.example.com/a'],
     ['http://e.test/?ttclid=1&_hsenc=2&srsltid=3&q=go', 'http://e.test/?q=go'],
@@ -26,6 +28,22 @@ describe('canonicalize', () => {
   it('resolves relative links against a base', () => {
     expect(canonicalUrl('../x?b=2#top', 'http://example.test/a/b/c.html')).toBe('http://example.test/a/x?b=2');
     expect(canonicalUrl('//other.test/y', 'https://example.test/')).toBe('https://other.test/y');
+    // Sphinx writes href="#" on every page: it is the page itself, not a second URL to fetch.
+    expect(canonicalUrl('#', 'http://example.test/a/b.html')).toBe('http://example.test/a/b.html');
+  });
+
+  it('drops a fragment, empty or not, so `page.html#` is the page itself', () => {
+    for (const [input, base] of [
+      ['http://h.test/about.html#', undefined],
+      ['http://h.test/about.html#top', undefined],
+      ['#', 'http://h.test/about.html'],
+      ['about.html#', 'http://h.test/'],
+      ['http://h.test/about.html?#', undefined],
+      ['http://h.test/about.html##', undefined],
+    ] as const)
+      expect(canonicalUrl(input, base), `${input} on ${base}`).toBe('http://h.test/about.html');
+    expect(canonicalUrl('http://h.test/p?q=1#')).toBe('http://h.test/p?q=1');
+    expect(canonicalUrl('http://h.test/#')).toBe('http://h.test/');
   });
 
   it('sorts query parameters only when asked, keeping equal names in order', () => {

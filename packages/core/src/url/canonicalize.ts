@@ -3,7 +3,7 @@
  *  1. WHATWG parsing against the base: lowercases scheme and host, IDN to punycode, drops default
  *     ports, resolves dot segments; a trailing dot on the host is dropped.
  *  2. Only http and https are crawlable; anything else is rejected.
- *  3. The fragment is dropped.
+ *  3. The fragment, empty or not, is dropped.
  *  4. Percent-encoding is normalized: escapes of unreserved characters are decoded, hex is uppercased.
  *  5. Session ids (;jsessionid=… path parameters and session query parameters) are removed.
  *  6. Tracking parameters (utm_*, gclid, fbclid, …) are removed.
@@ -90,7 +90,8 @@ export function canonicalize(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme' };
   if (!url.hostname) return { ok: false, reason: 'invalid' };
   // Each URL setter re-serializes the whole URL, so only what needs changing is set.
-  if (url.hash) url.hash = '';
+  // An empty fragment (`href="#"`, `page.html#`) reads as '' in url.hash but stays in href.
+  if (url.hash || url.href.endsWith('#')) url.hash = '';
   if (url.username) url.username = '';
   if (url.password) url.password = '';
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');

@@ -1,4 +1,4 @@
-import { normalizeCharsetLabel } from './charset-label.js';
+import { encodingName, xmlDeclaredCharset } from '@crawler/core';
 import { detectCharset } from './detect-charset.js';
 import { prescanMetaCharset } from './prescan.js';
 
@@ -10,30 +10,23 @@ export interface ChosenCharset {
   source: CharsetSource;
 }
 
-const XML_DECLARATION = /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/;
-
 /**
  * Chooses the charset a page is decoded with, in the HTML standard's order: byte order mark, the
- * Content-Type header's charset (if it names a known encoding), the XML declaration (XML types
- * only), a <meta> declaration found by the prescan, then detection from the bytes; windows-1252,
+ * Content-Type header's charset (if it names a known encoding), the XML declaration of a
+ * document that starts with one (whatever its type), a <meta> declaration found by the prescan, then detection from the bytes; windows-1252,
  * the standard's default for undeclared pages, when nothing else says.
  */
-export function chooseCharset(
-  body: Buffer,
-  contentTypeHeader: string | undefined,
-  mediaType: string | null,
-): ChosenCharset {
+export function chooseCharset(body: Buffer, contentTypeHeader: string | undefined): ChosenCharset {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return { charset: 'utf-8', source: 'bom' };
   if (body[0] === 0xfe && body[1] === 0xff) return { charset: 'utf-16be', source: 'bom' };
   if (body[0] === 0xff && body[1] === 0xfe) return { charset: 'utf-16le', source: 'bom' };
   const fromHeader = contentTypeHeader?.match(/;\s*charset\s*=\s*["']?([^;"'\s]+)/i)?.[1];
-  const headerCharset = fromHeader ? normalizeCharsetLabel(fromHeader) : null;
+  const headerCharset = fromHeader ? encodingName(fromHeader) : null;
   if (headerCharset) return { charset: headerCharset, source: 'header' };
-  if (mediaType && (mediaType.endsWith('+xml') || mediaType.endsWith('/xml'))) {
-    const declared = body.subarray(0, 200).toString('latin1').match(XML_DECLARATION)?.[1];
-    const xmlCharset = declared ? normalizeCharsetLabel(declared) : null;
-    if (xmlCharset) return { charset: xmlCharset, source: 'xml-declaration' };
-  }
+  // A document that starts with an XML declaration is XML whatever its server calls it (feeds
+  // and XHTML are often served as text/html or with no type), and the declaration is its own word.
+  const xmlCharset = xmlDeclaredCharset(body);
+  if (xmlCharset) return { charset: xmlCharset, source: 'xml-declaration' };
   const metaCharset = prescanMetaCharset(body);
   if (metaCharset) return { charset: metaCharset, source: 'meta' };
   const detected = detectCharset(body);

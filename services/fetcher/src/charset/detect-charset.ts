@@ -1,5 +1,6 @@
 import chardet from 'chardet';
-import { normalizeCharsetLabel } from './charset-label.js';
+import { encodingName } from '@crawler/core';
+import { detectCyrillic } from './detect-cyrillic.js';
 
 /** Enough text to tell encodings apart; more only costs time. */
 const SAMPLE_BYTES = 64 * 1024;
@@ -9,15 +10,19 @@ const MIN_CONFIDENCE = 20;
 /**
  * Guesses the encoding of undeclared bytes: null for pure ASCII (any ASCII-compatible encoding
  * reads it the same), UTF-8 when the bytes are valid UTF-8 (legacy encodings almost never are),
- * otherwise chardet's statistical guess if it is confident enough.
+ * a Cyrillic code page when the text reads as Cyrillic in one (chardet mistakes most Cyrillic
+ * pages with markup for windows-1252), otherwise chardet's statistical guess if it is confident
+ * enough (its CJK guesses are right on real pages).
  */
 export function detectCharset(body: Buffer): string | null {
   const sample = body.subarray(0, SAMPLE_BYTES);
   if (!sample.some((byte) => byte >= 0x80)) return null;
   if (isUtf8(sample)) return 'utf-8';
+  const cyrillic = detectCyrillic(sample);
+  if (cyrillic) return cyrillic.charset;
   for (const candidate of chardet.analyse(sample)) {
     if (candidate.confidence < MIN_CONFIDENCE) break;
-    const name = normalizeCharsetLabel(candidate.name);
+    const name = encodingName(candidate.name);
     if (name && !name.startsWith('utf-')) return name;
   }
   return null;

@@ -1,4 +1,4 @@
-import { normalizeCharsetLabel } from './charset-label.js';
+import { encodingName } from '@crawler/core';
 
 const PRESCAN_BYTES = 1024;
 
@@ -52,11 +52,11 @@ function readMeta(text: string, start: number): { charset: string | null; end: n
     else if (attribute.name === 'content' && charset === null) {
       const fromContent = charsetFromContent(attribute.value);
       if (fromContent !== null) {
-        charset = normalizeCharsetLabel(fromContent);
+        charset = encodingName(fromContent);
         needPragma = true;
       }
     } else if (attribute.name === 'charset') {
-      charset = normalizeCharsetLabel(attribute.value);
+      charset = encodingName(attribute.value);
       needPragma = false;
     }
   }

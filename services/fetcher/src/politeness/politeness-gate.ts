@@ -144,7 +144,7 @@ export class PolitenessGate {
   }
 
   private queueFor(queueKey: string): QueueState {
-    let queue = this.queues.get(queueKey);
+    const queue = this.queues.get(queueKey);
     if (queue) return queue;
     const created: QueueState = {
       key: queueKey,

@@ -12,11 +12,8 @@ export type QueueKeyer = (url: URL) => Promise<string>;
  * one queue. `resolve` must be the connection's own resolver (address policy, DNS cache), so
  * the queue is the server the request really goes to; a refusal there is the URL's outcome.
  */
-export function createQueueKeyer(
-  mode: QueueMode,
-  resolve: (hostname: string) => Promise<{ address: string }>,
-): QueueKeyer {
+export function createQueueKeyer(mode: QueueMode, resolve: (url: URL) => Promise<{ address: string }>): QueueKeyer {
   if (mode === 'domain') return async (url) => `domain:${registrableDomain(url)}`;
-  if (mode === 'ip') return async (url) => `ip:${(await resolve(url.hostname)).address}`;
+  if (mode === 'ip') return async (url) => `ip:${(await resolve(url)).address}`;
   return async (url) => hostQueueKey(url);
 }

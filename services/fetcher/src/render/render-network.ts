@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
-import type { AddressPolicy } from '../address-policy.js';
+import { effectivePort, type AddressPolicy } from '../address-policy.js';
 import { Deadline } from '../deadline.js';
 import type { HttpClient, HopResponse } from '../http-client.js';
 import { parseRetryAfter } from '../fetch-url.js';
@@ -157,7 +157,7 @@ export class RenderNetwork {
     let queueKey: string;
     try {
       // The address first: an off-machine or private host gets no robots.txt request either.
-      await deps.policy.resolve(url.hostname);
+      await deps.policy.resolve(url.hostname, effectivePort(url.protocol, url.port));
       if (deps.robots) {
         const { policy } = await deps.robots.lookup(url);
         if (policy.failure) return this.abort(route, href, 'robots_unavailable');

@@ -1,5 +1,4 @@
-import { canonicalize, canonicalUrl, type Logger } from '@crawler/core';
-import { decodeText } from '../charset/decode-text.js';
+import { canonicalize, canonicalUrl, decodeText, type Logger } from '@crawler/core';
 import type { BrowserPool } from './browser-pool.js';
 import { metaRefreshTarget } from './html-scan.js';
 import { pageSignals, renderingChanged } from './page-signals.js';
@@ -59,7 +58,7 @@ export class Renderer {
   async process(page: PlainPage, stop?: AbortSignal): Promise<RenderOutcome | null> {
     const { options } = this;
     let html: string | undefined;
-    const plainHtml = () => (html ??= decodeText(page.body, page.charset ?? 'utf-8'));
+    const plainHtml = () => (html ??= decodeText(page.body, page.charset).text);
     const host = new URL(page.url).host;
     let route: RenderRoute;
     try {
@@ -131,10 +130,7 @@ export class Renderer {
   }
 
   /** Whether, and why, a page is rendered (also what the render command shows). */
-  route(
-    page: PlainPage,
-    html: () => string = () => decodeText(page.body, page.charset ?? 'utf-8'),
-  ): Promise<RenderRoute> {
+  route(page: PlainPage, html: () => string = () => decodeText(page.body, page.charset).text): Promise<RenderRoute> {
     return routePage(this.options.router, {
       url: page.url,
       host: new URL(page.url).host,

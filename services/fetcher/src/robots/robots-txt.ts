@@ -51,15 +51,11 @@ export function parseRobotsTxt(input: string | Buffer, productToken: string): Ro
   const sitemaps: string[] = [];
   let current: Group | null = null;
   let lastWasAgent = false;
-  const lines = limitedText(input)
-    .replace(/^\uFEFF/, '')
-    .split(/\r\n|\r|\n/);
+  const lines = limitedText(input).split(/\r\n|\r|\n/);
   lines.forEach((rawLine, index) => {
-    const line = rawLine.replace(/#.*$/, '').trim();
-    const colon = line.indexOf(':');
-    if (colon <= 0) return;
-    const key = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    const record = parseRecord(rawLine);
+    if (!record) return;
+    const { key, value } = record;
     if (key === 'user-agent') {
       if (!current || !lastWasAgent) {
         current = { agents: [], rules: [], crawlDelaySeconds: null };
@@ -76,7 +72,10 @@ export function parseRobotsTxt(input: string | Buffer, productToken: string): Ro
     lastWasAgent = false;
     if (!current) return;
     if ((key === 'allow' || key === 'disallow') && value) {
-      current.rules.push({ allow: key === 'allow', pattern: normalizePattern(value), line: index + 1 });
+      const rule = { allow: key === 'allow', pattern: normalizePattern(value), line: index + 1 };
+      current.rules.push(rule);
+      const directory = rule.allow ? indexPageDirectory(rule.pattern) : null;
+      if (directory) current.rules.push({ ...rule, pattern: directory });
     } else if (key === 'crawl-delay') {
       const seconds = Number(value);
       if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelaySeconds = seconds;
@@ -142,8 +141,44 @@ function normalizePattern(pattern: string): string {
   return normalizePercentEncoding(encoded.startsWith('/') || encoded.startsWith('*') ? encoded : `/${encoded}`);
 }
 
+/** Blanks are RFC 9309's WS, space and tab only: a byte order mark inside the file is no blank. */
+const WS = /^[ \t]+|[ \t]+$/g;
+/** Keys a line may give without its colon ("disallow /"): two words and nothing else. */
+const COLONLESS = /^(user-agent|allow|disallow|sitemap|crawl-delay)[ \t]+([^ \t]+)$/i;
+
+/**
+ * A line's key (lowercased) and value, comment and blanks stripped, or null. As Google's parser
+ * does, a known key followed by one word without the colon ("Disallow /") counts: its meaning is
+ * plain, and the RFC asks crawlers to obey what they can parse, not to drop it.
+ */
+function parseRecord(rawLine: string): { key: string; value: string } | null {
+  const line = rawLine.replace(/#.*$/, '').replace(WS, '');
+  const colon = line.indexOf(':');
+  if (colon > 0)
+    return { key: line.slice(0, colon).replace(WS, '').toLowerCase(), value: line.slice(colon + 1).replace(WS, '') };
+  const colonless = COLONLESS.exec(line);
+  return colonless ? { key: colonless[1]!.toLowerCase(), value: colonless[2]! } : null;
+}
+
+/**
+ * Google's index-page rule: an Allow whose last segment is index.htm or index.html also allows
+ * its directory itself (`/dir/`, anchored), the same page by its other name. Disallow rules and
+ * other names are left as written.
+ */
+function indexPageDirectory(pattern: string): string | null {
+  const slash = pattern.lastIndexOf('/');
+  return pattern.startsWith('/index.htm', slash) ? `${pattern.slice(0, slash + 1)}$` : null;
+}
+
+/** A UTF-8 byte order mark, also cut short (EF or EF BB), is not part of the first line. */
+function withoutByteOrderMark(bytes: Buffer): Buffer {
+  if (bytes[0] !== 0xef) return bytes;
+  if (bytes[1] !== 0xbb) return bytes.subarray(1);
+  return bytes.subarray(bytes[2] === 0xbf ? 3 : 2);
+}
+
 function limitedText(input: string | Buffer): string {
-  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const bytes = withoutByteOrderMark(typeof input === 'string' ? Buffer.from(input, 'utf8') : input);
   if (bytes.length <= ROBOTS_PARSE_LIMIT) return bytes.toString('utf8');
   const cut = bytes.subarray(0, ROBOTS_PARSE_LIMIT);
   const lastBreak = Math.max(cut.lastIndexOf(0x0a), cut.lastIndexOf(0x0d));

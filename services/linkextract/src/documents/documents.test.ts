@@ -53,8 +53,10 @@ describe('non-HTML documents', () => {
     expect(extractSitemap(index, 100).links.map((link) => [link.href, link.rel, link.source])).toEqual([
       ['https://a.test/s1.xml.gz', 'sitemap', 'sitemap'],
     ]);
-    const capped = extractSitemap(urlset, 1);
-    expect([capped.links.length, capped.linksOverflow, capped.warnings]).toEqual([1, 1, ['links-capped']]);
+    // One kept link per page is collected from up to RAW_LINKS_PER_KEPT_LINK distinct ones.
+    const many = `<urlset>${Array.from({ length: 6 }, (_, i) => `<url><loc>https://a.test/${i}</loc></url>`).join('')}</urlset>`;
+    const capped = extractSitemap(many, 1);
+    expect([capped.links.length, capped.linksOverflow, capped.warnings]).toEqual([4, 2, ['links-capped']]);
   });
 
   it('gives each sitemap link its entry’s lastmod and changefreq, whatever their order, and null for unusable ones', () => {

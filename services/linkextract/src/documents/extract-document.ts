@@ -1,4 +1,4 @@
-import { decodeText, xmlDeclaredCharset } from '../decode-body.js';
+import { decodeText, xmlDeclaredCharset } from '@crawler/core';
 import { extractHtml, type ExtractLimits, type ExtractOptions } from '../extract-html.js';
 import { emptyExtraction, type PageExtraction } from '../page-extraction.js';
 import { documentKind, type DocumentKind } from './document-kind.js';

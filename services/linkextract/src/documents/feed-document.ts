@@ -1,5 +1,5 @@
 import { collapseWhitespace } from '../content/render-text.js';
-import { LinkList, type RawLink } from '../html/raw-link.js';
+import { LinkList, RAW_LINKS_PER_KEPT_LINK, type RawLink } from '../html/raw-link.js';
 import { emptyExtraction, type PageExtraction } from '../page-extraction.js';
 import { runXmlPass } from './xml-pass.js';
 
@@ -12,7 +12,7 @@ const NOT_PAGE_RELS = new Set(['self', 'hub', 'enclosure', 'edit', 'replies', 'l
  * anchor; the channel's own link too. The feed title is the page title.
  */
 export function extractFeed(xml: string, maxLinks: number, maxAnchorChars: number): PageExtraction {
-  const links = new LinkList(maxLinks);
+  const links = new LinkList(maxLinks * RAW_LINKS_PER_KEPT_LINK);
   let title: string | null = null;
   let item: { title: string | null; href: string | null; guid: string | null } | null = null;
   let capture: { field: 'title' | 'link' | 'guid'; parts: string[] } | null = null;

@@ -1,4 +1,4 @@
-import { LinkList } from '../html/raw-link.js';
+import { LinkList, RAW_LINKS_PER_KEPT_LINK } from '../html/raw-link.js';
 import { emptyExtraction, type PageExtraction } from '../page-extraction.js';
 import { parseChangefreq, parseLastmod } from './sitemap-hints.js';
 import { runXmlPass } from './xml-pass.js';
@@ -13,7 +13,7 @@ type EntryField = 'loc' | 'lastmod' | 'changefreq';
  * against which a lastmod in the future is judged.
  */
 export function extractSitemap(xml: string, maxLinks: number, fetchedAt: number = Date.now()): PageExtraction {
-  const links = new LinkList(maxLinks);
+  const links = new LinkList(maxLinks * RAW_LINKS_PER_KEPT_LINK);
   let entry: {
     kind: 'url' | 'sitemap';
     depth: number;

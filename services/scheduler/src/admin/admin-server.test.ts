@@ -92,9 +92,15 @@ describe('admin API', () => {
     ]);
   });
 
-  it('adds seeds to a job, telling new from known and refusing what is not a URL', async () => {
+  it('adds seeds to a job once each whatever their fragment, telling new from known and refusing what is not a URL', async () => {
     const result = await call('POST', '/jobs/news/seeds', {
-      urls: ['http://news.test/', 'http://news.test/sport', 'ftp://x.test/'],
+      urls: [
+        'http://news.test/',
+        'http://news.test/#',
+        'http://news.test/sport#',
+        'http://news.test/sport',
+        'ftp://x.test/',
+      ],
     });
     expect(result).toEqual({ status: 200, body: { inserted: 1, known: 1, invalid: ['ftp://x.test/'] } });
     expect((await call('POST', '/jobs/nope/seeds', { urls: [] })).status).toBe(404);

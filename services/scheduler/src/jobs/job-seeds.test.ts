@@ -6,9 +6,9 @@ describe('job start records', () => {
   it('queues seeds, monitored URLs and sitemaps once each, canonical, due now, valued', () => {
     const job = parseCrawlJob({
       id: 'news',
-      seeds: ['HTTP://News.test/#top', 'http://news.test/world?utm_source=x'],
-      schedules: [{ every: '1h', urls: ['http://news.test/', 'http://news.test/live'] }],
-      sitemaps: ['http://news.test/sitemap.xml'],
+      seeds: ['HTTP://News.test/#top', 'http://news.test/world?utm_source=x', 'http://news.test/#'],
+      schedules: [{ every: '1h', urls: ['http://news.test/', 'http://news.test/live', 'http://news.test/live#'] }],
+      sitemaps: ['http://news.test/sitemap.xml', 'http://news.test/sitemap.xml#'],
     });
     const records = jobStartRecords(job, 5000, () => 0.5);
     expect(records.map((record) => [record.url, record.source])).toEqual([

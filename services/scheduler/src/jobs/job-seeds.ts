@@ -33,3 +33,13 @@ export function jobStartRecords(job: CrawlJob, at: number, random: () => number)
   }
   return [...byId.values()];
 }
+
+/**
+ * A seed the address policy refused in an earlier run is due again now: the allow-list is
+ * configuration, and the operator who was told how to admit the seed reruns with the same
+ * output folder. If the policy still refuses it, the fetcher blocks it again.
+ */
+export function readmitRefusedSeed(record: LinkRecord, at: number): LinkRecord | null {
+  if (record.status !== 'blocked' || record.lastOutcome !== 'blocked_address') return null;
+  return { ...record, status: 'queued', nextFetchAt: at, consecutiveFailures: 0, leaseUntil: 0 };
+}
