@@ -84,15 +84,18 @@ export function createExactDecider(options: { fingerprints: FingerprintStore; tt
         { site: siteTag(page.host), pageChars: own.pageChars },
         { site: siteTag(new URL(registeredBy.url).host), pageChars: registeredBy.pageChars },
       );
+    const rawFirst =
+      rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
+    // The same bytes under another URL are a copy of it, whatever the text digests say: a site
+    // template learned between the two fetches strips lines from the later text only.
+    const sameBytes = registeredBy === null && rawFirst !== null && rawFirst.url !== page.url ? rawFirst : null;
     const decided = decideChange({
       url: page.url,
       fetchedAt: page.fetchedAt,
       digest: analysis.digest,
       previousDigest: page.previousDigest,
-      registeredBy: foreign ? null : registeredBy,
+      registeredBy: foreign ? null : (registeredBy ?? sameBytes),
     });
-    const rawFirst =
-      rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
     const fetchedBefore =
       fetchResult !== undefined &&
       !fetchResult.created &&
