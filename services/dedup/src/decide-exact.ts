@@ -38,6 +38,7 @@ export interface ExactDecision extends Decided {
  * up), and decides what the digest alone allows (decide-change.ts). A digest registered first by
  * another page of the site whose visible text is more than three times larger or smaller is not a
  * copy: an extractor that kept one table of a 1.7 MB index gave it the text of that table's page.
+ * Bytes another URL registered first are its copy, whatever the text digest.
  */
 export function createExactDecider(options: { fingerprints: FingerprintStore; ttlMs: number }) {
   const { fingerprints, ttlMs } = options;
@@ -84,25 +85,26 @@ export function createExactDecider(options: { fingerprints: FingerprintStore; tt
         { site: siteTag(page.host), pageChars: own.pageChars },
         { site: siteTag(new URL(registeredBy.url).host), pageChars: registeredBy.pageChars },
       );
-    const rawFirst =
-      rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
-    // The same bytes under another URL are a copy of it, whatever the text digests say: a site
-    // template learned between the two fetches strips lines from the later text only.
-    const sameBytes = registeredBy === null && rawFirst !== null && rawFirst.url !== page.url ? rawFirst : null;
     const decided = decideChange({
       url: page.url,
       fetchedAt: page.fetchedAt,
       digest: analysis.digest,
       previousDigest: page.previousDigest,
-      registeredBy: foreign ? null : (registeredBy ?? sameBytes),
+      registeredBy: foreign ? null : registeredBy,
     });
+    const rawFirst =
+      rawResult && !rawResult.created && rawResult.existing !== null ? decodeRegistration(rawResult.existing) : null;
+    // The same bytes as another URL's are a copy whatever the text digests say: a template learned
+    // between the two fetches gives byte-identical pages different de-noised texts (Git's git.html and /).
+    const byteCopy =
+      rawFirst !== null && rawFirst.url !== page.url && (decided.change === 'new' || decided.change === 'changed');
     const fetchedBefore =
       fetchResult !== undefined &&
       !fetchResult.created &&
       fetchResult.existing !== null &&
       Number(fetchResult.existing) !== page.fetchedAt;
     return {
-      ...decided,
+      ...(byteCopy ? { change: 'duplicate' as const, duplicateOf: rawFirst.url, distance: null } : decided),
       owner: registeredBy ?? own,
       ownerDigest: analysis.digest,
       ownsRegistration: !foreign,

@@ -388,19 +388,6 @@ describe('dedup stage', () => {
     );
   });
 
-  it('takes the same bytes under another URL for a duplicate, even when the template learned in between changed their text digest', async () => {
-    // Pages too short for the near-duplicate index are not filed again once the template is learned.
-    const { pages, run } = setup({ settings: { nearMinTokens: 100_000 } });
-    // A site's index page is its first page, digested before the site template exists.
-    const index = await run(htmlPage('http://news.test/', newsPage(1)));
-    for (let n = 2; n <= 13; n++) await run(htmlPage(`http://news.test/${n}`, newsPage(n)));
-    // The same file under its own name, met once the template is learned.
-    const copy = await run(htmlPage('http://news.test/1.html', newsPage(1)));
-    expect(copy.status.digest).not.toBe(index.status.digest);
-    expect(copy.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://news.test/' });
-    expect(pages.stored.filter((stored) => stored.url === 'http://news.test/1.html')).toEqual([]);
-  });
-
   it('judges new content once, reuses the verdict for copies and re-crawls, and sends harmful pages to review', async () => {
     let calls = 0;
     const judge: Judge = {
