@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parseCrawlJob } from '@crawler/core';
-import { createPageParser, extractLimitsOf, loadLinkextractConfig, type ParsedContent } from '@crawler/linkextract';
+import type { ParsedContent } from '@crawler/linkextract';
+import { createDefaultPageParser } from '../default-page-parser.js';
 import type { BedTruth } from './bed-client.js';
 
 /** A page of the real-web bed's truth (test/realweb/bed.py truth): its URL and the file nginx serves for it. */
@@ -15,18 +15,12 @@ export interface BedPageText {
 
 /**
  * The main text of each bed page as a crawl stores it: the file's bytes through link
- * extraction's page parser (the entry point the stage and `crawler check parse` use), served as
- * nginx serves them (text/html, no charset). Each page is parsed `rounds` times and the fastest
+ * extraction's page parser (createDefaultPageParser), served as nginx serves them (text/html, no
+ * charset). Each page is parsed `rounds` times and the fastest
  * counts, so a neighbour's burst on a shared machine does not read as extraction cost.
  */
 export async function extractBedTexts(pages: readonly BedPage[], rounds = 1): Promise<Map<string, BedPageText>> {
-  const config = loadLinkextractConfig({ env: {} });
-  const parse = createPageParser({
-    job: parseCrawlJob({ scope: { mode: 'any' } }),
-    limits: extractLimitsOf(config),
-    followNofollow: false,
-    maxInputBytes: config.maxInputBytes,
-  });
+  const parse = createDefaultPageParser();
   const texts = new Map<string, BedPageText>();
   for (const page of pages) {
     const input = {
