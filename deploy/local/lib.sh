@@ -73,6 +73,23 @@ mvn_copy_deps() {
   touch "$out/.complete"
 }
 
+# mvn_build <pom> <outdir> [-Dprop=value...]: `mvn package` of <pom>, once; <outdir> becomes its target/.
+mvn_build() {
+  local pom="$1" out="$2"; shift 2
+  [[ -f "$out/.complete" ]] && return 0
+  need_maven
+  local work="$out.work" flog="$LOG_DIR/$SVC-fetch.log"
+  rm -rf "$work" && mkdir -p "$work"
+  cp "$pom" "$work/pom.xml"
+  log "building with Maven (first run only; output in $flog)"
+  if ! mvn -B -q -f "$work/pom.xml" -Daether.connector.basic.threads=16 "$@" package >"$flog" 2>&1; then
+    tail -n 30 "$flog" >&2
+    die "Maven could not build the $SVC application; see $flog"
+  fi
+  rm -rf "$out" && mv "$work/target" "$out" && rm -rf "$work"
+  touch "$out/.complete"
+}
+
 # mvn_unpack <groupId:artifactId:version:type> <outdir>: unpack one archive from Maven Central, once.
 mvn_unpack() {
   local coords="$1" out="$2"

@@ -18,13 +18,21 @@ export interface PortOptions {
   embeddedBus?: InProcessBus;
 }
 
-/** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
+/**
+ * The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX; on
+ * Kafka with SCHEMA_REGISTRY_URL set, every topic's schema registered too (a change the registry
+ * refuses as incompatible stops the service here, before it consumes anything).
+ */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
-  const bus =
-    runtime.bus === 'kafka'
-      ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger)
-      : (options.embeddedBus ?? new InProcessBus());
-  await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name })));
+  const topics = loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name }));
+  if (runtime.bus !== 'kafka') {
+    const bus = options.embeddedBus ?? new InProcessBus();
+    await bus.createTopics(topics);
+    return bus;
+  }
+  const bus = createKafkaBus(loadKafkaConfig({ env: options.env }), logger);
+  await bus.createTopics(topics);
+  await bus.registerSchemas(topics.map((topic) => ({ topic: topic.name, schema: topic.value })));
   return bus;
 }
 
