@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
-import { loadCatalog } from '@crawler/core';
+import { loadCatalog, tracePort } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -61,6 +61,10 @@ export async function createPageStore(
   logger: Logger,
   options: PortOptions = {},
 ): Promise<PageStore> {
-  if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
-  return WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
+  // Every store call is a span in the trace of the page being handled ("page-store put").
+  const store =
+    runtime.pageStore === 'hbase'
+      ? await createHbasePageStore(loadHbaseConfig({ env: options.env }), logger)
+      : await WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
+  return tracePort(store, 'page-store');
 }

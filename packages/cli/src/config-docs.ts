@@ -1,4 +1,4 @@
-import { runtimeSettings, type SettingsSpec } from '@crawler/core';
+import { runtimeSettings, tracingSettings, type SettingsSpec } from '@crawler/core';
 import { elasticsearchSettings } from '@crawler/elasticsearch';
 import { warcSettings } from '@crawler/embedded';
 import { hbaseSettings } from '@crawler/hbase';
@@ -11,6 +11,7 @@ import { schedulerSettings } from '@crawler/scheduler';
 
 const services: [string, SettingsSpec][] = [
   ['every service (runtime)', runtimeSettings],
+  ['OpenTelemetry tracing (every service)', tracingSettings],
   ['Kafka (bus)', kafkaSettings],
   ['Elasticsearch (link base: scheduler)', elasticsearchSettings],
   ['Redis (fingerprints: dedup; robots and politeness state: fetcher)', redisSettings],
