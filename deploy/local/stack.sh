@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis, a schema registry, an
 # OpenTelemetry Collector) without Docker.
+# Usage: stack.sh connect-classpath   (prints the folder of a Kafka Connect worker's jars)
 # Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis|schema-registry|otel-collector|realweb ...]   (default: all)
 # stop/start are outage controls for tests: stop keeps the component's data (see redis_stop).
 set -euo pipefail
@@ -86,5 +87,7 @@ case "$action" in
     "cmd_$action"
     ;;
   status) cmd_status ;;
+  # Where the Kafka Connect worker's jars are (resolved first if missing): for tests and docs.
+  connect-classpath) kafka_connect_fetch >&2 && kafka_connect_libs ;;
   *) usage ;;
 esac

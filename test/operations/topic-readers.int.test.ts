@@ -43,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(() => bus.close());
 
-describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows', () => {
+describe('reading a crawl topic outside the crawler without a registry, as docs/DATA.md shows', () => {
   it('the Python example decodes every record with fastavro and schemas/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-python-reader-'));
     writeFileSync(join(dir, 'read_crawl_topic.py'), docCodeBlock('### Python', 'python'));
@@ -57,13 +57,14 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
         (line) =>
           JSON.parse(line) as {
             offset: number;
+            framing: string;
             headers: Record<string, string>;
             value: { url: string; traceId: string; body: string; depth: number };
           },
       );
-    expect(records.map((record) => [record.offset, record.value.url, record.value.traceId])).toEqual([
-      [0, savedValue.url, savedValue.traceId],
-      [1, today.url, today.traceId],
+    expect(records.map((record) => [record.offset, record.framing, record.value.url, record.value.traceId])).toEqual([
+      [0, 'single-object', savedValue.url, savedValue.traceId],
+      [1, 'single-object', today.url, today.traceId],
     ]);
     expect(records[1]!.headers[TRACE_HEADER]).toBe(today.traceId);
     expect(Buffer.from(records[1]!.value.body, 'base64')).toEqual(today.body);
@@ -92,8 +93,8 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
       { timeout: 120_000 },
     );
     expect(stdout.trim().split('\n')).toEqual([
-      `0/0 ${savedValue.url} trace ${savedValue.traceId}`,
-      `0/1 ${today.url} trace ${today.traceId}`,
+      `0/0 single-object ${savedValue.url} trace ${savedValue.traceId}`,
+      `0/1 single-object ${today.url} trace ${today.traceId}`,
     ]);
   }, 420_000);
 });
