@@ -64,7 +64,7 @@ export function createSchemaRegistryClient(baseUrl: string, timeoutMs = 10_000):
       );
     }
     const text = await response.text();
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
