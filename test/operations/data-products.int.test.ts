@@ -27,6 +27,7 @@ import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { startServiceProcess, waitUntilReady, type ServiceProcess } from '../support/service-processes.js';
 import { TEST_WEB_SERVICE_ENV } from '../support/test-web-service-env.js';
 import { docCodeBlock } from './doc-code-blocks.js';
+import { runJavaReader } from './java-reader.js';
 
 const execute = promisify(execFile);
 const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:18081/apis/ccompat/v6';
@@ -201,38 +202,15 @@ describe('the crawl as a data team reads it', () => {
   }, 240_000);
 
   it('the Java reader decodes registry-framed pages with the schema the registry returns for their id', async () => {
-    writeFileSync(join(dir, 'pom.xml'), docCodeBlock('### Java', 'xml'));
-    writeFileSync(join(dir, 'ReadCrawlTopic.java'), docCodeBlock('### Java', 'java'));
-    await execute(
-      'mvn',
-      [
-        '-B',
-        '-q',
-        '-f',
-        join(dir, 'pom.xml'),
-        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath',
-        `-Dmdep.outputFile=${join(dir, 'cp.txt')}`,
-      ],
-      { timeout: 300_000 },
-    );
-    const classpath = readFileSync(join(dir, 'cp.txt'), 'utf8').trim();
     const count = counts.get(Topics.pages)!;
-    const { stdout } = await execute(
-      'java',
-      [
-        '-cp',
-        classpath,
-        join(dir, 'ReadCrawlTopic.java'),
-        env.KAFKA_BROKERS!,
-        prefix + Topics.pages,
-        Schemas.StoredPage,
-        schemasDir(),
-        String(count),
-        registryUrl,
-      ],
-      { timeout: 120_000 },
-    );
-    const lines = stdout.trim().split('\n');
+    const lines = await runJavaReader(dir, [
+      env.KAFKA_BROKERS!,
+      prefix + Topics.pages,
+      Schemas.StoredPage,
+      schemasDir(),
+      String(count),
+      registryUrl,
+    ]);
     expect(lines).toHaveLength(count);
     for (const line of lines) expect(line).toMatch(/^\d+\/\d+ registry id \d+ http:\/\/\S+ trace [0-9a-f]{32}$/);
   }, 420_000);

@@ -10,6 +10,7 @@ import { sampleMessages } from '@crawler/core/testing';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docCodeBlock } from './doc-code-blocks.js';
+import { runJavaReader } from './java-reader.js';
 
 const run = promisify(execFile);
 const schemasDir = fileURLToPath(new URL('../../schemas/', import.meta.url));
@@ -72,27 +73,8 @@ describe('reading a crawl topic outside the crawler without a registry, as docs/
 
   it('the Java example compiles against Maven Central jars and decodes every record with BinaryMessageDecoder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-java-reader-'));
-    writeFileSync(join(dir, 'pom.xml'), docCodeBlock('### Java', 'xml'));
-    writeFileSync(join(dir, 'ReadCrawlTopic.java'), docCodeBlock('### Java', 'java'));
-    await run(
-      'mvn',
-      [
-        '-B',
-        '-q',
-        '-f',
-        join(dir, 'pom.xml'),
-        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath',
-        `-Dmdep.outputFile=${join(dir, 'cp.txt')}`,
-      ],
-      { timeout: 300_000 },
-    );
-    const classpath = readFileSync(join(dir, 'cp.txt'), 'utf8').trim();
-    const { stdout } = await run(
-      'java',
-      ['-cp', classpath, join(dir, 'ReadCrawlTopic.java'), brokers, topic, 'crawler.StoredPage', schemasDir, '2'],
-      { timeout: 120_000 },
-    );
-    expect(stdout.trim().split('\n')).toEqual([
+    const lines = await runJavaReader(dir, [brokers, topic, 'crawler.StoredPage', schemasDir, '2']);
+    expect(lines).toEqual([
       `0/0 single-object ${savedValue.url} trace ${savedValue.traceId}`,
       `0/1 single-object ${today.url} trace ${today.traceId}`,
     ]);
