@@ -6,6 +6,7 @@ import {
   Codec,
   loadCatalog,
   Schemas,
+  setTracingOn,
   silentLogger,
   StageRunner,
   startCallSpan,
@@ -70,6 +71,7 @@ async function runOnce(): Promise<IncomingMessage> {
 
 describe('trace context through a stage', () => {
   afterEach(() => {
+    setTracingOn(false);
     trace.disable();
     context.disable();
   });
@@ -85,6 +87,7 @@ describe('trace context through a stage', () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     trace.setGlobalTracerProvider(provider);
+    setTracingOn(true); // what startTracing does once it installed the SDK
     const out = await runOnce();
     await provider.forceFlush(); // the processor exports each span asynchronously
     const spans = exporter.getFinishedSpans();

@@ -3,7 +3,6 @@ import {
   Topics,
   startTrace,
   TRACE_HEADER,
-  traceHeaders,
   type BusProducer,
   type Codec,
   type DueQuery,
@@ -204,7 +203,7 @@ export class FrontierEmitter {
           return {
             key: record.queueKey,
             value: this.options.codec.encode(Schemas.FrontierRequest, request),
-            headers: { ...traceHeaders(traces[i]!.context), [TRACE_HEADER]: request.traceId },
+            headers: { ...traces[i]!.headers, [TRACE_HEADER]: request.traceId },
           };
         }),
       );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { context, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
 import type { Codec } from '../codec/codec.js';
 import {
@@ -14,7 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
-import { contextFromHeaders, crawlerTracer, failSpan, traceHeaders } from '../tracing/trace-context.js';
+import { failSpan, traceRecord, type RecordTrace } from '../tracing/trace-context.js';
 import { Semaphore } from './semaphore.js';
 import { outcomeAttributes } from './span-attributes.js';
 import { backoffMs, sleep } from './sleep.js';
@@ -175,27 +175,20 @@ export class StageRunner<In> {
 
   /** One span per message and stage, a child of the context its headers carry; what the stage produces carries it on. */
   private async process(message: IncomingMessage): Promise<void> {
-    const parent = contextFromHeaders(message.headers);
-    const span = crawlerTracer().startSpan(
-      this.options.stage.name,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          'messaging.destination.name': message.topic,
-          'messaging.destination.partition.id': String(message.partition),
-          'messaging.kafka.offset': message.offset,
-        },
-      },
-      parent,
-    );
+    const traced = traceRecord(this.options.stage.name, message.headers, {
+      'messaging.destination.name': message.topic,
+      'messaging.destination.partition.id': String(message.partition),
+      'messaging.kafka.offset': message.offset,
+    });
     try {
-      await this.processIn(message, span, trace.setSpan(parent, span));
+      await this.processIn(message, traced);
     } finally {
-      span.end();
+      traced.span.end();
     }
   }
 
-  private async processIn(message: IncomingMessage, span: Span, traced: Context): Promise<void> {
+  private async processIn(message: IncomingMessage, traced: RecordTrace): Promise<void> {
+    const { span } = traced;
     const { stage, codec } = this.options;
     const started = performance.now();
     let input: In;
@@ -217,7 +210,7 @@ export class StageRunner<In> {
     for (let attempt = 1; emissions === null; attempt++) {
       try {
         // Spans the stage opens (an HTTP hop, a store call) are children of this one.
-        emissions = await context.with(traced, () => stage.handle(input, { message, traceId, log }));
+        emissions = await context.with(traced.context, () => stage.handle(input, { message, traceId, log }));
       } catch (error) {
         if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
         if (!isRetriable(error) || (attempt >= maxAttempts && !this.waitsOutOutage(error, started))) {
@@ -239,7 +232,7 @@ export class StageRunner<In> {
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 10_000));
       }
     }
-    span.setAttributes(outcomeAttributes(input, emissions));
+    if (span.isRecording()) span.setAttributes(outcomeAttributes(input, emissions));
     for (let attempt = 1; ; attempt++) {
       try {
         await this.produce(emissions, traceId, traced);
@@ -291,9 +284,9 @@ export class StageRunner<In> {
   }
 
   /** Encodes and sends every emission; resolves once all are acknowledged. */
-  private async produce(emissions: Emission[], traceId: string, traced: Context): Promise<void> {
+  private async produce(emissions: Emission[], traceId: string, traced: RecordTrace): Promise<void> {
     if (emissions.length === 0) return;
-    const headers = { ...traceHeaders(traced), [TRACE_HEADER]: traceId };
+    const headers = { ...traced.headers, [TRACE_HEADER]: traceId };
     const byTopic = new Map<TopicName, OutgoingMessage[]>();
     for (const emission of emissions) {
       if (!this.options.stage.outputs.includes(emission.topic)) {
@@ -324,7 +317,7 @@ export class StageRunner<In> {
     error: unknown,
     attempts: number,
     extra: Emission[],
-    traced: Context,
+    traced: RecordTrace,
     traceId?: string,
   ): Promise<void> {
     const { stage, codec, producer } = this.options;

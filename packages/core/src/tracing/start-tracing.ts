@@ -1,4 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
+import { setTracingOn } from './trace-context.js';
 import type { TracingConfig } from './tracing-settings.js';
 
 export interface Tracing {
@@ -35,8 +36,10 @@ export async function startTracing(config: TracingConfig, service: string): Prom
     ],
   });
   trace.setGlobalTracerProvider(provider);
+  setTracingOn(true);
   return {
     async shutdown() {
+      setTracingOn(false);
       await provider.shutdown();
       trace.disable();
       context.disable();
