@@ -6,7 +6,7 @@ with Python's own HTML parser, URL joining and robots.txt parser, and a crawl is
 nginx's access log and from what the crawler stored (WARC files or HBase rows, its link base).
 
     bed.py truth --bed BED_JSON                       ground truth of every site, as JSON
-    bed.py score --bed BED_JSON --truth TRUTH --ua TOKEN (--out DIR | --stack ...)   a crawl's score
+    bed.py score --bed BED_JSON --truth TRUTH --ua TOKEN (--out DIR | --stack ... | --stored FILE)   a crawl's score
     bed.py content --bed BED_JSON --url URL           one page's content area (for debugging)
 
 Only the standard library: it must run wherever the bed runs.
@@ -347,6 +347,20 @@ def stored_from_hbase(rest_url, table):
     return stored
 
 
+def stored_from_list(path):
+    """A crawler without a link base (wget, Scrapy...): the URLs it kept, one a line, listed twice if kept twice.
+
+    A fragment never reaches the server, so `page.html#part` names the page kept as `page.html`.
+    """
+    stored = {}
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            url = urllib.parse.urldefrag(line.strip())[0]
+            if url:
+                stored.setdefault(url, {'responses': 0, 'text': None})['responses'] += 1
+    return stored
+
+
 def requests_from_log(log_path, ua_token, origins):
     """(origin + uri, status, if-none-match or if-modified-since sent) of every request of this crawl."""
     by_port = {urllib.parse.urlsplit(o).port: o for o in origins}
@@ -489,6 +503,7 @@ def main(argv):
     s.add_argument('--es-index')
     s.add_argument('--hbase-rest')
     s.add_argument('--hbase-table')
+    s.add_argument('--stored', help='a file of the URLs a crawler without a link base kept, one a line')
     s.add_argument('--text-recall', action='store_true', help='also score main text against content areas')
     c = sub.add_parser('content')
     c.add_argument('--bed', required=True)
@@ -506,6 +521,8 @@ def main(argv):
             truth_doc = json.load(f)
         if args.out:
             stored, linkbase = stored_from_warc(args.out), linkbase_from_dir(args.out)
+        elif args.stored:
+            stored, linkbase = stored_from_list(args.stored), {}
         else:
             stored = stored_from_hbase(args.hbase_rest, args.hbase_table)
             linkbase = linkbase_from_elasticsearch(args.es_url, args.es_index)

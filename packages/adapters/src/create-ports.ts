@@ -16,6 +16,8 @@ export interface PortOptions {
   env?: NodeJS.ProcessEnv;
   /** Shared in-process bus when several services run in one process on the embedded bus. */
   embeddedBus?: InProcessBus;
+  /** Only to read, beside a crawl that may be running: the WARC page store cuts and writes nothing. */
+  readOnly?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function createFingerprintStore(
 ): Promise<FingerprintStore> {
   if (runtime.fingerprints === 'redis')
     return createRedisFingerprintStore(loadRedisConfig({ env: options.env }), logger);
-  return new MemoryFingerprintStore();
+  return MemoryFingerprintStore.open(join(runtime.dataDir, 'fingerprints'));
 }
 
 export async function createPageStore(
@@ -65,6 +67,9 @@ export async function createPageStore(
   const store =
     runtime.pageStore === 'hbase'
       ? await createHbasePageStore(loadHbaseConfig({ env: options.env }), logger)
-      : await WarcPageStore.open(join(runtime.dataDir, 'warc'), loadWarcConfig({ env: options.env }));
+      : await WarcPageStore.open(join(runtime.dataDir, 'warc'), {
+          ...loadWarcConfig({ env: options.env }),
+          readOnly: options.readOnly,
+        });
   return tracePort(store, 'page-store');
 }

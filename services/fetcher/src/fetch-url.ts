@@ -1,4 +1,5 @@
 import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome } from '@crawler/core';
+import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
 import type { ContentTypeList } from './content-type-list.js';
@@ -300,6 +301,15 @@ async function fetchHops(
         headers: response.headers,
       });
     }
+    if (response.undecodedEncoding !== undefined)
+      return status({
+        outcome: 'unsupported_type',
+        httpStatus: response.status,
+        retriable: false,
+        errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+        errorMessage: `Content-Encoding ${response.undecodedEncoding} was not asked for (Accept-Encoding: ${ACCEPT_ENCODING}) and cannot be decoded; the encoded bytes are not kept as the page`,
+        headers: response.headers,
+      });
     const declared = mediaType(response.headers['content-type']);
     const { type, sniffed } = effectiveMediaType(declared, response.body);
     if (!type || !deps.contentTypes.allows(type)) {

@@ -42,6 +42,8 @@ export interface FrontierEmitterOptions {
 /** Due candidates fetched per URL a round may hand out: room to choose by class and level. */
 const CANDIDATES_PER_SLOT = 2;
 const MAX_CACHED_POLITENESS = 50_000;
+/** Due URLs looked at to tell whether anything can be handed out: enough to see past new URLs a spent budget holds back. */
+const DUE_PROBE = 1000;
 const NO_OVERRIDES: HostPoliteness = Object.freeze({});
 
 /**
@@ -116,6 +118,21 @@ export class FrontierEmitter {
   /** True once the job file's job has spent its page budget. */
   get budgetSpent(): boolean {
     return this.isBudgetSpent(this.options.jobs.defaultJob.id, 0);
+  }
+
+  /**
+   * Whether a round at `now` would find a URL to hand out (in-flight caps aside): due, not paused,
+   * and a re-crawl or within its job's page budget. Re-crawls are due with status `fetched`, so
+   * counting queued URLs alone would call a re-crawl done while most of it is still due.
+   */
+  async hasDueWork(now: number): Promise<boolean> {
+    const due = await this.options.linkbase.findDue({
+      now,
+      limit: DUE_PROBE,
+      perQueueLimit: 1,
+      exclude: this.options.exclude?.(),
+    });
+    return due.some((record) => record.fetchCount > 0 || !this.isBudgetSpent(record.jobId, 0));
   }
 
   private isBudgetSpent(jobId: string, pending: number): boolean {

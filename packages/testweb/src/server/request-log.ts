@@ -7,17 +7,27 @@ export interface RequestLog {
   total(): number;
   /** Every URL requested at least once since the last reset. */
   urls(): string[];
+  /** Requests answered 304 Not Modified (a conditional GET that matched), for the URL or in all. */
+  notModified(url?: string): number;
   reset(): void;
 }
 
 export interface RequestRecorder extends RequestLog {
   record(url: string, method: LoggedMethod): void;
+  recordNotModified(url: string): void;
 }
 
 export function createRequestLog(): RequestRecorder {
   const counts = new Map<string, { GET: number; HEAD: number }>();
+  const notModified = new Map<string, number>();
   let total = 0;
+  let totalNotModified = 0;
   return {
+    recordNotModified(url) {
+      notModified.set(url, (notModified.get(url) ?? 0) + 1);
+      totalNotModified++;
+    },
+    notModified: (url) => (url === undefined ? totalNotModified : (notModified.get(url) ?? 0)),
     record(url, method) {
       let entry = counts.get(url);
       if (!entry) {
@@ -36,7 +46,9 @@ export function createRequestLog(): RequestRecorder {
     urls: () => [...counts.keys()],
     reset() {
       counts.clear();
+      notModified.clear();
       total = 0;
+      totalNotModified = 0;
     },
   };
 }

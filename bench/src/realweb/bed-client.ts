@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../reliability/support/stack-env.js';
+import { repoRoot } from '../stack/stack-env.js';
 
 const run = promisify(execFile);
 const BED_PY = join(repoRoot, 'test/realweb/bed.py');
@@ -66,8 +66,15 @@ export async function bedTruth(file: string): Promise<BedTruth> {
   return JSON.parse(readFileSync(file, 'utf8')) as BedTruth;
 }
 
+/**
+ * Where a crawl's pages are: an embedded crawl's --out folder (WARC files, link base), the stack's
+ * index and table, or, for a crawler without a link base, a file of the URLs it kept, one a line
+ * (a URL kept twice is listed twice).
+ */
 export type CrawlStores =
-  { out: string } | { elasticsearchUrl: string; index: string; hbaseRestUrl: string; table: string };
+  | { out: string }
+  | { elasticsearchUrl: string; index: string; hbaseRestUrl: string; table: string }
+  | { storedList: string };
 
 /** Scores the crawl whose User-Agent carries `uaToken` against the truth in `truthFile`. */
 export async function scoreCrawl(
@@ -77,8 +84,12 @@ export async function scoreCrawl(
   options: { textRecall?: boolean } = {},
 ): Promise<BedScore> {
   const where =
-    'out' in stores ? ['--out', stores.out] : ['--es-url', stores.elasticsearchUrl, '--es-index', stores.index];
-  if (!('out' in stores)) where.push('--hbase-rest', stores.hbaseRestUrl, '--hbase-table', stores.table);
+    'out' in stores
+      ? ['--out', stores.out]
+      : 'storedList' in stores
+        ? ['--stored', stores.storedList]
+        : ['--es-url', stores.elasticsearchUrl, '--es-index', stores.index];
+  if ('table' in stores) where.push('--hbase-rest', stores.hbaseRestUrl, '--hbase-table', stores.table);
   const args = ['score', '--bed', bedFile(), '--truth', truthFile, '--ua', uaToken, ...where];
   if (options.textRecall) args.push('--text-recall');
   return JSON.parse(await python(args)) as BedScore;
