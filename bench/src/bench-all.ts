@@ -8,6 +8,7 @@ import { describeMachine } from './machine-info.js';
 import { parseDuration } from './parse-duration.js';
 import { runPeerSuite } from './peers/peer-suite.js';
 import { benchDir } from './peers/python-env.js';
+import { bedEstimateMs, runBedSuite } from './realweb/bed-suite.js';
 import { replaceGeneratedSection } from './report/docs-section.js';
 import { renderPlots } from './report/render-plots.js';
 import { renderReport } from './report/render-report.js';
@@ -18,16 +19,21 @@ import { runStageSuite, STAGE_ESTIMATES_MS } from './stages/stage-suite.js';
 import { TimeBudget } from './time-budget.js';
 
 /**
- * `npm run bench:all`: peers on the same work, each stage against its physical limit, and the
- * scale curve, within a time budget; writes docs/BENCHMARKS.md's generated section, the plots in
- * docs/bench/ and the raw results beside them.
+ * `npm run bench:all`: peers on the same work, the peers on the real-web bed, each stage against
+ * its physical limit, and the scale curve, within a time budget; writes docs/BENCHMARKS.md's
+ * generated section, the plots in docs/bench/ and the raw results beside them.
  */
+const SECTIONS = ['peers', 'bed', 'stages', 'scale'];
 const { values } = parseArgs({
   options: {
     budget: { type: 'string', default: '30m' },
-    only: { type: 'string', default: 'peers,stages,scale' },
+    only: { type: 'string', default: SECTIONS.join(',') },
     rounds: { type: 'string', default: '3' },
     peers: { type: 'string', default: 'raw,floor,embedded,stack,services,crawlee,scrapy' },
+    'bed-peers': { type: 'string', default: 'floor,embedded,stack,crawlee,scrapy,wget' },
+    'bed-rounds': { type: 'string', default: '1' },
+    'bed-concurrency': { type: 'string', default: '8' },
+    'bed-profile': { type: 'boolean', default: true },
     hosts: { type: 'string', default: '10' },
     'pages-per-host': { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '50' },
@@ -54,6 +60,13 @@ Object.assign(machine.versions, probe.versions);
 // Time held back for the later sections while an earlier one decides whether to run more rounds.
 const stagesReserveMs = sections.has('stages') ? Object.values(STAGE_ESTIMATES_MS).reduce((sum, ms) => sum + ms, 0) : 0;
 const scaleReserveMs = sections.has('scale') ? 240_000 : 0;
+const bedOptions = {
+  peers: list(values['bed-peers']),
+  concurrency: Number(values['bed-concurrency']),
+  rounds: Number(values['bed-rounds']),
+  profile: values['bed-profile'],
+};
+const bedReserveMs = sections.has('bed') ? bedEstimateMs(bedOptions) : 0;
 
 const workload = {
   hosts: Number(values.hosts),
@@ -69,7 +82,7 @@ if (sections.has('peers')) {
     peers: list(values.peers),
     stack: probe.env,
     budget,
-    reserveMs: stagesReserveMs + scaleReserveMs,
+    reserveMs: bedReserveMs + stagesReserveMs + scaleReserveMs,
     log,
   });
   peers = { specs: suite.specs, rounds: suite.rounds };
@@ -79,6 +92,19 @@ if (sections.has('peers')) {
     if (typeof version === 'string')
       machine.versions[round.peer === 'crawlee' ? 'Crawlee (@crawlee/cheerio)' : 'Scrapy'] = version;
   }
+}
+const bed = sections.has('bed')
+  ? await runBedSuite({
+      ...bedOptions,
+      stack: probe.env,
+      budget,
+      reserveMs: stagesReserveMs + scaleReserveMs,
+      log,
+    })
+  : null;
+for (const round of bed?.rounds ?? []) {
+  const version = round.notes?.version;
+  if (round.peer === 'wget' && typeof version === 'string') machine.versions.Wget = version;
 }
 const stages = sections.has('stages') ? await runStageSuite(probe.env, budget, scaleReserveMs, log) : [];
 const scaleWorkload = { hosts: Number(values['scale-hosts']), pagesPerHost: Number(values['scale-pages-per-host']) };
@@ -102,6 +128,7 @@ const results: BenchResults = {
   machine,
   workload: { ...workload, pages, pageCap: pages },
   peers,
+  bed,
   stages,
   scale,
   scaleWorkload,
@@ -114,7 +141,8 @@ const resultsFile = join(resultsDir, `bench-all-${startedAt.toISOString().replac
 writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 log(`results: ${resultsFile}`);
 // The page shows one run: a partial run (--only) leaves it alone, so its sections never mix runs.
-if (values['no-docs'] || sections.size < 3) log('docs not rewritten (--no-docs or --only)');
+if (values['no-docs'] || SECTIONS.some((section) => !sections.has(section)))
+  log('docs not rewritten (--no-docs or --only)');
 else {
   const docs = join(values['docs-root'], 'docs');
   const plots = renderPlots(results);

@@ -6,10 +6,11 @@ import { OWN_SITE_BUDGET } from '@crawler/fetcher';
  * run without it too (no site budget either: the bench web is ours); robots.txt is still fetched and obeyed. The scheduler hands out work in
  * rounds large enough that the fetcher never starves.
  */
-export function benchCrawlOverrides(concurrency: number, options: { embedded: boolean }) {
+export function benchCrawlOverrides(concurrency: number, options: { embedded: boolean; userAgent?: string }) {
   const inFlight = concurrency * 8;
   return {
     fetcher: {
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
       allowAddresses: ['127.0.0.1'],
       concurrency,
       perHostConcurrency: concurrency,

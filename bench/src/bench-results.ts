@@ -1,4 +1,5 @@
 import type { PeerRound } from './peer-summary.js';
+import type { BedSection } from './realweb/bed-suite.js';
 
 /** Everything one `npm run bench:all` measured: the docs page and the plots are drawn from this. */
 export interface BenchResults {
@@ -8,6 +9,8 @@ export interface BenchResults {
   machine: MachineInfo;
   workload: { hosts: number; pagesPerHost: number; pages: number; concurrency: number; pageCap: number };
   peers: { specs: PeerSpec[]; rounds: PeerRound[] };
+  /** The peers on the real-web bed; null when the section did not run or the bed was not up. */
+  bed: BedSection | null;
   stages: StageComparison[];
   scale: ScalePoint[];
   /** The fixed set of new pages the scale curve crawls at every size. */

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseCpuSeconds, parseStatusKb } from './proc-stats.js';
+import { parseCpuSeconds, parseReapedChildrenCpuSeconds, parseStatusKb } from './proc-stats.js';
 
 describe('/proc readers', () => {
   it('reads user + system ticks after the command name, even one with spaces and parentheses', () => {
     // Fields 14 and 15 (utime, stime) are 250 and 50 ticks.
     const stat = '4242 (node (bench) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 1000 0 0';
+    expect(parseCpuSeconds(stat, 100)).toBe(3);
+  });
+
+  it('reads the CPU of children that exited and were waited for, apart from the process own', () => {
+    // Fields 16 and 17 (cutime, cstime) are 120 and 30 ticks; utime and stime 250 and 50.
+    const stat = '4242 (node (bench) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 120 30 20 0 11 0 1000 0 0';
+    expect(parseReapedChildrenCpuSeconds(stat, 100)).toBe(1.5);
     expect(parseCpuSeconds(stat, 100)).toBe(3);
   });
 

@@ -10,11 +10,21 @@ const ticksPerSecond = (() => {
   }
 })();
 
+/** The fields of /proc/<pid>/stat after the command name, which may contain spaces and parentheses. */
+function statFields(statText: string): string[] {
+  return statText.slice(statText.lastIndexOf(')') + 2).split(' ');
+}
+
 /** User + system CPU seconds of a process from the text of /proc/<pid>/stat. */
 export function parseCpuSeconds(statText: string, ticks = ticksPerSecond): number {
-  // The command name may contain spaces and parentheses: fields are counted after the last ')'.
-  const fields = statText.slice(statText.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(statText);
   return (Number(fields[11]) + Number(fields[12])) / ticks;
+}
+
+/** User + system CPU seconds of a process's children that exited and were waited for (cutime, cstime). */
+export function parseReapedChildrenCpuSeconds(statText: string, ticks = ticksPerSecond): number {
+  const fields = statFields(statText);
+  return (Number(fields[13]) + Number(fields[14])) / ticks;
 }
 
 /** A field of /proc/<pid>/status given in kB (VmRSS, VmHWM), in bytes. */
@@ -34,6 +44,11 @@ function read(path: string): string | null {
 export function cpuSecondsOf(pid: number): number | null {
   const text = read(`/proc/${pid}/stat`);
   return text === null ? null : parseCpuSeconds(text);
+}
+
+/** CPU seconds of this process's children that exited and were waited for. */
+export function reapedChildrenCpuSeconds(): number {
+  return parseReapedChildrenCpuSeconds(read('/proc/self/stat') ?? '');
 }
 
 export function memoryOf(pid: number): { rss: number; peak: number } | null {

@@ -9,7 +9,8 @@ import type { LabeledWeb } from './near-duplicate-eval.js';
  * that site's template, a copy with a small edit (a word fixed, an update appended or a sentence
  * corrected), and a copy with only template noise added. Negatives: the benchmark's pages
  * themselves (different articles, some on the same story), and two-sentence items, each from a
- * different article, in one site's heavy template, where the template outweighs the text.
+ * different article, in one site's heavy template, where the template outweighs the text; a brief
+ * that is most of a very short article is a copy of it.
  */
 export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
   const web: LabeledWeb = { pages: [], groups: [], negatives: [], skipped: {}, exhaustive: true };
@@ -44,6 +45,11 @@ export function articleVariants(pages: readonly CorpusPage[]): LabeledWeb {
     .slice(0, 40)
     .map((page, i) => ({ url: `https://briefs.example/item/${i + 1}`, html: briefPage(page.truth, i) }));
   web.pages.push(...briefs);
+  // Two sentences of a very short article are most of it: that brief is a copy of the article.
+  briefs.forEach((brief, i) => {
+    if (briefItem(pages[i]!.truth).length > pages[i]!.truth.length / 2)
+      web.groups.push({ kind: 'brief: most of its article', urls: [pages[i]!.url, brief.url] });
+  });
   for (let i = 0; i + 1 < briefs.length; i++)
     web.negatives.push({ kind: 'short-items-same-template', a: briefs[i]!.url, b: briefs[i + 1]!.url });
   return web;
@@ -69,14 +75,16 @@ export function pageTitle(html: string): string {
   return title.trim();
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text made safe inside HTML elements and attributes' quotes. */
+export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const ADS = [
   'Save 20% on your first order today.',
   'Stream the whole season, free for a month.',
   'Compare car insurance in two minutes.',
   'Hotels near you, from $59 a night.',
 ];
-const stamp = (i: number) => `2026-0${1 + (i % 9)}-1${i % 10} ${10 + (i % 12)}:${10 + (i % 50)}`;
+/** A date and time that differs from page to page: a template's per-page noise. */
+export const stamp = (i: number) => `2026-0${1 + (i % 9)}-1${i % 10} ${10 + (i % 12)}:${10 + (i % 50)}`;
 
 interface ReprintSite {
   host: string;
@@ -91,11 +99,11 @@ const REPRINT_SITES: ReprintSite[] = [
       title,
       paragraphs,
       i,
-    ) => `<!doctype html><html><head><title>${escape(title)} | Wire Daily</title></head><body>
+    ) => `<!doctype html><html><head><title>${escapeHtml(title)} | Wire Daily</title></head><body>
 <header><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/business">Business</a> <a href="/tech">Tech</a> <a href="/sport">Sport</a></nav><div class="stamp">Updated ${stamp(i)}</div></header>
-<div class="main"><h1>${escape(title)}</h1><p class="byline">Wire Daily staff · ${100 + i} shares</p>
+<div class="main"><h1>${escapeHtml(title)}</h1><p class="byline">Wire Daily staff · ${100 + i} shares</p>
 <p class="credit">This story was first published by a partner newsroom and is republished with permission.</p>
-${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</div>
 <aside class="popular"><h2>Most popular</h2><ol><li><a href="/a">Markets close higher on tech rally</a></li><li><a href="/b">Storm warning for the coast</a></li><li><a href="/c">Council approves new budget</a></li></ol></aside>
 <footer><p>© 2026 Wire Daily · <a href="/terms">Terms</a> · <a href="/privacy">Privacy</a></p></footer></body></html>`,
   },
@@ -105,10 +113,10 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
       title,
       paragraphs,
       i,
-    ) => `<!doctype html><html><head><title>${escape(title)} — Notes</title></head><body class="post">
+    ) => `<!doctype html><html><head><title>${escapeHtml(title)} — Notes</title></head><body class="post">
 <div id="site"><div class="site-title"><a href="/">Notes</a> <span class="tagline">things worth reading again</span></div>
-<article><header><h1 class="entry-title">${escape(title)}</h1><time>${stamp(i)}</time></header>
-<div class="entry-content"><p><em>Reposted from the original article.</em></p>${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
+<article><header><h1 class="entry-title">${escapeHtml(title)}</h1><time>${stamp(i)}</time></header>
+<div class="entry-content"><p><em>Reposted from the original article.</em></p>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</div>
 <div class="share">Share: <a href="#">Twitter</a> <a href="#">Facebook</a> <a href="#">Email</a></div><p class="comments">${i % 40} comments</p></article>
 <div class="widget"><h3>Archives</h3><ul><li><a href="/2025/">2025</a></li><li><a href="/2024/">2024</a></li></ul></div></div></body></html>`,
   },
@@ -118,10 +126,10 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
       title,
       paragraphs,
       i,
-    ) => `<!doctype html><html><head><title>City Portal: ${escape(title)}</title></head><body>
+    ) => `<!doctype html><html><head><title>City Portal: ${escapeHtml(title)}</title></head><body>
 <table class="layout"><tr><td class="left"><ul class="menu"><li><a href="/">Portal</a></li><li><a href="/news">News</a></li><li><a href="/events">Events</a></li><li><a href="/weather">Weather ${i % 30}°</a></li></ul></td>
-<td class="center"><div id="content"><h2>${escape(title)}</h2><div class="story-body">${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
-<div class="ad">${escape(ADS[i % ADS.length]!)}</div><p class="source">Source: syndicated content.</p></div></td>
+<td class="center"><div id="content"><h2>${escapeHtml(title)}</h2><div class="story-body">${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</div>
+<div class="ad">${escapeHtml(ADS[i % ADS.length]!)}</div><p class="source">Source: syndicated content.</p></div></td>
 <td class="right"><div class="box"><p>The City Portal brings you the news, events and services of your city in one place, every day of the year.</p></div><div class="visits">Visitors today: ${1000 + i * 7}</div></td></tr></table></body></html>`,
   },
   {
@@ -130,10 +138,10 @@ ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
       title,
       paragraphs,
       i,
-    ) => `<!doctype html><html lang="en"><head><title>${escape(title)} · FeedReader</title></head><body>
+    ) => `<!doctype html><html lang="en"><head><title>${escapeHtml(title)} · FeedReader</title></head><body>
 <div class="top"><a href="/">FeedReader</a> <input placeholder="Search"> <a href="/login">Log in</a></div>
-<section class="feed-item"><h1>${escape(title)}</h1><div class="meta">Fetched ${stamp(i)} · ${i * 3 + 1} readers</div>
-<div class="text">${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}</div>
+<section class="feed-item"><h1>${escapeHtml(title)}</h1><div class="meta">Fetched ${stamp(i)} · ${i * 3 + 1} readers</div>
+<div class="text">${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</div>
 <p class="origin">Originally published elsewhere; shown here in full for our subscribers.</p></section>
 <div class="related"><h2>You may also like</h2><a href="/x">Ten tips for better sleep</a> <a href="/y">Why prices keep rising</a></div></body></html>`,
   },
@@ -168,20 +176,24 @@ function editArticle(page: CorpusPage, i: number): { html: string; kind: string 
 /** A ticker with a clock and a counter at the top, a rotating ad at the bottom: nothing in the article changes. */
 function addTemplateNoise(html: string, i: number): string {
   const top = `<div class="ticker">Updated ${stamp(i + 7)} · ${2000 + i * 13} readers online</div>`;
-  const bottom = `<aside class="promo"><p>${escape(ADS[(i + 1) % ADS.length]!)}</p></aside>`;
+  const bottom = `<aside class="promo"><p>${escapeHtml(ADS[(i + 1) % ADS.length]!)}</p></aside>`;
   const withTop = /<body[^>]*>/i.test(html) ? html.replace(/<body[^>]*>/i, (tag) => `${tag}${top}`) : `${top}${html}`;
   return /<\/body>/i.test(withTop) ? withTop.replace(/<\/body>/i, `${bottom}</body>`) : `${withTop}${bottom}`;
 }
 
-/** A short item (two sentences of one article) in a template with a long "about" box and menus. */
-function briefPage(truth: string, i: number): string {
-  const item = truth
+function briefItem(truth: string): string {
+  return truth
     .split(/(?<=[.!?])\s+/)
     .slice(0, 2)
     .join(' ');
+}
+
+/** A short item (two sentences of one article) in a template with a long "about" box and menus. */
+function briefPage(truth: string, i: number): string {
+  const item = briefItem(truth);
   return `<!doctype html><html><head><title>In brief ${i + 1} | Harbor Briefs</title></head><body>
 <nav><a href="/">Home</a> <a href="/briefs">Briefs</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav>
-<div class="item"><h1>In brief ${i + 1}</h1><p>${escape(item)}</p><p class="posted">Posted ${stamp(i)}</p></div>
+<div class="item"><h1>In brief ${i + 1}</h1><p>${escapeHtml(item)}</p><p class="posted">Posted ${stamp(i)}</p></div>
 <div class="about"><h2>About Harbor Briefs</h2><p>Harbor Briefs collects the short news of the day from the harbor, the city and the islands, written by our small team of editors and checked twice before it goes out.</p><p>We publish every weekday morning and every evening, and we correct our mistakes in the open: a note under the item says what changed and when.</p></div>
 <footer><p>© 2026 Harbor Briefs · <a href="/privacy">Privacy</a></p></footer></body></html>`;
 }

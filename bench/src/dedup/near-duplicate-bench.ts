@@ -1,4 +1,9 @@
 import { corpusLabeled, noisyNewsLabeled, testWebLabeled } from './labeled-webs.js';
+import { longPagesOfOneSite } from './long-pages-one-site.js';
+import { loadArticleCorpus } from '../article-corpus.js';
+import { loadFixtureBedPages } from './bed-page-fixtures.js';
+import { reprintsUnderOwnHeadline } from './reprints-own-headline.js';
+import { shortItemsInTemplates } from './short-items-in-templates.js';
 import { evaluateNearDuplicates, summarize, type LabeledWeb, type NearDuplicateScore } from './near-duplicate-eval.js';
 
 const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
@@ -26,13 +31,22 @@ export function formatNearDuplicateScore(name: string, web: LabeledWeb, score: N
   return `${lines.join('\n')}\n`;
 }
 
-/** `node bench/dist/dedup/near-duplicate-bench.js`: the test web, the noisy news site and the corpus variants. */
+/**
+ * `node bench/dist/dedup/near-duplicate-bench.js [set...]`: the test web, the noisy news site, the
+ * corpus variants and the hard sets made from the fixtures (reprints under their own headline, short
+ * items in templates, long pages of one site); the names given, or all.
+ */
 async function main(): Promise<void> {
+  const only = process.argv.slice(2);
   for (const [name, load] of [
     ['test web (full profile)', () => testWebLabeled(1)],
     ['noisy news site and wire', () => noisyNewsLabeled(1)],
     ['article-extraction benchmark variants', async () => corpusLabeled()],
+    ['reprints under their own headline', async () => reprintsUnderOwnHeadline(loadArticleCorpus())],
+    ['short items in templates', async () => shortItemsInTemplates(loadArticleCorpus())],
+    ['long pages of one site', async () => longPagesOfOneSite(loadFixtureBedPages())],
   ] as const) {
+    if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
     const web = await load();
     process.stdout.write(formatNearDuplicateScore(name, web, await evaluateNearDuplicates(web)));
   }

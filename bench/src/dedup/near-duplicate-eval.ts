@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalUrl, silentLogger, type FingerprintStore, type StatusUpdate } from '@crawler/core';
+import { canonicalUrl, silentLogger, type FingerprintStore, type PageStore, type StatusUpdate } from '@crawler/core';
 import { createDedupStage, loadDedupConfig, type DedupStageSettings } from '@crawler/dedup';
 import { MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createParsedPageBuilder } from './parsed-pages.js';
@@ -54,16 +54,6 @@ export async function evaluateNearDuplicates(
   web: LabeledWeb,
   options: { store?: FingerprintStore; settings?: Partial<DedupStageSettings>; seed?: number } = {},
 ): Promise<NearDuplicateScore> {
-  const dir = mkdtempSync(join(tmpdir(), 'near-dup-'));
-  const pages = await WarcPageStore.open(join(dir, 'warc'));
-  const store = options.store ?? new MemoryFingerprintStore();
-  const stage = createDedupStage({
-    fingerprints: store,
-    pages,
-    settings: { ...loadDedupConfig({ env: {} }), ...options.settings },
-    logger: silentLogger(),
-  });
-  const parse = createParsedPageBuilder();
   const canonical = (url: string) => canonicalUrl(url) ?? url;
   const predicted = new UnionFind();
   const labeled = new UnionFind();
@@ -86,9 +76,63 @@ export async function evaluateNearDuplicates(
     unlabeledLinks: [],
     distances: [],
   };
+  await crawlInOrder(shuffle(web.pages, options.seed ?? 1), options, (status) => {
+    score.pages++;
+    const decision = status.change ?? status.outcome;
+    score.decisions[decision] = (score.decisions[decision] ?? 0) + 1;
+    if (!status.duplicateOf) return;
+    predicted.join(status.url, status.duplicateOf);
+    const verdict =
+      labeled.find(status.url) === labeled.find(status.duplicateOf)
+        ? 'right'
+        : web.exhaustive || negative.has(`${status.url} ${status.duplicateOf}`)
+          ? 'wrong'
+          : 'unlabeled';
+    const near = status.change === 'near_duplicate';
+    if (near) score.distances.push(status.distance ?? -1);
+    for (const tally of near ? [score.linked, score.nearLinked] : [score.linked]) tally[verdict]++;
+    const described = `${status.url} ${decision} of ${status.duplicateOf}${near ? ` at ${status.distance}` : ''}`;
+    if (verdict === 'wrong' && score.wrongLinks.length < 10) score.wrongLinks.push(described);
+    if (verdict === 'unlabeled') score.unlabeledLinks.push(described);
+  });
+  for (const group of web.groups) {
+    const tally = (score.recall[group.kind] ??= { pairs: 0, found: 0 });
+    for (const url of group.urls.slice(1)) {
+      tally.pairs++;
+      if (predicted.find(canonical(group.urls[0]!)) === predicted.find(canonical(url))) tally.found++;
+    }
+  }
+  for (const pair of web.negatives) {
+    const tally = (score.negatives[pair.kind] ??= { pairs: 0, joined: 0 });
+    tally.pairs++;
+    if (predicted.find(canonical(pair.a)) === predicted.find(canonical(pair.b))) tally.joined++;
+  }
+  return score;
+}
+
+/**
+ * Runs the pages, in the order given, through link extraction's parser and the real dedup stage
+ * (fresh fingerprint and WARC page stores unless given), and hands over each page's status: a crawl
+ * that meets the pages in that order.
+ */
+export async function crawlInOrder(
+  pages: readonly LabeledPage[],
+  options: { store?: FingerprintStore; pages?: PageStore; settings?: Partial<DedupStageSettings> },
+  onStatus: (status: StatusUpdate) => void,
+): Promise<void> {
+  const dir = options.pages ? null : mkdtempSync(join(tmpdir(), 'near-dup-'));
+  const warc = options.pages ?? (await WarcPageStore.open(join(dir!, 'warc')));
+  const store = options.store ?? new MemoryFingerprintStore();
+  const stage = createDedupStage({
+    fingerprints: store,
+    pages: warc,
+    settings: { ...loadDedupConfig({ env: {} }), ...options.settings },
+    logger: silentLogger(),
+  });
+  const parse = createParsedPageBuilder();
   let clock = Date.UTC(2026, 0, 1);
   try {
-    for (const entry of shuffle(web.pages, options.seed ?? 1)) {
+    for (const entry of pages) {
       const body = Buffer.isBuffer(entry.html) ? entry.html : Buffer.from(entry.html);
       const parsed = await parse(
         {
@@ -103,42 +147,14 @@ export async function evaluateNearDuplicates(
         (clock += 1000),
         null,
       );
-      const status = (await stage.handle(parsed, {} as never)).at(-1)!.value as StatusUpdate;
-      score.pages++;
-      const decision = status.change ?? status.outcome;
-      score.decisions[decision] = (score.decisions[decision] ?? 0) + 1;
-      if (!status.duplicateOf) continue;
-      predicted.join(parsed.url, status.duplicateOf);
-      const verdict =
-        labeled.find(parsed.url) === labeled.find(status.duplicateOf)
-          ? 'right'
-          : web.exhaustive || negative.has(`${parsed.url} ${status.duplicateOf}`)
-            ? 'wrong'
-            : 'unlabeled';
-      const near = status.change === 'near_duplicate';
-      if (near) score.distances.push(status.distance ?? -1);
-      for (const tally of near ? [score.linked, score.nearLinked] : [score.linked]) tally[verdict]++;
-      const described = `${parsed.url} ${decision} of ${status.duplicateOf}${near ? ` at ${status.distance}` : ''}`;
-      if (verdict === 'wrong' && score.wrongLinks.length < 10) score.wrongLinks.push(described);
-      if (verdict === 'unlabeled') score.unlabeledLinks.push(described);
+      onStatus((await stage.handle(parsed, {} as never)).at(-1)!.value as StatusUpdate);
     }
-    for (const group of web.groups) {
-      const tally = (score.recall[group.kind] ??= { pairs: 0, found: 0 });
-      for (const url of group.urls.slice(1)) {
-        tally.pairs++;
-        if (predicted.find(canonical(group.urls[0]!)) === predicted.find(canonical(url))) tally.found++;
-      }
-    }
-    for (const pair of web.negatives) {
-      const tally = (score.negatives[pair.kind] ??= { pairs: 0, joined: 0 });
-      tally.pairs++;
-      if (predicted.find(canonical(pair.a)) === predicted.find(canonical(pair.b))) tally.joined++;
-    }
-    return score;
   } finally {
-    await pages.close();
+    if (dir) {
+      await warc.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
     if (!options.store) await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

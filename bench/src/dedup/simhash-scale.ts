@@ -46,6 +46,11 @@ function entry(body: bigint, i: number): IndexedPage {
     body,
     pairs: body ^ 0x5555555555555555n,
     title: null,
+    specific: false,
+    titleKey: null,
+    tokens: 400,
+    site: i % 1000,
+    anchors: [],
     urlTag: (i >>> 0).toString(16).padStart(8, '0'),
     digest: `${i.toString(16).padStart(32, '0')}`,
   };

@@ -25,7 +25,7 @@ await runPeer(async (config) => {
       outDir,
       job: parseCrawlJob({ id: 'bench', seeds: config.seeds, maxPages: config.maxPages }),
       logger: silentLogger(),
-      overrides: benchCrawlOverrides(config.concurrency, { embedded: !stack }),
+      overrides: benchCrawlOverrides(config.concurrency, { embedded: !stack, userAgent: config.userAgent }),
       stack,
       env,
     });

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { runPeer } from './runner-main.js';
 
-const USER_AGENT = 'crawler-bench-floor';
+const DEFAULT_USER_AGENT = 'crawler-bench-floor';
 /** The WARC store's default level: the floor compresses what it keeps as the crawler does. */
 const GZIP_LEVEL = 6;
 
@@ -21,11 +21,14 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: st
  * GET, robots.txt check, one parse for links, title and text, seen-set, content digest, the
  * crawler's SimHash fingerprint and gzip of the body. No link base, messages or files: what a
  * crawler with our outputs cannot do without, so no crawler of this kind beats it on this machine.
+ * It keeps the first page of each digest (the gzip), so an exact duplicate is not kept twice.
  */
 await runPeer(async (config) => {
   const agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 10_000 });
+  const userAgent = config.userAgent ?? DEFAULT_USER_AGENT;
   return async () => {
     const ok: string[] = [];
+    const kept: string[] = [];
     const seen = new Set<string>(config.seeds);
     const queue = [...config.seeds];
     const scope = new Set(config.seeds.map((seed) => new URL(seed).hostname));
@@ -39,7 +42,7 @@ await runPeer(async (config) => {
       let rules = robots.get(url.origin);
       if (!rules) {
         const robotsUrl = `${url.origin}/robots.txt`;
-        rules = request(robotsUrl, { dispatcher: agent, headers: { 'user-agent': USER_AGENT } })
+        rules = request(robotsUrl, { dispatcher: agent, headers: { 'user-agent': userAgent } })
           .then(async (response) =>
             robotsParser(
               robotsUrl,
@@ -54,8 +57,8 @@ await runPeer(async (config) => {
 
     const crawlOne = async (url: string): Promise<void> => {
       const target = new URL(url);
-      if ((await robotsFor(target)).isDisallowed(url, USER_AGENT)) return;
-      const response = await request(url, { dispatcher: agent, headers: { 'user-agent': USER_AGENT } });
+      if ((await robotsFor(target)).isDisallowed(url, userAgent)) return;
+      const response = await request(url, { dispatcher: agent, headers: { 'user-agent': userAgent } });
       const body = Buffer.from(await response.body.arrayBuffer());
       if (response.statusCode !== 200 || !String(response.headers['content-type']).includes('html')) return;
       ok.push(url);
@@ -96,6 +99,7 @@ await runPeer(async (config) => {
       const digest = hash('sha256', body);
       if (digests.has(digest)) return;
       digests.add(digest);
+      kept.push(url);
       fingerprintText(title, text.replace(/\s+/g, ' ').trim(), 'en');
       storedBytes += gzipSync(body, { level: GZIP_LEVEL }).length;
     };
@@ -118,6 +122,13 @@ await runPeer(async (config) => {
     });
     const seconds = (performance.now() - started) / 1000;
     await agent.close();
-    return { pages: ok.length, okUrls: ok, seconds, lastPageSeconds: (last - started) / 1000, notes: { storedBytes } };
+    return {
+      pages: ok.length,
+      okUrls: ok,
+      storedUrls: kept,
+      seconds,
+      lastPageSeconds: (last - started) / 1000,
+      notes: { storedBytes },
+    };
   };
 });

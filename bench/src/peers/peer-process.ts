@@ -11,6 +11,8 @@ export interface PeerRun {
   done: PeerDone;
   /** Empty when the runner only counted. */
   okUrls: string[];
+  /** The URLs the crawler kept, when it keeps pages its own way; null when it wrote none (this crawler). */
+  storedUrls: string[] | null;
   /** CPU seconds of the crawler's own process(es) from `go` to `done`. */
   cpuSeconds: number;
   peakRssMb: number;
@@ -18,7 +20,7 @@ export interface PeerRun {
   stackCpuSeconds?: number;
 }
 
-export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile'> & { pages: string[] };
+export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile' | 'storedFile'> & { pages: string[] };
 
 /**
  * Runs one crawler under test as a child process through the peer protocol and meters it from
@@ -33,7 +35,12 @@ export async function runPeerProcess(
 ): Promise<PeerRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-peer-'));
   const { pages, ...rest } = settings;
-  const config: PeerConfig = { ...rest, pagesFile: join(scratch, 'pages.txt'), okFile: join(scratch, 'ok.txt') };
+  const config: PeerConfig = {
+    ...rest,
+    pagesFile: join(scratch, 'pages.txt'),
+    okFile: join(scratch, 'ok.txt'),
+    storedFile: join(scratch, 'stored.txt'),
+  };
   writeFileSync(config.pagesFile, pages.join('\n'));
   writeFileSync(join(scratch, 'config.json'), JSON.stringify(config));
   // The scratch folder is the working directory too, so nothing a peer writes lands in the repository.
@@ -66,12 +73,13 @@ export async function runPeerProcess(
     const stack = stackMeter?.stop();
     child.stdin!.write('exit\n');
     await exited;
-    const okUrls = existsSync(config.okFile) ? readFileSync(config.okFile, 'utf8').split('\n').filter(Boolean) : [];
+    const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
     return {
       done,
-      okUrls,
-      cpuSeconds: reading.cpuSeconds,
-      peakRssMb: reading.peakRssMb,
+      okUrls: existsSync(config.okFile) ? lines(config.okFile) : [],
+      storedUrls: existsSync(config.storedFile) ? lines(config.storedFile) : null,
+      cpuSeconds: done.child?.cpuSeconds ?? reading.cpuSeconds,
+      peakRssMb: done.child?.peakRssMb ?? reading.peakRssMb,
       stackCpuSeconds: stack?.cpuSeconds,
     };
   } finally {

@@ -14,6 +14,13 @@ export interface PeerConfig {
   timeLimitMs: number;
   /** Where the child writes the URLs it fetched successfully, one per line. */
   okFile: string;
+  /**
+   * Where the child writes the URLs it kept (stored, handed on as items), one per line and a URL
+   * kept twice listed twice; not written by this crawler, whose stores the scorer reads itself.
+   */
+  storedFile: string;
+  /** The User-Agent to send when the harness counts the crawl's requests by it (the real-web bed); else the runner's own. */
+  userAgent?: string;
   /** Runner-specific settings (e.g. stack names), passed through. */
   extra?: Record<string, string>;
 }
@@ -28,4 +35,9 @@ export interface PeerDone {
   lastPageSeconds: number;
   /** Anything the runner wants on record (stop reason, versions). */
   notes?: Record<string, unknown>;
+  /**
+   * When the crawl ran in a program the runner started and waited for (wget): that program's CPU
+   * seconds and peak resident memory, which the harness takes instead of the idle runner's own.
+   */
+  child?: { cpuSeconds: number; peakRssMb: number };
 }

@@ -50,4 +50,11 @@ export const PEER_SPECS: PeerSpec[] = [
     robots:
       '`ROBOTSTXT_OBEY = True`: RobotsTxtMiddleware with the default Protego parser, robots.txt fetched once per origin, disallowed requests dropped',
   },
+  {
+    id: 'wget',
+    label: 'GNU Wget',
+    how: "Debian's wget mirroring the sites: `--recursive --level=inf --no-parent --no-verbose`, a `--reject-regex` for style sheets, scripts, images, fonts and `<link>`ed XML, no page requisites, one request at a time (wget has no concurrency), every file kept on disk",
+    robots:
+      '`-e robots=on` (its default): robots.txt fetched once per host when wget first follows a link there (the seed page itself comes before it), disallowed links not followed',
+  },
 ];

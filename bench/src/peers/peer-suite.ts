@@ -1,17 +1,13 @@
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { PeerSpec } from '../bench-results.js';
 import type { PeerRound } from '../peer-summary.js';
 import { rawGets } from '../raw-undici.js';
-import { withFreshStack } from '../stack/stack-cleanup.js';
-import { stackPids } from '../stack/stack-env.js';
 import { startTestWebProcess } from '../test-web-process.js';
 import type { TimeBudget } from '../time-budget.js';
 import { scoreAgainstTruth } from '../truth-score.js';
-import { runPeerProcess, type PeerRun, type PeerSettings } from './peer-process.js';
+import { launchPeer, preparePeers } from './peer-launch.js';
+import type { PeerRun, PeerSettings } from './peer-process.js';
 import { PEER_SPECS } from './peer-specs.js';
-import { ensurePythonEnv, pythonDir } from './python-env.js';
-import { runServicesPeer } from './services-peer.js';
 
 export interface PeerSuiteOptions {
   hosts: number;
@@ -38,7 +34,6 @@ const FIRST_ROUND_ESTIMATE: Record<string, number> = {
   scrapy: 100_000,
 };
 const CRAWL_TIME_LIMIT_MS = 300_000;
-const runner = (name: string) => fileURLToPath(new URL(`./${name}.js`, import.meta.url));
 
 /**
  * Every peer crawls the same test web (bench profile, its own process) in rounds; each round
@@ -49,25 +44,7 @@ export async function runPeerSuite(
   options: PeerSuiteOptions,
 ): Promise<{ specs: PeerSpec[]; rounds: PeerRound[]; pages: number }> {
   const { budget, log } = options;
-  const peers = options.peers.filter((peer) => {
-    if ((peer === 'stack' || peer === 'services') && !options.stack) {
-      budget.skip(`peer ${peer}`, 'the local stack is not reachable (npm run stack:up)');
-      return false;
-    }
-    return true;
-  });
-  let python: string | null = null;
-  if (peers.includes('scrapy')) {
-    try {
-      const env = ensurePythonEnv();
-      python = env.python;
-      if (env.installedSeconds > 0)
-        log(`[peers] created bench/.venv with Scrapy in ${env.installedSeconds.toFixed(0)} s (not counted)`);
-    } catch (error) {
-      budget.skip('peer scrapy', `could not create the Python environment: ${(error as Error).message.split('\n')[0]}`);
-    }
-  }
-  const active = peers.filter((peer) => peer !== 'scrapy' || python !== null);
+  const { peers: active, tools } = preparePeers(options.peers, options.stack, budget, log);
   const web = await startTestWebProcess([
     '--profile',
     'bench',
@@ -87,23 +64,7 @@ export async function runPeerSuite(
       maxPages: web.pages.length,
       timeLimitMs: CRAWL_TIME_LIMIT_MS,
     };
-    const run = (peer: string): Promise<PeerRun> => {
-      if (peer === 'raw') return runPeerProcess(process.execPath, [runner('raw-runner')], settings);
-      if (peer === 'floor') return runPeerProcess(process.execPath, [runner('floor-runner')], settings);
-      if (peer === 'embedded') return runPeerProcess(process.execPath, [runner('crawler-runner')], settings);
-      if (peer === 'crawlee') return runPeerProcess(process.execPath, [runner('crawlee-runner')], settings);
-      if (peer === 'scrapy') return runPeerProcess(python!, [`${pythonDir}/scrapy_runner.py`], settings);
-      return withFreshStack(options.stack!, 'bench', (env) =>
-        peer === 'stack'
-          ? runPeerProcess(
-              process.execPath,
-              [runner('crawler-runner')],
-              { ...settings, extra: { ...env, stack: 'true' } },
-              { stackPids: stackPids() },
-            )
-          : runServicesPeer(settings, env, stackPids()),
-      );
-    };
+    const run = (peer: string): Promise<PeerRun> => launchPeer(peer, settings, tools, async (result) => result);
     let lastRoundMs = active.reduce((sum, peer) => sum + (FIRST_ROUND_ESTIMATE[peer] ?? 60_000), 0);
     for (let round = 1; round <= options.maxRounds; round++) {
       if (

@@ -7,9 +7,12 @@ export interface CrawlOutcome {
   pages: number;
   /** The URLs behind `pages`, when the runner lists them (for scoring against the truth). */
   okUrls?: string[];
+  /** The URLs it kept, when it keeps pages its own way (see PeerConfig.storedFile). */
+  storedUrls?: string[];
   seconds: number;
   lastPageSeconds: number;
   notes?: Record<string, unknown>;
+  child?: PeerDone['child'];
 }
 
 /**
@@ -24,12 +27,14 @@ export async function runPeer(setup: (config: PeerConfig) => Promise<() => Promi
   await lines.next();
   const outcome = await crawl();
   if (outcome.okUrls) writeFileSync(config.okFile, outcome.okUrls.join('\n'));
+  if (outcome.storedUrls) writeFileSync(config.storedFile, outcome.storedUrls.join('\n'));
   const done: PeerDone = {
     event: 'done',
     pages: outcome.pages,
     seconds: outcome.seconds,
     lastPageSeconds: outcome.lastPageSeconds,
     notes: outcome.notes,
+    ...(outcome.child ? { child: outcome.child } : {}),
   };
   process.stdout.write(`${JSON.stringify(done)}\n`);
   await lines.next();

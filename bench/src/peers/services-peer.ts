@@ -26,7 +26,13 @@ export async function runServicesPeer(
   const scratch = mkdtempSync(join(tmpdir(), 'bench-services-'));
   const jobFile = join(scratch, 'job.json');
   writeFileSync(jobFile, JSON.stringify({ id: 'bench', seeds: settings.seeds, maxPages: settings.maxPages }));
-  const serviceEnv = { ...env, ...benchCrawlEnv(settings.concurrency), CRAWL_JOB_FILE: jobFile, LOG_LEVEL: 'warn' };
+  const serviceEnv = {
+    ...env,
+    ...benchCrawlEnv(settings.concurrency),
+    ...(settings.userAgent ? { FETCHER_USER_AGENT: settings.userAgent } : {}),
+    CRAWL_JOB_FILE: jobFile,
+    LOG_LEVEL: 'warn',
+  };
   const logger = silentLogger();
   const bus = createKafkaBus(loadKafkaConfig({ env }), logger);
   const linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger);
@@ -74,6 +80,7 @@ export async function runServicesPeer(
         notes: { stopReason, processes: services.length },
       },
       okUrls,
+      storedUrls: null,
       cpuSeconds: reading.cpuSeconds,
       peakRssMb: reading.peakRssMb,
       stackCpuSeconds: stack.cpuSeconds,

@@ -20,6 +20,7 @@ const results: BenchResults = {
   },
   workload: { hosts: 10, pagesPerHost: 1000, pages: 10_000, concurrency: 50, pageCap: 10_000 },
   peers: { specs: [], rounds: [] },
+  bed: null,
   stages: [{ stage: 'SimHash + near-duplicate lookup per page', status: 'gap', note: 'not built yet' }],
   scale: [
     {
@@ -53,6 +54,10 @@ describe('renderReport', () => {
   it('keeps gaps and skipped work visible', () => {
     expect(text).toContain('| SimHash + near-duplicate lookup per page | **GAP** |');
     expect(text).toContain('- scale curve, stack, 1,000,000 known URLs: needs about 400 s');
+  });
+
+  it('says when the real-web bed did not run', () => {
+    expect(text).toContain('### Peers on the real-web bed\n\nNot run (see "Not measured in this run").');
   });
 
   it('links only the plots that were drawn', () => {

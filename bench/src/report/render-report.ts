@@ -1,4 +1,5 @@
 import type { BenchResults } from '../bench-results.js';
+import { renderBedSection } from './render-bed.js';
 import { renderPeers } from './render-peers.js';
 import { renderScale } from './render-scale.js';
 import { renderStages } from './render-stages.js';
@@ -29,6 +30,8 @@ ${renderPeers(results.peers.specs, results.peers.rounds)}
 ${image('peers-throughput.svg', 'pages/s per crawler')}
 ${image('peers-cpu.svg', 'CPU ms per page per crawler')}
 
+${renderBedSection(results)}
+
 ### Stages against their physical limit
 
 Each stage of the loop beside the bare tool doing the same work, in the same run.
@@ -55,9 +58,10 @@ ${skipped}
 \`\`\`sh
 npm run bench:all                                   # everything above within a 30-minute budget; rewrites this section
 npm run bench:all -- --budget 20m                   # what does not fit is skipped and listed above
-npm run bench:all -- --only peers --rounds 5        # one section (peers, stages, scale); results in bench/results/ only
+npm run bench:all -- --only peers --rounds 5        # one section (peers, bed, stages, scale); results in bench/results/ only
+npm run bench:all -- --only bed --bed-rounds 3      # the real-web bed alone, three rounds
 npm run bench:all -- --no-docs                      # everything, without rewriting this page
 \`\`\`
 
-The real-stack rows need \`npm run stack:up\`; each run gets topics, an index, a table and a key prefix of its own and drops them afterwards. The Scrapy peer lives in \`bench/.venv\`, created by the bench with \`python3 -m venv\` and \`bench/python/requirements.txt\` on first use. Raw figures of this run: [bench/results.json](bench/results.json).`;
+The real-stack rows and the real-web bed need \`npm run stack:up\` (the bed's nginx is found through \`CRAWLER_STACK_DIR\`, default \`.stack\`); each run gets topics, an index, a table and a key prefix of its own and drops them afterwards. The Scrapy peer lives in \`bench/.venv\`, created by the bench with \`python3 -m venv\` and \`bench/python/requirements.txt\` on first use; wget is Debian's, installed with apt-get when missing and the bench runs as root. Raw figures of this run: [bench/results.json](bench/results.json).`;
 }

@@ -45,7 +45,12 @@ export function parseStackPids(statusText: string): number[] {
 
 export function stackPids(): number[] {
   try {
-    return parseStackPids(execFileSync('bash', [`${repoRoot}deploy/local/stack.sh`, 'status'], { encoding: 'utf8' }));
+    // Its status lines go to stdout; what it says on stderr (the real-web bed's state) is not ours to print.
+    const status = execFileSync('bash', [`${repoRoot}deploy/local/stack.sh`, 'status'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return parseStackPids(status);
   } catch {
     return [];
   }

@@ -6,7 +6,9 @@ import {
   fingerprintText,
   loadDedupConfig,
   NearDuplicateIndex,
+  MIN_HEADLINE_WORDS,
   SIMHASH_NAMESPACE,
+  siteTag,
   type TextFingerprint,
 } from '@crawler/dedup';
 import { extractHtml, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
@@ -102,6 +104,11 @@ export async function measureSimhashStage(
       body: fingerprints[i]!.body,
       pairs: fingerprints[i]!.pairs,
       title: fingerprints[i]!.title,
+      specific: fingerprints[i]!.headlineWords >= MIN_HEADLINE_WORDS,
+      titleKey: fingerprints[i]!.titleKey,
+      tokens: fingerprints[i]!.tokens,
+      site: siteTag(new URL(pages[i]!.url).host),
+      anchors: [],
       urlTag: urlId(pages[i]!.url).slice(0, 8),
       digest: i.toString(16).padStart(32, '0'),
     });
@@ -113,7 +120,7 @@ export async function measureSimhashStage(
       ours.push(
         await pagesPerSecond(pages.length, async (i) => {
           await index.candidates(fingerprints[i]!.body);
-          await index.add(entry(i));
+          await index.add(entry(i), { headline: null, anchors: [] });
         }),
       );
       plain.push(

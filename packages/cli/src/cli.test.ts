@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,21 +72,16 @@ describe('crawler command line', () => {
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
-  it('names the bad setting when an environment variable is invalid', async () => {
+  it('names the bad setting in one line, exit 2, before it creates the output folder', async () => {
     const io = capture();
+    const out = join(tmpdir(), `crawler-cli-test-${process.pid}`);
     vi.stubEnv('FETCHER_CONCURRENCY', 'many');
-    const code = await runCli([
-      'run',
-      '--seed',
-      'http://127.0.0.1:9/',
-      '--quiet',
-      '--out',
-      `/tmp/crawler-cli-test-${process.pid}`,
-    ]);
+    const code = await runCli(['run', '--seed', 'http://127.0.0.1:9/', '--quiet', '--out', out]);
     vi.unstubAllEnvs();
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/FETCHER_CONCURRENCY \(concurrency\) = "many"/);
+    expect(io.err()).toMatch(/^crawler: fetcher: invalid setting FETCHER_CONCURRENCY \(concurrency\) = "many"/);
     expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('says why a refused seed was refused and how to admit it, exits 1 when every seed was, and crawls it when rerun as told', async () => {

@@ -1,30 +1,8 @@
-import { runtimeSettings, type SettingsSpec } from '@crawler/core';
-import { elasticsearchSettings } from '@crawler/elasticsearch';
-import { warcSettings } from '@crawler/embedded';
-import { hbaseSettings } from '@crawler/hbase';
-import { kafkaSettings } from '@crawler/kafka';
-import { redisSettings } from '@crawler/redis';
-import { dedupSettings } from '@crawler/dedup';
-import { fetcherSettings } from '@crawler/fetcher';
-import { linkextractSettings } from '@crawler/linkextract';
-import { schedulerSettings } from '@crawler/scheduler';
-
-const services: [string, SettingsSpec][] = [
-  ['every service (runtime)', runtimeSettings],
-  ['Kafka (bus)', kafkaSettings],
-  ['Elasticsearch (link base: scheduler)', elasticsearchSettings],
-  ['Redis (fingerprints: dedup; robots and politeness state: fetcher)', redisSettings],
-  ['HBase (page store: dedup)', hbaseSettings],
-  ['WARC files (page store: dedup when CRAWLER_PAGE_STORE=warc, and crawler run)', warcSettings],
-  ['scheduler', schedulerSettings],
-  ['fetcher', fetcherSettings],
-  ['linkextract', linkextractSettings],
-  ['dedup', dedupSettings],
-];
+import { settingGroups as groups } from './setting-groups.js';
 
 /** docs/CONFIGURATION.md, generated from the settings schemas so it cannot fall behind them. */
 export function configurationDoc(): string {
-  const sections = services.map(([name, spec]) => {
+  const sections = groups.map(([, name, spec]) => {
     const rows = Object.entries(spec).map(([key, item]) => {
       const fallback = item.schema.safeParse(undefined);
       const shown = item.secret
@@ -44,7 +22,8 @@ export function configurationDoc(): string {
     'Each service reads its settings once at start, in this order (later wins): default, the JSON file named by',
     '`CRAWLER_CONFIG` (keys as in the "file key" column, at the top level or under the service name), the',
     'environment variable, and command-line flags of `crawler run`. A bad value stops the service with a message',
-    'naming the variable, the value and the rule. Settings marked secret are never printed. A standalone service',
+    'naming the variable, the value and the rule; a file key that no setting below has is refused, naming it (and',
+    'the key it nearest resembles). Settings marked secret are never printed. A standalone service',
     'checks all of its settings before it listens or connects; `crawler-<service> --help` (or',
     '`node services/<service>/dist/main.js --help`) lists the groups it reads.',
     '',
@@ -53,5 +32,27 @@ export function configurationDoc(): string {
     '```',
     '',
     ...sections.flatMap((section) => [section, '']),
+  ].join('\n');
+}
+
+/**
+ * packages/core/src/config/config-file-keys.ts: every key a CRAWLER_CONFIG file may hold, so that
+ * any service, whichever groups it reads itself, refuses a key that no group knows.
+ */
+export function configFileKeysSource(): string {
+  const sections = groups.map(([section, , spec]) => {
+    const keys = Object.keys(spec).map((key) => `'${key}'`);
+    const oneLine = `  ${section}: [${keys.join(', ')}],`;
+    // The layout Prettier gives it, so the generated file passes npm run lint.
+    return oneLine.length <= 120
+      ? oneLine
+      : [`  ${section}: [`, ...keys.map((key) => `    ${key},`), '  ],'].join('\n');
+  });
+  return [
+    '/** Generated from the settings schemas by `npm run docs:config`; a test fails when it falls behind them. */',
+    'export const configFileKeys: Readonly<Record<string, readonly string[]>> = {',
+    ...sections,
+    '};',
+    '',
   ].join('\n');
 }

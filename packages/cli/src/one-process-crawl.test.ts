@@ -1,12 +1,28 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalUrl, parseCrawlJob, silentLogger, type LinkRecord } from '@crawler/core';
+import {
+  canonicalUrl,
+  Codec,
+  parseCrawlJob,
+  Schemas,
+  silentLogger,
+  Topics,
+  type CrawlJob,
+  type LinkRecord,
+  type Outlinks,
+} from '@crawler/core';
+import { waitFor } from '@crawler/core/testing';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWebOverrides } from './commands/demo.js';
 import { startOneProcessCrawl } from './one-process-crawl.js';
 import { checkAgainstTruth } from './truth-check.js';
+
+/** A crawl of the test web as `crawler demo` runs it, its data in outDir. */
+function startCrawl(outDir: string, job: CrawlJob) {
+  return startOneProcessCrawl({ outDir, job, logger: silentLogger(), overrides: testWebOverrides });
+}
 
 async function records(crawl: Awaited<ReturnType<typeof startOneProcessCrawl>>): Promise<Map<string, LinkRecord>> {
   const out = new Map<string, LinkRecord>();
@@ -65,11 +81,47 @@ describe('embedded crawl of the test web', () => {
       overrides: testWebOverrides,
     });
     try {
-      expect(await crawl.waitUntilDone({ maxTimeMs: 20_000 })).toBe('complete');
+      expect(await crawl.waitUntilDone({ maxTimeMs: 20_000 })).toBe('nothing due');
       expect(web.requests.total()).toBe(before);
       expect((await crawl.snapshot()).total).toBeGreaterThan(truth.pages.length);
     } finally {
       await crawl.stop();
+    }
+  });
+
+  it('delivers after a restart the outlinks the scheduler had not taken in when the process stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'embedded-crawl-links-'));
+    const [seed] = web.seeds;
+    const job = parseCrawlJob({ id: 'links', seeds: [seed], maxDepth: 1 });
+    const first = await startCrawl(dir, job);
+    // The scheduler stops first, so the links message below is produced and never taken in.
+    await first.scheduler.stop();
+    const url = new URL('/only-in-a-links-message', seed!).href;
+    const outlinks: Outlinks = {
+      kind: 'page',
+      sourceUrl: seed!,
+      sourceUrlId: null,
+      jobId: 'links',
+      traceId: 'links-test',
+      depth: 1,
+      discoveredAt: Date.now(),
+      links: [{ url, anchor: 'x', rel: null, source: 'a', lastmod: null, changefreq: null }],
+    };
+    await first.bus
+      .producer()
+      .send(Topics.links, [{ key: new URL(seed!).host, value: new Codec().encode(Schemas.Outlinks, outlinks) }]);
+    await first.fetcher.stop();
+    await first.linkextract.stop();
+    await first.dedup.stop();
+    await Promise.all([first.linkbase.close(), first.pages.close()]);
+    await first.bus.close();
+
+    const second = await startCrawl(dir, job);
+    try {
+      await waitFor(async () => (await records(second)).has(url));
+    } finally {
+      await second.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -82,12 +134,7 @@ describe('embedded crawl of the test web', () => {
     };
     const framesDir = mkdtempSync(join(tmpdir(), 'frames-crawl-'));
     const job = parseCrawlJob({ id: 'frames', seeds: [url('/')], maxDepth: 1, extraction: { spliceFrames: true } });
-    const crawl = await startOneProcessCrawl({
-      outDir: framesDir,
-      job,
-      logger: silentLogger(),
-      overrides: testWebOverrides,
-    });
+    const crawl = await startCrawl(framesDir, job);
     try {
       expect(await crawl.waitUntilDone({ maxTimeMs: 30_000 })).toBe('complete');
       const [frameset] = await crawl.pages.get(url('/'));

@@ -11,13 +11,15 @@ import {
   type Logger,
   type PartitionLag,
   type RuntimeConfig,
+  Topics,
 } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
 import { InProcessBus } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
 import { createSchedulerService, loadSchedulerConfig, type CrawlSnapshot } from '@crawler/scheduler';
-import { writeFootprintFile } from './ops/footprint-file.js';
+import { FootprintFile } from './ops/footprint-file.js';
+import { watchWrites, type WriteFailureLatch } from './write-failure.js';
 
 export interface OneProcessCrawlOptions {
   outDir: string;
@@ -33,12 +35,16 @@ export interface OneProcessCrawlOptions {
   env?: NodeJS.ProcessEnv;
   /** On the real stack (Kafka, Elasticsearch, Redis, HBase, as configured by their variables) instead of embedded adapters. */
   stack?: boolean;
+  /** Told when a store's write fails for want of disk (or a disk that refuses writes), so the crawl can stop. */
+  writeFailures?: WriteFailureLatch;
 }
 
+export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted' | 'nothing due';
+
+/** How long a stop waits for the pages already fetched to pass through extraction, dedup and the scheduler. */
+const DRAIN_MS = 30_000;
 /** How often a running crawl copies its footprint to outDir (for crawler footprint --out). */
 const FOOTPRINT_SAVE_MS = 10_000;
-
-export type StopReason = 'complete' | 'page budget reached' | 'time limit' | 'interrupted';
 
 /** Embedded adapters with their data in outDir: an in-process bus, a link base folder, WARC files. */
 function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
@@ -69,11 +75,20 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
   };
-  const portOptions = { env, embeddedBus: runtime.bus === 'embedded' ? new InProcessBus() : undefined };
+  // crawl.links is kept on disk: outlinks the scheduler had not taken in when the process died would
+  // be lost for good, as their page is not fetched again. Everything else a crash loses in flight
+  // is recovered by fetching the URLs that were leased again.
+  const embeddedBus =
+    runtime.bus === 'embedded'
+      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [runtime.topicPrefix + Topics.links] } })
+      : undefined;
+  const portOptions = { env, embeddedBus };
+  const watched = <T extends object>(port: T, where: string): T =>
+    options.writeFailures ? watchWrites(port, where, options.writeFailures) : port;
   const bus = await createBus(runtime, logger, portOptions);
-  const linkbase = await createLinkBase(runtime, logger, portOptions);
-  const fingerprints = await createFingerprintStore(runtime, logger, portOptions);
-  const pages = await createPageStore(runtime, logger, portOptions);
+  const linkbase = watched(await createLinkBase(runtime, logger, portOptions), 'the link base');
+  const fingerprints = watched(await createFingerprintStore(runtime, logger, portOptions), 'the fingerprint store');
+  const pages = watched(await createPageStore(runtime, logger, portOptions), 'the page store');
   const codec = new Codec();
   const producer = new BatchingProducer(bus.producer(), {
     lingerMs: runtime.bus === 'kafka' ? 5 : 0,
@@ -98,8 +113,9 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);
   await scheduler.start();
   // The footprint lives in the fingerprint store; an in-process one goes with the process, so it is copied to outDir.
+  const footprintFile = FootprintFile.open(outDir);
   const saveFootprint = async () => {
-    if (fetcher.pacing) writeFootprintFile(outDir, await fetcher.pacing.footprint());
+    if (fetcher.pacing) await footprintFile.save(await fetcher.pacing.footprint());
   };
   const footprintTimer = setInterval(
     () => void saveFootprint().catch((error: unknown) => logger.warn({ err: error }, 'footprint not saved')),
@@ -114,10 +130,19 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     return all.flat();
   }
 
-  /** Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent). */
+  /**
+   * Nothing in flight, nothing waiting in a topic, nothing pending (or the budget is spent), and
+   * nothing due: a re-crawl's due pages are `fetched`, not pending, and are handed out a round at a time.
+   */
   async function isIdle(snapshot: CrawlSnapshot): Promise<boolean> {
     if (snapshot.inFlight > 0 || snapshot.leased > 0) return false;
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
+    if (!(await settled(catalogGroups(topicPrefix)))) return false;
+    return !(await scheduler.hasDueWork());
+  }
+
+  /** The groups' stages are idle and every topic they read is consumed. */
+  async function settled(groups: { group: string; topics: string[] }[]): Promise<boolean> {
     if (fetcher.runner.busy + linkextract.runner.busy + dedup.runner.busy > 0) return false;
     // Offsets are committed every second: without this, a finished crawl waits up to a second for its lag to reach 0.
     await Promise.all([
@@ -126,7 +151,31 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       dedup.runner.commit(),
       scheduler.commit(),
     ]);
-    return (await lags()).every((lag) => lag.lag === 0);
+    const all = await Promise.all(groups.map((group) => bus.lag(group.group, group.topics)));
+    return all.flat().every((lag) => lag.lag === 0);
+  }
+
+  let draining: Promise<void> | null = null;
+  /**
+   * The first half of a graceful stop: no more URLs handed out, the fetcher finishes its requests
+   * in flight and hands back the URLs still waiting for their host (leased: due again at the next
+   * start), and what was fetched passes through extraction, dedup and the scheduler (up to
+   * DRAIN_MS), so the crawl's figures and stores include it.
+   */
+  function drain(): Promise<void> {
+    draining ??= (async () => {
+      await scheduler.emitter.stop();
+      await fetcher.stop();
+      // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
+      const downstream = catalogGroups(topicPrefix).filter(
+        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
+      );
+      // A store the disk refuses will not settle: nothing more is waited for then.
+      const deadline = performance.now() + DRAIN_MS;
+      while (performance.now() < deadline && !options.writeFailures?.failure && !(await settled(downstream)))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    })();
+    return draining;
   }
 
   /** Where pages and the link base went, for the summary. */
@@ -153,10 +202,13 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     pages,
     linkbase,
     elapsedMs: () => performance.now() - started,
-    snapshot: () => scheduler.snapshot(),
+    snapshot: (options?: { withDue?: boolean }) => scheduler.snapshot(options),
     lags,
 
-    /** Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. */
+    /**
+     * Resolves when the crawl is idle twice in a row, the time limit passes or `signal` aborts. The
+     * limit and the signal end the wait at once, even while a snapshot or a store call hangs.
+     */
     async waitUntilDone(limits: {
       maxTimeMs?: number;
       signal?: AbortSignal;
@@ -164,32 +216,64 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       tickMs?: number;
     }): Promise<StopReason> {
       const tickMs = limits.tickMs ?? 250;
-      let idleTicks = 0;
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, tickMs));
-        const snapshot = await scheduler.snapshot();
-        limits.onTick?.(snapshot);
-        if (limits.signal?.aborted) return 'interrupted';
-        if (limits.maxTimeMs !== undefined && performance.now() - started >= limits.maxTimeMs) return 'time limit';
-        idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
-        if (idleTicks >= 2) return snapshot.budgetSpent && snapshot.pending > 0 ? 'page budget reached' : 'complete';
+      let finished = false;
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort = () => {};
+      const stopped = new Promise<StopReason>((resolve) => {
+        onAbort = () => resolve('interrupted');
+        if (limits.signal?.aborted) onAbort();
+        limits.signal?.addEventListener('abort', onAbort, { once: true });
+        if (limits.maxTimeMs !== undefined)
+          timer = setTimeout(() => resolve('time limit'), limits.maxTimeMs - (performance.now() - started));
+      });
+      const idle = async (): Promise<StopReason> => {
+        let idleTicks = 0;
+        while (!finished) {
+          await new Promise((resolve) => setTimeout(resolve, tickMs));
+          const snapshot = await scheduler.snapshot();
+          if (finished) break;
+          limits.onTick?.(snapshot);
+          idleTicks = (await isIdle(snapshot)) ? idleTicks + 1 : 0;
+          if (idleTicks < 2) continue;
+          if (snapshot.budgetSpent && snapshot.pending > 0) return 'page budget reached';
+          return scheduler.emitter.emitted === 0 ? 'nothing due' : 'complete';
+        }
+        return 'interrupted';
+      };
+      const loop = idle();
+      // Once the wait is over, a snapshot that fails (a store stopping) no longer matters.
+      loop.catch(() => undefined);
+      try {
+        return await Promise.race([loop, stopped]);
+      } finally {
+        finished = true;
+        clearTimeout(timer);
+        limits.signal?.removeEventListener('abort', onAbort);
       }
     },
 
-    /** Stops every stage in loop order and makes the link base and WARC files durable. */
+    drain,
+
+    /**
+     * Stops gracefully (drain first), every stage in loop order, and makes every store durable. Every store
+     * is closed even when one fails (a full disk), so no handle keeps the process alive; the first
+     * failure is thrown after.
+     */
     async stop(): Promise<void> {
       clearInterval(footprintTimer);
-      await scheduler.emitter.stop();
-      await fetcher.stop();
-      await saveFootprint().catch((error: unknown) => logger.warn({ err: error }, 'footprint not saved'));
-      await linkextract.stop();
-      await dedup.stop();
-      await scheduler.stop();
-      await producer.flush();
-      await linkbase.close();
-      await pages.close();
-      await fingerprints.close();
-      await bus.close();
+      const failures: unknown[] = [];
+      const step = (action: () => Promise<unknown>) => action().catch((error: unknown) => void failures.push(error));
+      await step(() => drain());
+      await step(() => saveFootprint());
+      await step(() => linkextract.stop());
+      await step(() => dedup.stop());
+      await step(() => scheduler.stop());
+      await step(() => producer.flush());
+      await step(() => linkbase.close());
+      await step(() => pages.close());
+      await step(() => fingerprints.close());
+      await step(() => bus.close());
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

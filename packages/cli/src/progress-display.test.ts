@@ -1,6 +1,6 @@
 import { createSchedulerCounters, type CrawlSnapshot } from '@crawler/scheduler';
 import { describe, expect, it } from 'vitest';
-import { buildSummary, formatSummary } from './crawl-summary.js';
+import { buildSummary, formatNothingDue, formatSummary } from './crawl-summary.js';
 import { ProgressDisplay } from './progress-display.js';
 
 function snapshot(ok: number, failed = 0): CrawlSnapshot {
@@ -18,6 +18,7 @@ function snapshot(ok: number, failed = 0): CrawlSnapshot {
     byJob: {},
     due: null,
     dueDetail: null,
+    nextDueAt: null,
     pending: 10,
     inFlight: 3,
     budgetSpent: false,
@@ -60,7 +61,13 @@ describe('ProgressDisplay', () => {
 
 describe('the crawl summary', () => {
   it('reports pages, outcomes, decisions, links and the output folders', () => {
-    const summary = buildSummary(snapshot(300, 4), 'complete', 12_000, { pages: 'out/warc', linkbase: 'out/linkbase' });
+    const summary = buildSummary(
+      snapshot(300, 4),
+      'complete',
+      12_000,
+      { pages: 'out/warc', linkbase: 'out/linkbase' },
+      Date.UTC(2026, 0, 1),
+    );
     expect(summary).toMatchObject({
       pagesFetched: 300,
       pagesStored: 298,
@@ -76,6 +83,34 @@ describe('the crawl summary', () => {
     expect(text).toContain('pages stored        298 (new 298, changed 0)');
     expect(text).toContain('link base           310 URLs: fetched 298 · duplicate 2 · queued 10');
     expect(text).toContain('output              pages: out/warc; link base: out/linkbase');
+    expect(text).toContain('next due            none: every known URL is final');
+    const stopped = buildSummary(
+      { ...snapshot(300), due: 42, nextDueAt: Date.UTC(2026, 0, 2) },
+      'interrupted',
+      12_000,
+      { pages: 'out/warc', linkbase: 'out/linkbase' },
+      Date.UTC(2026, 0, 1),
+    );
+    expect(formatSummary(stopped)).toContain(
+      'next due            now: 42 URLs (run again with the same --out to go on)',
+    );
+  });
+
+  it('says when the next URL comes due, and with nothing due how to re-check sooner', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const summary = buildSummary(
+      { ...snapshot(0), nextDueAt: now + 30 * 86_400_000 + 5 * 3_600_000 },
+      'nothing due',
+      500,
+      { pages: 'out/warc', linkbase: 'out/linkbase' },
+      now,
+    );
+    expect(summary).toMatchObject({ nextDueAt: '2026-01-31T05:00:00.000Z', nextDueInSeconds: 30 * 86_400 + 5 * 3600 });
+    expect(formatSummary(summary)).toContain('next due            2026-01-31 05:00 UTC (in 30d 5h)');
+    const text = formatNothingDue(summary, 'out/crawl-summary.json', true);
+    expect(text).toContain('none of the 10 known URLs is due yet');
+    expect(text).toContain("out/crawl-summary.json still holds the previous run's");
+    expect(text).toContain('run again with --clock-offset 31d');
   });
 
   it('counts pages, not requests: re-fetches are answered requests, and a resumed run counts only its own pages', () => {
@@ -89,7 +124,9 @@ describe('the crawl summary', () => {
     const resumed = stream(true);
     new ProgressDisplay(resumed.stream, 5000, snapshot(400)).update(refetched, 2000);
     expect(resumed.writes[0]!.startsWith('\r[2.0s] pages 600 · answered 1500')).toBe(true);
-    expect(buildSummary(refetched, 'complete', 2000, { pages: 'p', linkbase: 'l' }, snapshot(400))).toMatchObject({
+    expect(
+      buildSummary(refetched, 'complete', 2000, { pages: 'p', linkbase: 'l' }, Date.UTC(2026, 0, 1), snapshot(400)),
+    ).toMatchObject({
       pagesFetched: 600,
       requestsAnswered: 1500,
       pagesPerSecond: 300,

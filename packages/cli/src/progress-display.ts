@@ -44,7 +44,9 @@ export class ProgressDisplay {
     }
   }
 
+  /** Ends the progress line, once: what follows starts on a line of its own. */
   finish(): void {
     if (this.stream.isTTY && this.lastLength > 0) this.stream.write('\n');
+    this.lastLength = 0;
   }
 }

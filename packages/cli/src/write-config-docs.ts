@@ -1,7 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { configurationDoc } from './config-docs.js';
+import { configFileKeysSource, configurationDoc } from './config-docs.js';
 
-const target = fileURLToPath(new URL('../../../docs/CONFIGURATION.md', import.meta.url));
-writeFileSync(target, configurationDoc());
-process.stdout.write(`wrote ${target}\n`);
+for (const [path, text] of [
+  ['../../../docs/CONFIGURATION.md', configurationDoc()],
+  ['../../core/src/config/config-file-keys.ts', configFileKeysSource()],
+] as const) {
+  const target = fileURLToPath(new URL(path, import.meta.url));
+  writeFileSync(target, text);
+  process.stdout.write(`wrote ${target}\n`);
+}

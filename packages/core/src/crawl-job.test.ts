@@ -12,6 +12,17 @@ describe('crawl job', () => {
     expect(loadCrawlJob(join(dir, 'job.json')).extraction.rulesFile).toBe(join(dir, 'rules/news.json'));
   });
 
+  it("refuses a key it does not know, at any level, naming the file and where; the fetcher's rendering section passes", () => {
+    expect(() => parseCrawlJob({ seeds: ['http://a.test/'], maxPagez: 3 }, 'job.json')).toThrow(
+      'job.json: (root): Unrecognized key: "maxPagez"',
+    );
+    expect(() => parseCrawlJob({ scope: { hostz: [] } }, 'job.json')).toThrow(/job.json: scope: .*"hostz"/);
+    expect(() => parseCrawlJob({ politeness: [{ hosts: ['a.test'], perRoundd: 1 }] })).toThrow(
+      /politeness\.0: .*"perRoundd"/,
+    );
+    expect(parseCrawlJob({ rendering: { enabled: true } }).id).toBe('default');
+  });
+
   it('names the media types to fetch for feeds, sitemaps and plain text', () => {
     expect(jobContentTypes(parseCrawlJob({ extraction: { sitemaps: false } }))).toEqual([]);
     expect(jobContentTypes(parseCrawlJob({}))).toContain('application/xml');

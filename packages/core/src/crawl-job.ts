@@ -35,11 +35,13 @@ const duration = z.union([
  * A crawl job: its seeds and the rules every service applies to its URLs. Services load the same
  * job file (CRAWL_JOB_FILE) so scope is decided identically everywhere.
  */
-export const crawlJobSchema = z.object({
+export const crawlJobSchema = z.strictObject({
   id: z.string().min(1).default('default'),
+  /** Read and checked by the fetcher alone (services/fetcher/src/render/render-job.ts). */
+  rendering: z.unknown().optional(),
   seeds: z.array(z.url()).default([]),
   scope: z
-    .object({
+    .strictObject({
       /** seeds: hosts of the seeds; host: the linking page's host; domain: registrable domains of the seeds; any: no host rule. */
       mode: z.enum(['seeds', 'host', 'domain', 'any']).default('seeds'),
       /** Extra hosts allowed in `seeds` mode (their domains in `domain` mode). */
@@ -47,7 +49,7 @@ export const crawlJobSchema = z.object({
       allow: z.array(regexSource).default([]),
       deny: z.array(regexSource).default([]),
       /** From a page matching `page`, only new links matching one of `links` are kept (e.g. channel pages yield articles). */
-      entryRules: z.array(z.object({ page: regexSource, links: z.array(regexSource).min(1) })).default([]),
+      entryRules: z.array(z.strictObject({ page: regexSource, links: z.array(regexSource).min(1) })).default([]),
       /** Trap guard: a URL whose path repeats one segment more often than this is dropped. */
       maxRepeatedSegments: z.number().int().min(1).default(3),
       maxQueryParams: z.number().int().min(0).default(16),
@@ -66,7 +68,7 @@ export const crawlJobSchema = z.object({
     .min(1000)
     .default(24 * 3600 * 1000),
   /** Monitoring: these URLs (default: the seeds) are fetched at least once in every period, e.g. every "1h". */
-  schedules: z.array(z.object({ every: duration, urls: z.array(z.url()).default([]) })).default([]),
+  schedules: z.array(z.strictObject({ every: duration, urls: z.array(z.url()).default([]) })).default([]),
   /**
    * Politeness overrides for hosts matching `hosts` ("news.example.org", or "*.example.org" for the
    * domain and its subdomains). The scheduler's hand-outs: URLs in flight, URLs per round, and time
@@ -78,7 +80,7 @@ export const crawlJobSchema = z.object({
    */
   politeness: z
     .array(
-      z.object({
+      z.strictObject({
         hosts: z.array(z.string().min(1)).min(1),
         maxInFlight: z.number().int().min(1).optional(),
         perRound: z.number().int().min(1).optional(),
@@ -93,7 +95,7 @@ export const crawlJobSchema = z.object({
   sitemaps: z.array(z.url()).default([]),
   /** Canonicalization of discovered links (docs/URLS.md). */
   urls: z
-    .object({
+    .strictObject({
       removeTrackingParams: z.boolean().default(true),
       removeSessionIds: z.boolean().default(true),
       sortQuery: z.boolean().default(false),
@@ -103,7 +105,7 @@ export const crawlJobSchema = z.object({
     .prefault({}),
   /** What link extraction does beyond links and main text (docs/EXTRACTION.md). */
   extraction: z
-    .object({
+    .strictObject({
       /** A rule file mapping URL patterns to CSS-selected fields; relative paths are resolved against the job file. */
       rulesFile: z.string().optional(),
       /** The same rules inline. */

@@ -108,7 +108,23 @@ export function statsRequest(index: string, now: number, withDue: boolean): esty
       byStatus: { terms: { field: 'status', size: 100 } },
       byJob: { terms: { field: 'jobId', size: MAX_STATS_JOBS }, aggs: { visited: { filter: visited } } },
       leased: { filter: { range: { leaseUntil: { gt: now } } } },
-      ...(withDue ? { due: { filter: { bool: { filter: dueFilter(now) } }, aggs: dueDetail } } : {}),
+      ...(withDue
+        ? {
+            due: { filter: { bool: { filter: dueFilter(now) } }, aggs: dueDetail },
+            // Never-again records carry nextFetchAt = MAX_SAFE_INTEGER: not "due later".
+            later: {
+              filter: {
+                bool: {
+                  filter: [
+                    { terms: { status: [...SCHEDULABLE_STATUSES] } },
+                    { range: { nextFetchAt: { gt: now, lt: Number.MAX_SAFE_INTEGER } } },
+                  ],
+                },
+              },
+              aggs: { next: { min: { field: 'nextFetchAt' } } },
+            },
+          }
+        : {}),
     },
   };
 }

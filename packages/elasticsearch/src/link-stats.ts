@@ -16,6 +16,7 @@ export interface StatsAggregations {
     byLevel: { buckets: Bucket[] };
     topQueues: { buckets: Bucket[] };
   };
+  later?: { next: { value: number | null } };
 }
 
 const counts = (buckets: Bucket[]): Record<string, number> =>
@@ -50,5 +51,6 @@ export function readStats(
           })),
         }
       : null,
+    nextDueAt: withDue ? (aggs?.later?.next.value ?? null) : null,
   };
 }

@@ -38,6 +38,39 @@ describe('FileLinkBase durability', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps what is appended after a torn journal line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkbase-'));
+    const journal = join(dir, 'linkbase.journal.jsonl');
+    const first = await FileLinkBase.open(dir);
+    const before = makeLinkRecord('http://a.test/before');
+    await first.insertNew([before]);
+    await first.close();
+    writeFileSync(journal, `${readFileSync(journal, 'utf8')}{"id":"torn`);
+    const second = await FileLinkBase.open(dir);
+    const after = makeLinkRecord('http://a.test/after');
+    await second.insertNew([after]);
+    await second.close();
+    const third = await FileLinkBase.open(dir);
+    expect([...(await third.getMany([before.id, after.id])).keys()].sort()).toEqual([before.id, after.id].sort());
+    await third.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has inserts and leases in its journal when they return, before any timed flush', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkbase-'));
+    const journal = join(dir, 'linkbase.journal.jsonl');
+    const linkbase = await FileLinkBase.open(dir, { flushIntervalMs: 3_600_000 });
+    const record = makeLinkRecord('http://a.test/durable', { nextFetchAt: 0 });
+    await linkbase.insertNew([record]);
+    expect(readFileSync(journal, 'utf8')).toContain(record.url);
+    const until = Date.now() + 60_000;
+    await linkbase.lease([record.id], until, Date.now());
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    expect((JSON.parse(lines.at(-1)!) as { leaseUntil: number }).leaseUntil).toBe(until);
+    await linkbase.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('compacts the journal into a snapshot and reloads the same state', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'linkbase-'));
     const linkbase = await FileLinkBase.open(dir, { compactAfterBytes: 2000 });
@@ -45,7 +78,9 @@ describe('FileLinkBase durability', () => {
     await linkbase.insertNew(records);
     await linkbase.update([records[7]!.id], (r) => ({ ...r, status: 'gone' }));
     await linkbase.close();
-    expect(readFileSync(join(dir, 'linkbase.journal.jsonl'), 'utf8')).toBe('');
+    // The inserts (durable at once) were folded into the snapshot; only the later update is journaled.
+    const journal = readFileSync(join(dir, 'linkbase.journal.jsonl'), 'utf8').trim().split('\n');
+    expect(journal.map((line) => (JSON.parse(line) as { status: string }).status)).toEqual(['gone']);
     const reopened = await FileLinkBase.open(dir);
     expect((await reopened.stats(0)).total).toBe(50);
     expect((await reopened.getMany([records[7]!.id])).get(records[7]!.id)?.status).toBe('gone');

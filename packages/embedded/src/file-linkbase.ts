@@ -1,10 +1,11 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
-import { appendFile, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DueQuery, LinkBase, LinkBaseControl, LinkBaseStats, LinkMutation, LinkRecord } from '@crawler/core';
 import { BackendError, EMPTY_CONTROL } from '@crawler/core';
 import { DueIndex, isSchedulable } from './due-index.js';
+import { cutTornTail } from './torn-tail.js';
 
 export interface FileLinkBaseOptions {
   /** How often changed records are appended to the journal. */
@@ -22,7 +23,8 @@ export interface FileLinkBaseOptions {
  * The link base of one process: every record in memory, made durable as a snapshot plus an
  * append-only journal of changed records (JSON lines) in a folder, so a stopped crawl resumes.
  * One writer only: leases found at open belonged to a process that is gone, so they are released.
- * A crash (not a clean stop) can lose the changes of the last flush interval.
+ * Inserts and leases are durable when they return; a crash (not a clean stop) can lose the other
+ * changes of the last flush interval.
  */
 export class FileLinkBase implements LinkBase {
   private readonly records = new Map<string, LinkRecord>();
@@ -69,6 +71,8 @@ export class FileLinkBase implements LinkBase {
   }
 
   private async load(): Promise<void> {
+    // A reader leaves the file alone: its last line may be one the writer is in the middle of.
+    if (!this.options.readOnly) this.journalBytes = cutTornTail(this.journalPath);
     for (const path of [this.snapshotPath, this.journalPath]) {
       if (!existsSync(path)) continue;
       const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
@@ -78,11 +82,10 @@ export class FileLinkBase implements LinkBase {
           const record = JSON.parse(line) as LinkRecord;
           this.records.set(record.id, record);
         } catch {
-          // A torn last line from a crash: everything before it is intact.
+          // A line being written, seen by a read-only reader: skipped.
         }
       }
     }
-    this.journalBytes = existsSync(this.journalPath) ? (await stat(this.journalPath)).size : 0;
     for (const [id, record] of this.records) {
       const current = record.leaseUntil > 0 && !this.options.readOnly ? { ...record, leaseUntil: 0 } : record;
       if (current !== record) this.dirty.add(id);
@@ -93,6 +96,7 @@ export class FileLinkBase implements LinkBase {
     }
   }
 
+  /** Durable when it returns: a links message is committed after this, and a URL lost then is not found again. */
   async insertNew(records: LinkRecord[]): Promise<string[]> {
     this.assertOpen();
     const created: string[] = [];
@@ -101,6 +105,7 @@ export class FileLinkBase implements LinkBase {
       this.put(record);
       created.push(record.id);
     }
+    if (created.length > 0) await this.flush();
     return created;
   }
 
@@ -138,6 +143,10 @@ export class FileLinkBase implements LinkBase {
     return this.index.due(selection, (id) => this.records.get(id));
   }
 
+  /**
+   * Durable when it returns, before the URLs are handed out: after a crash, the URLs a fetcher may
+   * have fetched without the outcome arriving are exactly the leased ones, so only they are fetched again.
+   */
   async lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
     this.assertOpen();
     const leased: LinkRecord[] = [];
@@ -149,6 +158,7 @@ export class FileLinkBase implements LinkBase {
       this.put(next);
       leased.push(next);
     }
+    if (leased.length > 0) await this.flush();
     return leased;
   }
 
@@ -159,19 +169,33 @@ export class FileLinkBase implements LinkBase {
     const byJob = Object.fromEntries(
       [...this.jobCounts].filter(([, counts]) => counts.total > 0).map(([job, counts]) => [job, { ...counts }]),
     );
-    const stats: LinkBaseStats = { total: this.records.size, byStatus, leased, byJob, due: null, dueDetail: null };
+    const stats: LinkBaseStats = {
+      total: this.records.size,
+      byStatus,
+      leased,
+      byJob,
+      due: null,
+      dueDetail: null,
+      nextDueAt: null,
+    };
     if (options.due) Object.assign(stats, this.countDue(now));
     return stats;
   }
 
   /** A scan of every record: the embedded link base keeps no counters by due time. */
-  private countDue(now: number): Pick<LinkBaseStats, 'due' | 'dueDetail'> {
+  private countDue(now: number): Pick<LinkBaseStats, 'due' | 'dueDetail' | 'nextDueAt'> {
     let due = 0;
+    let nextDueAt = Number.MAX_SAFE_INTEGER;
     const byClass: Record<string, number> = {};
     const byLevel: Record<string, number> = {};
     const byQueue = new Map<string, number>();
     for (const record of this.records.values()) {
-      if (!isSchedulable(record) || record.nextFetchAt > now || record.leaseUntil > now) continue;
+      if (!isSchedulable(record)) continue;
+      if (record.nextFetchAt > now) {
+        nextDueAt = Math.min(nextDueAt, record.nextFetchAt);
+        continue;
+      }
+      if (record.leaseUntil > now) continue;
       due++;
       byClass[record.trafficClass] = (byClass[record.trafficClass] ?? 0) + 1;
       byLevel[record.level] = (byLevel[record.level] ?? 0) + 1;
@@ -181,7 +205,11 @@ export class FileLinkBase implements LinkBase {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, 20)
       .map(([queueKey, count]) => ({ queueKey, due: count }));
-    return { due, dueDetail: { byClass, byLevel, topQueues } };
+    return {
+      due,
+      dueDetail: { byClass, byLevel, topQueues },
+      nextDueAt: nextDueAt < Number.MAX_SAFE_INTEGER ? nextDueAt : null,
+    };
   }
 
   async getControl(): Promise<LinkBaseControl> {

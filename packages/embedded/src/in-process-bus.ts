@@ -1,4 +1,5 @@
 import { CrawlerError, partitionForKey } from '@crawler/core';
+import { TopicJournal } from './topic-journal.js';
 import type {
   Bus,
   BusConsumer,
@@ -33,6 +34,11 @@ class PartitionLog {
     return this.messages[this.head + offset - this.base];
   }
 
+  /** Messages from `base` on. */
+  retained(): IncomingMessage[] {
+    return this.messages.slice(this.head);
+  }
+
   /** Drops messages below `offset`. */
   trimTo(offset: number): void {
     while (this.base < offset && this.head < this.messages.length) {
@@ -57,6 +63,12 @@ interface TopicState {
 export interface InProcessBusOptions {
   /** Bytes kept per partition of a topic no group reads (Kafka's retention.bytes); read topics keep what is unconsumed. */
   retentionBytesPerPartition?: number;
+  /**
+   * Topics kept in a folder, with their groups' committed offsets, so a restarted bus delivers what
+   * was not consumed (topic-journal.ts); `topics` names them (every topic when omitted), the others
+   * live in memory only.
+   */
+  durable?: { dir: string; topics?: readonly string[] };
 }
 
 /**
@@ -69,20 +81,30 @@ export class InProcessBus implements Bus {
   private readonly topics = new Map<string, TopicState>();
   private readonly groups = new Map<string, Group>();
   private readonly retentionBytes: number;
+  private readonly journal: TopicJournal | null;
+  private readonly isDurable: (topic: string) => boolean;
   private closed = false;
 
   constructor(options: InProcessBusOptions = {}) {
     this.retentionBytes = options.retentionBytesPerPartition ?? 8 * 1024 * 1024;
+    this.journal = options.durable ? new TopicJournal(options.durable.dir) : null;
+    const named = options.durable?.topics ? new Set(options.durable.topics) : null;
+    this.isDurable = (topic) => this.journal !== null && (named === null || named.has(topic));
   }
 
   async createTopics(topics: TopicConfig[]): Promise<void> {
     for (const config of topics) {
       if (this.topics.has(config.name)) continue;
-      this.topics.set(config.name, {
-        config,
-        partitions: Array.from({ length: config.partitions }, () => new PartitionLog()),
-        roundRobin: 0,
+      const partitions = Array.from({ length: config.partitions }, (_, partition) => {
+        const log = new PartitionLog();
+        if (this.journal && this.isDurable(config.name)) {
+          const { base, messages } = this.journal.load(config.name, partition);
+          log.base = base;
+          for (const message of messages) log.append(message);
+        }
+        return log;
       });
+      this.topics.set(config.name, { config, partitions, roundRobin: 0 });
     }
   }
 
@@ -97,6 +119,8 @@ export class InProcessBus implements Bus {
     let group = this.groups.get(options.groupId);
     if (!group) {
       group = new Group(options.groupId, this);
+      for (const [topic, partition, offset] of this.journal?.committed(options.groupId) ?? [])
+        group.committed.set(tpKey(topic, partition), offset);
       this.groups.set(options.groupId, group);
     }
     return new Member(group, options);
@@ -124,6 +148,13 @@ export class InProcessBus implements Bus {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.groups.values()].flatMap((group) => group.members.map((member) => member.stop())));
+    this.journal?.close();
+  }
+
+  /** @internal A group committed: durable topics keep their offsets on disk. */
+  committed(groupId: string, offsets: TopicPartitionOffset[]): void {
+    const durable = offsets.filter(({ topic }) => this.isDurable(topic));
+    if (durable.length > 0) this.journal?.commit(groupId, durable);
   }
 
   /** @internal */
@@ -142,11 +173,11 @@ export class InProcessBus implements Bus {
     const topic = this.topic(name);
     const count = topic.partitions.length;
     const now = Date.now();
-    const touched = new Set<number>();
+    const touched = new Map<number, IncomingMessage[]>();
     for (const message of messages) {
       const partition = message.key === null ? topic.roundRobin++ % count : partitionForKey(message.key, count);
       const log = topic.partitions[partition]!;
-      log.append({
+      const incoming: IncomingMessage = {
         topic: name,
         partition,
         offset: log.end,
@@ -154,10 +185,15 @@ export class InProcessBus implements Bus {
         value: message.value,
         headers: { ...message.headers },
         timestamp: now,
-      });
-      touched.add(partition);
+      };
+      log.append(incoming);
+      let appended = touched.get(partition);
+      if (!appended) touched.set(partition, (appended = []));
+      appended.push(incoming);
     }
-    for (const partition of touched) this.trim(name, partition);
+    if (this.journal && this.isDurable(name))
+      for (const [partition, appended] of touched) this.journal.append(name, partition, appended);
+    for (const partition of touched.keys()) this.trim(name, partition);
     for (const group of this.groups.values()) group.wake();
   }
 
@@ -173,6 +209,7 @@ export class InProcessBus implements Bus {
     }
     if (readers > 0) {
       log.trimTo(floor);
+      if (this.journal && this.isDurable(name)) this.journal.trimmed(name, partition, log.base, () => log.retained());
       return;
     }
     while (log.bytes > this.retentionBytes && log.base < log.end)
@@ -259,11 +296,12 @@ class Member implements BusConsumer {
   }
 
   async commit(offsets: TopicPartitionOffset[]): Promise<void> {
-    for (const { topic, partition, offset } of offsets) {
-      if (!this.assigned.some((tp) => tp.topic === topic && tp.partition === partition)) continue;
-      this.group.committed.set(tpKey(topic, partition), offset);
-      this.group.bus.trim(topic, partition);
-    }
+    const accepted = offsets.filter(({ topic, partition }) =>
+      this.assigned.some((tp) => tp.topic === topic && tp.partition === partition),
+    );
+    for (const { topic, partition, offset } of accepted) this.group.committed.set(tpKey(topic, partition), offset);
+    this.group.bus.committed(this.group.id, accepted);
+    for (const { topic, partition } of accepted) this.group.bus.trim(topic, partition);
   }
 
   pause(): void {

@@ -9,6 +9,7 @@ import type {
   PutResult,
   SetEntry,
 } from '@crawler/core';
+import { FingerprintJournal, type FingerprintJournalOptions, type FingerprintOp } from './fingerprint-journal.js';
 import { MemoryPacing } from './memory-pacing.js';
 
 interface Entry {
@@ -21,7 +22,7 @@ interface StoredSet {
   expiresAt: number;
 }
 
-export interface MemoryFingerprintStoreOptions {
+export interface MemoryFingerprintStoreOptions extends FingerprintJournalOptions {
   /** Most keys kept, and most sets; past it the least recently used go first (the store stays bounded). */
   maxEntries?: number;
   now?: () => number;
@@ -29,7 +30,9 @@ export interface MemoryFingerprintStoreOptions {
 
 /**
  * Fingerprints in process memory with per-key TTL and an LRU bound. A Map keeps insertion order,
- * so re-inserting on every hit makes its first key the least recently used.
+ * so re-inserting on every hit makes its first key the least recently used. Opened on a folder
+ * (`open`), every change is journaled there first, so a crawl that stops or is killed resumes
+ * with everything it had decided (fingerprint-journal.ts); `new` gives a store that forgets.
  */
 export class MemoryFingerprintStore implements FingerprintStore {
   private readonly values = new Map<string, Entry>();
@@ -37,6 +40,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
   private readonly pacing: MemoryPacing;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private journal: FingerprintJournal | null = null;
 
   constructor(options: MemoryFingerprintStoreOptions = {}) {
     this.maxEntries = options.maxEntries ?? 5_000_000;
@@ -44,19 +48,37 @@ export class MemoryFingerprintStore implements FingerprintStore {
     this.pacing = new MemoryPacing(this.now, this.maxEntries);
   }
 
+  /** A store kept in `dir`: what an earlier store there held (and has not expired) is back. */
+  static async open(dir: string, options: MemoryFingerprintStoreOptions = {}): Promise<MemoryFingerprintStore> {
+    const store = new MemoryFingerprintStore(options);
+    store.journal = await FingerprintJournal.open(
+      dir,
+      (op) => store.replay(op),
+      () => store.capture(),
+      options,
+    );
+    store.dropExpired();
+    return store;
+  }
+
   async putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]> {
     const now = this.now();
-    return entries.map(({ namespace, key, value, ttlMs }) => {
+    const ops: FingerprintOp[] = [];
+    const results = entries.map(({ namespace, key, value, ttlMs }) => {
       const id = `${namespace}\u0000${key}`;
       const existing = this.live(id, now);
       if (existing) {
         this.values.delete(id);
         this.values.set(id, { value: existing.value, expiresAt: now + ttlMs });
+        ops.push(['t', id, now + ttlMs]);
         return { created: false, existing: existing.value };
       }
       this.store(id, { value, expiresAt: now + ttlMs });
+      ops.push(['v', id, value, now + ttlMs]);
       return { created: true, existing: null };
     });
+    this.journal?.append(ops);
+    return results;
   }
 
   async get(namespace: string, keys: string[]): Promise<(string | null)[]> {
@@ -66,18 +88,25 @@ export class MemoryFingerprintStore implements FingerprintStore {
 
   async set(entries: FingerprintEntry[]): Promise<void> {
     const now = this.now();
+    const ops: FingerprintOp[] = [];
     for (const { namespace, key, value, ttlMs } of entries) {
       const id = `${namespace}\u0000${key}`;
       this.values.delete(id);
       this.store(id, { value, expiresAt: now + ttlMs });
+      ops.push(['v', id, value, now + ttlMs]);
     }
+    this.journal?.append(ops);
   }
 
   async delete(namespace: string, keys: string[]): Promise<void> {
+    const ops: FingerprintOp[] = [];
     for (const key of keys) {
-      this.values.delete(`${namespace}\u0000${key}`);
-      this.sets.delete(`${namespace}\u0000${key}`);
+      const id = `${namespace}\u0000${key}`;
+      this.values.delete(id);
+      this.sets.delete(id);
+      ops.push(['d', id]);
     }
+    this.journal?.append(ops);
   }
 
   async addToSet(namespace: string, key: string, members: string[], ttlMs: number): Promise<void> {
@@ -86,17 +115,13 @@ export class MemoryFingerprintStore implements FingerprintStore {
 
   async addToSets(entries: SetEntry[]): Promise<void> {
     const now = this.now();
+    const ops: FingerprintOp[] = [];
     for (const { namespace, key, members, ttlMs } of entries) {
       const id = `${namespace}\u0000${key}`;
-      let entry = this.sets.get(id);
-      if (!entry || entry.expiresAt <= now) entry = { members: new Set(), expiresAt: 0 };
-      // Re-inserted on every add, so the first set in the map is the least recently used.
-      this.sets.delete(id);
-      this.sets.set(id, entry);
-      for (const member of members) entry.members.add(member);
-      entry.expiresAt = now + ttlMs;
-      while (this.sets.size > this.maxEntries) this.sets.delete(this.sets.keys().next().value as string);
+      const fresh = this.addMembers(id, members, now + ttlMs, (entry) => !entry || entry.expiresAt <= now);
+      ops.push(['s', id, now + ttlMs, fresh ? 1 : 0, ...members]);
     }
+    this.journal?.append(ops);
   }
 
   async members(namespace: string, keys: string[]): Promise<string[][]> {
@@ -128,9 +153,78 @@ export class MemoryFingerprintStore implements FingerprintStore {
   }
 
   async close(): Promise<void> {
+    await this.journal?.close();
+    this.journal = null;
     this.values.clear();
     this.sets.clear();
     this.pacing.clear();
+  }
+
+  /** Adds members to a set, starting it over when `restart` says so; true when it was started over. */
+  private addMembers(
+    id: string,
+    members: string[],
+    expiresAt: number,
+    restart: (entry: StoredSet | undefined) => boolean,
+  ): boolean {
+    let entry = this.sets.get(id);
+    const fresh = restart(entry);
+    if (fresh || !entry) entry = { members: new Set(), expiresAt: 0 };
+    // Re-inserted on every add, so the first set in the map is the least recently used.
+    this.sets.delete(id);
+    this.sets.set(id, entry);
+    for (const member of members) entry.members.add(member);
+    entry.expiresAt = expiresAt;
+    while (this.sets.size > this.maxEntries) this.sets.delete(this.sets.keys().next().value as string);
+    return fresh;
+  }
+
+  private replay(op: FingerprintOp): void {
+    switch (op[0]) {
+      case 'v':
+        this.values.delete(op[1]);
+        this.store(op[1], { value: op[2], expiresAt: op[3] });
+        return;
+      case 't': {
+        const entry = this.values.get(op[1]);
+        if (!entry) return;
+        this.values.delete(op[1]);
+        this.values.set(op[1], { value: entry.value, expiresAt: op[2] });
+        return;
+      }
+      case 's': {
+        const [, id, expiresAt, fresh, ...members] = op;
+        this.addMembers(id, members, expiresAt, () => fresh === 1);
+        return;
+      }
+      case 'd':
+        this.values.delete(op[1]);
+        this.sets.delete(op[1]);
+    }
+  }
+
+  /**
+   * The live state as ops, read from references taken now: a value replaced later keeps its old
+   * object, and a set that grows later is read grown, which the journal's adds replay onto unchanged.
+   */
+  private capture(): Iterable<FingerprintOp> {
+    const now = this.now();
+    const valueIds = [...this.values.keys()];
+    const values = [...this.values.values()];
+    const setIds = [...this.sets.keys()];
+    const sets = [...this.sets.values()];
+    return (function* (): Generator<FingerprintOp> {
+      for (let i = 0; i < values.length; i++)
+        if (values[i]!.expiresAt > now) yield ['v', valueIds[i]!, values[i]!.value, values[i]!.expiresAt];
+      for (let i = 0; i < sets.length; i++)
+        if (sets[i]!.expiresAt > now) yield ['s', setIds[i]!, sets[i]!.expiresAt, 1, ...sets[i]!.members];
+    })();
+  }
+
+  private dropExpired(): void {
+    const now = this.now();
+    for (const [id, entry] of this.values) if (entry.expiresAt <= now) this.values.delete(id);
+    for (const [id, entry] of this.sets) if (entry.expiresAt <= now) this.sets.delete(id);
   }
 
   private live(id: string, now: number): Entry | undefined {

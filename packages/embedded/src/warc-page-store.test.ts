@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -101,5 +101,93 @@ describe('WARC output', () => {
   it('encodes base32 as RFC 4648 does', () => {
     expect(base32(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
     expect(base32(Buffer.from('f'))).toBe('MY');
+  });
+});
+
+describe('WARC output after a crash', () => {
+  const page = (url: string, fetchedAt: number) => ({ ...sampleMessages[Schemas.StoredPage], url, fetchedAt });
+  const warcFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.warc.gz'));
+
+  /** A fresh folder with the pages written (one put each) by a store that was then closed. */
+  async function folderWith(...pages: ReturnType<typeof page>[]): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    for (const stored of pages) await store.put([stored]);
+    await store.close();
+    return dir;
+  }
+
+  /** Response records per URL in every WARC file of the folder, read by warcio (which fails on a cut member). */
+  async function responses(dir: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const file of warcFiles(dir)) {
+      for await (const record of new WARCParser(Readable.from([readFileSync(join(dir, file))]))) {
+        if (record.warcType === 'response')
+          counts.set(record.warcTargetURI!, (counts.get(record.warcTargetURI!) ?? 0) + 1);
+        await record.readFully();
+      }
+    }
+    return counts;
+  }
+
+  it('truncates a record cut at the end of the file and writes the page again once', async () => {
+    const dir = await folderWith(page('http://a.test/1', 1000));
+    const [file] = warcFiles(dir);
+    const whole = statSync(join(dir, file!)).size;
+    // The first bytes of a second record: a kill in the middle of its write.
+    appendFileSync(join(dir, file!), readFileSync(join(dir, file!)).subarray(0, 100));
+    const second = await WarcPageStore.open(dir);
+    expect(statSync(join(dir, file!)).size).toBe(whole);
+    await second.put([page('http://a.test/2', 2000)]);
+    await second.close();
+    expect(Object.fromEntries(await responses(dir))).toEqual({ 'http://a.test/1': 1, 'http://a.test/2': 1 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('drops records whose index line was never written, and a torn index line, so nothing is stored twice', async () => {
+    const dir = await folderWith(page('http://a.test/1', 1000), page('http://a.test/2', 2000));
+    const cdxj = join(dir, 'pages.cdxj');
+    const [line1, line2] = readFileSync(cdxj, 'utf8').split('\n');
+    // Killed after the second record's bytes, in the middle of its index line.
+    writeFileSync(cdxj, `${line1}\n${line2!.slice(0, 40)}`);
+    const second = await WarcPageStore.open(dir);
+    expect(await second.get('http://a.test/2')).toEqual([]);
+    await second.put([page('http://a.test/2', 2500)]);
+    await second.close();
+    const third = await WarcPageStore.open(dir);
+    expect((await third.get('http://a.test/2')).map((stored) => stored.fetchedAt)).toEqual([2500]);
+    await third.close();
+    expect(Object.fromEntries(await responses(dir))).toEqual({ 'http://a.test/1': 1, 'http://a.test/2': 1 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('removes a file that holds no indexed record and keeps numbering new files after the others', async () => {
+    const dir = await folderWith(page('http://a.test/1', 1000));
+    writeFileSync(join(dir, 'pages-00001.warc.gz'), Buffer.from([0x1f, 0x8b, 0x08]));
+    const second = await WarcPageStore.open(dir);
+    await second.put([page('http://a.test/2', 2000)]);
+    await second.close();
+    expect(warcFiles(dir).sort()).toEqual(['pages-00000.warc.gz', 'pages-00002.warc.gz']);
+    expect(Object.fromEntries(await responses(dir))).toEqual({ 'http://a.test/1': 1, 'http://a.test/2': 1 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opened read-only beside a writer, cuts nothing and reads what is indexed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const writer = await WarcPageStore.open(dir);
+    await writer.put([page('http://a.test/1', 1000)]);
+    await writer.flush();
+    const [file] = warcFiles(dir);
+    // The writer in the middle of its next record and index line.
+    appendFileSync(join(dir, file!), Buffer.from([0x1f, 0x8b, 0x08, 0x00]));
+    appendFileSync(join(dir, 'pages.cdxj'), 'test,a)/2 20260101000000 {"url":"http://a.t');
+    const sizes = [statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size];
+    const reader = await WarcPageStore.open(dir, { readOnly: true });
+    expect((await reader.get('http://a.test/1')).map((stored) => stored.fetchedAt)).toEqual([1000]);
+    await expect(reader.put([page('http://a.test/3', 3000)])).rejects.toThrow('read-only');
+    await reader.close();
+    expect([statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size]).toEqual(sizes);
+    await writer.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,6 +7,7 @@ import type { PageStore, StoredPage } from '@crawler/core';
 import { BackendError, rawBody } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
+import { cutTornTail } from './torn-tail.js';
 import { parseWarcRecords } from './warc-record.js';
 
 export interface WarcPageStoreOptions {
@@ -14,6 +15,11 @@ export interface WarcPageStoreOptions {
   gzipLevel?: number;
   /** A new WARC file is started past this size. */
   maxFileBytes?: number;
+  /**
+   * A look at another process's WARC files (crawler page get beside a running crawl): nothing is
+   * cut or written, and put is refused.
+   */
+  readOnly?: boolean;
 }
 
 interface IndexEntry {
@@ -23,6 +29,8 @@ interface IndexEntry {
   offset: number;
   length: number;
 }
+
+const WARC_FILE = /^pages-(\d+)\.warc\.gz$/;
 
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder: a
@@ -53,28 +61,45 @@ export class WarcPageStore implements PageStore {
     const store = new WarcPageStore(dir, {
       gzipLevel: options.gzipLevel ?? 6,
       maxFileBytes: options.maxFileBytes ?? 1024 * 1024 * 1024,
+      readOnly: options.readOnly ?? false,
     });
-    await store.loadIndex();
-    store.sequence = readdirSync(dir).filter((name) => name.endsWith('.warc.gz')).length;
+    const indexedEnds = await store.loadIndex();
+    if (store.options.readOnly) return store;
+    const files = readdirSync(dir).filter((name) => WARC_FILE.test(name));
+    for (const name of files) cutUnindexedTail(join(dir, name), indexedEnds.get(name) ?? 0);
+    store.sequence = Math.max(-1, ...files.map((name) => Number(WARC_FILE.exec(name)![1]))) + 1;
     store.indexHandle = await open(join(dir, 'pages.cdxj'), 'a');
     return store;
   }
 
-  private async loadIndex(): Promise<void> {
+  /**
+   * Reads pages.cdxj (its torn last line cut first, unless read-only: a line being written is
+   * skipped); returns where each file's last indexed record ends.
+   */
+  private async loadIndex(): Promise<Map<string, number>> {
     const path = join(this.dir, 'pages.cdxj');
-    if (!existsSync(path)) return;
+    const ends = new Map<string, number>();
+    if (!existsSync(path) || (!this.options.readOnly && cutTornTail(path) === 0)) return ends;
+    let number = 0;
     for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
-      const json = line.slice(line.indexOf('{'));
+      number++;
+      if (!line) continue;
+      let entry: IndexEntry;
       try {
-        const entry = JSON.parse(json) as IndexEntry;
-        this.remember(entry);
-      } catch {
-        // A torn last line after a crash; the WARC bytes it pointed at are re-written on redelivery.
+        entry = JSON.parse(line.slice(line.indexOf('{'))) as IndexEntry;
+      } catch (cause) {
+        if (this.options.readOnly) continue;
+        throw new BackendError(`${path} line ${number} is not a CDXJ line`, { cause, retriable: false });
       }
+      this.remember(entry);
+      ends.set(entry.filename, Math.max(ends.get(entry.filename) ?? 0, entry.offset + entry.length));
     }
+    return ends;
   }
 
   put(pages: StoredPage[]): Promise<void> {
+    if (this.options.readOnly)
+      return Promise.reject(new BackendError(`the WARC files in ${this.dir} are open read-only`, { retriable: false }));
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.flushPending());
       this.pending.push({ pages, resolve, reject });
@@ -192,6 +217,19 @@ export class WarcPageStore implements PageStore {
     list.push(entry);
     list.sort((a, b) => b.fetchedAt - a.fetchedAt);
   }
+}
+
+/**
+ * A record is indexed only after its bytes are written, and its page's status is sent only after
+ * both: bytes past the last indexed record belong to pages whose outcome never reached the link
+ * base, so they are fetched and written again. Such a tail (a record cut by a kill, or whole ones
+ * whose index line was not written) is truncated to the end of the last indexed record, which is
+ * the end of a complete gzip member; a file with no indexed record is removed.
+ */
+function cutUnindexedTail(path: string, indexedEnd: number): void {
+  if (statSync(path).size <= indexedEnd) return;
+  if (indexedEnd === 0) unlinkSync(path);
+  else truncateSync(path, indexedEnd);
 }
 
 function timestamp14(ms: number): string {

@@ -30,6 +30,7 @@ describe('conditional GET', () => {
 
       const byTag = await httpGet(url, { 'if-none-match': `"other", ${etag}` });
       expect(byTag.status).toBe(304);
+      expect(web.requests.notModified(url)).toBe(1);
       expect(byTag.body.length).toBe(0);
       expect(byTag.headers.etag).toBe(etag);
       expect((await httpGet(url, { 'if-modified-since': lastModified })).status).toBe(304);

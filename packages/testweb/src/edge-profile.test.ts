@@ -55,6 +55,11 @@ describe('edge profile', () => {
     };
     for (const [path, decode] of Object.entries(decoders))
       expect(decode((await httpGet(at('http', path))).body).toString(), path).toContain(COMPRESSED_TEXT);
+    // zstd as stored blocks: the magic number, then the page's own bytes (checked with zstd -d when written).
+    const zstd = await httpGet(at('http', '/encoding/zstd'));
+    expect(zstd.headers['content-encoding']).toBe('zstd');
+    expect(zstd.body.readUInt32LE(0)).toBe(0xfd2fb528);
+    expect(zstd.body.toString()).toContain(COMPRESSED_TEXT);
     const bomb = await httpGet(at('http', '/gzip-bomb'));
     expect(bomb.body.length).toBeLessThan(GZIP_BOMB_BYTES / 100);
     expect(gunzipSync(bomb.body).length).toBe(GZIP_BOMB_BYTES);

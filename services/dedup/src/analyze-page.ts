@@ -3,7 +3,7 @@ import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest
 import { fingerprintText, type TextFingerprint } from './fingerprint/text-fingerprint.js';
 import { isMarkup, isMedia } from './content-kind.js';
 import { denoiseText } from './template/denoise.js';
-import { extractBlocks, type PageBlock } from './template/page-blocks.js';
+import { readBlocks, type PageBlock } from './template/page-blocks.js';
 import type { SiteTemplate } from './template/site-template.js';
 
 /** The fields of a parsed (or stored) page that dedup reads. */
@@ -25,6 +25,8 @@ export interface PageAnalysis {
   /** The main text with the site template's lines removed. */
   text: string;
   blocks: PageBlock[];
+  /** Characters of visible text on the whole page (of the text, for a page without markup): how big the page is. */
+  pageChars: number;
   /** null for media: bytes are all there is to compare. Computed on first use: an unchanged page never needs it. */
   readonly fingerprint: TextFingerprint | null;
 }
@@ -38,8 +40,10 @@ export function analyzePage(
   const raw = rawBody(page.body, page.bodyEncoding);
   const rawDigest = hexDigest(algorithm, raw);
   if (isMedia(page.contentType))
-    return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], fingerprint: null };
-  const blocks = isMarkup(page.contentType) ? extractBlocks(decodeText(raw, page.charset).text) : [];
+    return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], pageChars: 0, fingerprint: null };
+  const { blocks, textChars } = isMarkup(page.contentType)
+    ? readBlocks(decodeText(raw, page.charset).text)
+    : { blocks: [], textChars: page.text.length };
   const text = denoiseText(page.text, blocks, template);
   let fingerprint: TextFingerprint | undefined;
   return {
@@ -48,6 +52,7 @@ export function analyzePage(
     digest: contentDigest(algorithm, page.title, text, raw),
     text,
     blocks,
+    pageChars: textChars,
     get fingerprint() {
       return (fingerprint ??= fingerprintText(page.title, text, page.lang, template?.titleParts));
     },

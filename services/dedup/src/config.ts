@@ -37,21 +37,21 @@ export const dedupSettings = {
   nearDistance: setting(
     'DEDUP_NEAR_DISTANCE',
     z.number().int().min(0).max(MAX_INDEXED_DISTANCE).default(3),
-    `Most differing bits (k) of two 64-bit SimHashes of main text that make pages near duplicates; 0 turns near-duplicate search off. Index tables: 10 at 3, 35 at 4, 56 at ${MAX_INDEXED_DISTANCE}.`,
-  ),
-  nearTitleDistance: setting(
-    'DEDUP_NEAR_TITLE_DISTANCE',
-    z.number().int().min(0).max(64).default(12),
-    "Most differing bits of the two headlines' SimHashes, checked before the body (looser: a headline has few words).",
+    `Most differing bits (k) of two 64-bit SimHashes of main text that make pages near-duplicate candidates (verified by DEDUP_NEAR_RESEMBLANCE); 0 turns near-duplicate search off. Index tables: 10 at 3, 35 at 4, 56 at ${MAX_INDEXED_DISTANCE}.`,
   ),
   nearSameHeadlineDistance: setting(
     'DEDUP_NEAR_SAME_HEADLINE_DISTANCE',
     z.number().int().min(0).max(64).default(6),
-    "Most differing bits of two main texts' SimHashes that make pages with the same headline (three content words or more, not the site's name) near duplicates, found through a lookup by headline: a reprint keeps its headline while captions and credit lines move its text. At most DEDUP_NEAR_DISTANCE: no headline lookup.",
+    "Most differing bits of two main texts' SimHashes that make pages with the same headline (three content words or more, not the site's name, not a guess) candidates, found through a lookup by headline: a reprint keeps its headline while captions and credit lines move its text. At most DEDUP_NEAR_DISTANCE: no headline lookup.",
+  ),
+  nearResemblance: setting(
+    'DEDUP_NEAR_RESEMBLANCE',
+    z.number().min(0.05).max(1).default(0.5),
+    'Least share of their runs of four content words two texts must have in common (estimated from 32-hash sketches) for a candidate the index found (SimHash, headline or anchor) to be a near duplicate.',
   ),
   nearMinTokens: setting(
     'DEDUP_NEAR_MIN_TOKENS',
-    z.number().int().min(1).default(20),
+    z.number().int().min(1).default(12),
     'Content words a de-noised main text needs to be compared for near duplicates; shorter pages are only compared exactly.',
   ),
   templatePages: setting(

@@ -10,6 +10,8 @@ const by = (url: string, fetchedAt: number, extra: Partial<Registration> = {}): 
   verdict: null,
   nearOf: null,
   distance: null,
+  pageChars: null,
+  sketch: null,
   ...extra,
 });
 const first = by('a', 100);

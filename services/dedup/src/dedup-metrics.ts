@@ -38,13 +38,13 @@ export function createDedupMetrics(registry: Registry = new Registry()) {
   });
   const outlinks = new Counter({
     name: 'crawler_dedup_outlinks_total',
-    help: 'Outlinks of new and changed pages, by whether they went to the scheduler (passed) or some page already passed them on (seen).',
+    help: "Outlinks of new, changed and near-duplicate pages, by whether they went to the scheduler (passed) or were held back (seen: some page passed them on before, or the near duplicate's original has them).",
     labelNames: ['result'],
     registers,
   });
   const templates = new Counter({
     name: 'crawler_dedup_template_events_total',
-    help: 'Site-template events: page sampled for learning, template learned.',
+    help: 'Site-template events: page sampled for learning, template learned, pages filed again in the near-duplicate index with the learned template.',
     labelNames: ['event'],
     registers,
   });
@@ -70,7 +70,7 @@ export function createDedupMetrics(registry: Registry = new Registry()) {
       if (passed > 0) outlinks.inc({ result: 'passed' }, passed);
       if (seen > 0) outlinks.inc({ result: 'seen' }, seen);
     },
-    template: (event: 'sampled' | 'learned') => templates.inc({ event }),
+    template: (event: 'sampled' | 'learned' | 'refiled', count = 1) => templates.inc({ event }, count),
     recheck: (result: 'unchanged' | 'changed' | 'missing') => rechecks.inc({ result }),
     candidates: (count: number) => candidates.observe(count),
   };

@@ -100,6 +100,21 @@ describe('dedup stage', () => {
     expect(status).toMatchObject({ outcome: 'ok', change: 'new', distance: null, verdict: null });
   });
 
+  it('stores a page whose earlier fetch registered its digests but died before storing it (a crash)', async () => {
+    const fingerprints = new MemoryFingerprintStore();
+    const dying = createDedupStage({
+      fingerprints,
+      pages: { ...memoryPages().store, put: async () => Promise.reject(new Error('killed')) },
+      settings,
+    });
+    await expect(dying.handle(page('http://a.test/1', text, { fetchedAt: 1 }), context)).rejects.toThrow('killed');
+    const { pages, run } = setup({ fingerprints });
+    const again = await run(page('http://a.test/1', text, { fetchedAt: 2 }));
+    expect(again.status.change).toBe('new');
+    expect(again.topics).toEqual([Topics.pages, Topics.links, Topics.status]);
+    expect(pages.stored.map((stored) => stored.fetchedAt)).toEqual([2]);
+  });
+
   it('passes sitemap hints on to crawl.links and crawl.pages as link extraction gave them', async () => {
     const { pages, run } = setup();
     const links = [
@@ -122,8 +137,14 @@ describe('dedup stage', () => {
     const { stage, pages, run } = setup();
     const first = await run(page('http://a.test/1', text));
     const duplicate = await run(page('http://a.test/copy', text));
+    // Fetched again before the link base recorded the first fetch (a crash in between): not stored
+    // again, but its outlinks pass again, as the first fetch's may never have reached the scheduler.
     const refetched = await run(page('http://a.test/1', text, { fetchedAt: 1 }));
-    expect(refetched.topics).toEqual([Topics.status]);
+    expect(refetched.topics).toEqual([Topics.links, Topics.status]);
+    expect(refetched.status.change).toBe('unchanged');
+    expect((of(refetched.emissions, Topics.links)[0] as Outlinks).links).toEqual(
+      (of(first.emissions, Topics.links)[0] as Outlinks).links,
+    );
     expect(duplicate.topics).toEqual([Topics.status]);
     expect(duplicate.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/1' });
     const recrawl = await run(page('http://a.test/1', text, { previousDigest: first.status.digest }));
@@ -182,26 +203,88 @@ describe('dedup stage', () => {
     expect(pages.stored.map((stored) => stored.url)).toEqual(['http://news.test/story', 'http://wire.test/other']);
   });
 
-  it('finds a reprint whose text drifted past k bits by its headline, not by a one-word one, nor with the lookup off', async () => {
+  it('finds a reprint under its own headline, its text drifted past k bits, by a run of words it shares; not another text under one headline', async () => {
+    const { run } = setup();
     const words = vocabularyText(1, 300);
-    const drifted = [...words.slice(0, 290), ...vocabularyText(2, 10)].join(' ');
-    const crawl = async (title: string, options = {}) => {
-      const { run } = setup(options);
-      await run(page('http://news.test/story', words.join(' '), { title: `${title} | News` }));
-      return (await run(page('http://wire.test/copy', drifted, { title: `${title} - Wire` }))).status;
-    };
-    const reprint = await crawl('Harbor ferries every twenty minutes');
-    expect(reprint).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://news.test/story' });
-    expect(reprint.distance).toBeGreaterThan(settings.nearDistance);
-    expect(reprint.distance).toBeLessThanOrEqual(settings.nearSameHeadlineDistance);
-    expect((await crawl('Weather')).change).toBe('new');
-    expect(
-      (
-        await crawl('Harbor ferries every twenty minutes', {
-          settings: { nearSameHeadlineDistance: settings.nearDistance },
-        })
-      ).change,
-    ).toBe('new');
+    const drifted = [...words.slice(0, 270), ...vocabularyText(2, 30)].join(' ');
+    await run(page('http://news.test/story', words.join(' '), { title: 'Harbor ferries every twenty minutes | News' }));
+    const reprint = await run(page('http://wire.test/copy', drifted, { title: 'What commuters need to know - Wire' }));
+    expect(reprint.status).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://news.test/story' });
+    expect(reprint.status.distance).toBeGreaterThan(settings.nearSameHeadlineDistance);
+    const other = await run(
+      page('http://wire.test/other', vocabularyText(3, 300).join(' '), {
+        title: 'Harbor ferries every twenty minutes - Wire',
+      }),
+    );
+    expect(other.status.change).toBe('new');
+  });
+
+  it('stores both of two pages of one site with one title and main text but not one size, and keeps deciding so', async () => {
+    const { pages, run } = setup();
+    // An index of every letter whose extraction kept one letter's table: its main text is that letter's page's.
+    const index = (url: string, letters: number, overrides: Partial<ParsedPage> = {}) =>
+      page(
+        url,
+        `<html><body><div class="body">${Array.from({ length: letters * 20 }, (_, i) => `<p>${storyText(i)}</p>`).join('')}</div></body></html>`,
+        { contentType: 'text/html', title: 'Index', text: article(1), ...overrides },
+      );
+    const letter = await run(index('http://docs.test/genindex-P.html', 1));
+    const all = await run(index('http://docs.test/genindex-all.html', 26));
+    expect(all.status).toMatchObject({ change: 'new', digest: letter.status.digest, duplicateOf: null });
+    const again = await run(
+      index('http://docs.test/genindex-all.html', 26, { previousDigest: all.status.digest, fetchedAt: 9 }),
+    );
+    expect(again.status.change).toBe('unchanged');
+    // A page of that size with the same text is still a copy.
+    expect((await run(index('http://docs.test/genindex-P.html?print', 1))).status).toMatchObject({
+      change: 'duplicate',
+      duplicateOf: 'http://docs.test/genindex-P.html',
+    });
+    expect(pages.stored.map((stored) => stored.url)).toEqual([
+      'http://docs.test/genindex-P.html',
+      'http://docs.test/genindex-all.html',
+    ]);
+  });
+
+  it('lets a near duplicate pass on the links its original does not have, not those at the same place below it', async () => {
+    const { run } = setup({ settings: { urlSeenTtlMs: 0 } });
+    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null });
+    await run(
+      page('http://docs.test/a/index.html', article(1), {
+        links: [link('http://docs.test/a/x.html'), link('http://docs.test/a/sub/'), link('http://docs.test/about')],
+      }),
+    );
+    const copy = await run(
+      page('http://docs.test/a/sub/index.html', `${article(1)} Last updated today.`, {
+        links: [
+          link('http://docs.test/about'),
+          link('http://docs.test/a/sub/x.html'),
+          link('http://docs.test/a/sub/sub/'),
+          link('http://docs.test/a/only-here.html'),
+        ],
+      }),
+    );
+    expect(copy.status.change).toBe('near_duplicate');
+    expect(copy.topics).toEqual([Topics.links, Topics.status]);
+    expect((of(copy.emissions, Topics.links)[0] as Outlinks).links.map((passed) => passed.url)).toEqual([
+      'http://docs.test/a/only-here.html',
+    ]);
+  });
+
+  it('files the pages a template was learned from again, de-noised, so a copy met later finds them', async () => {
+    const { run } = setup();
+    // Words without digits: template learning masks digits, and would find every item alike.
+    const words = (seed: number, count: number) =>
+      vocabularyText(seed, count).map((word) => word.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!));
+    const item = (n: number) => words(100 + n, 30).join(' ');
+    const about = Array.from({ length: 6 }, (_, i) => `<p>${words(7 + i, 40).join(' ')}.</p>`).join('');
+    const brief = (n: number) =>
+      `<html><head><title>Brief ${n} | Harbor Briefs</title></head><body><article><p>${item(n)}</p><div class="about">${about}</div></article></body></html>`;
+    const first = await run(htmlPage('http://briefs.test/1', brief(1)));
+    expect(first.status.change).toBe('new');
+    for (let n = 2; n <= settings.templatePages + 2; n++) await run(htmlPage(`http://briefs.test/${n}`, brief(n)));
+    const copy = await run(page('http://wire.test/brief', item(1), { title: 'Harbor news in brief - Wire' }));
+    expect(copy.status).toMatchObject({ change: 'near_duplicate', duplicateOf: 'http://briefs.test/1' });
   });
 
   it(`files at most ${MAX_PAGES_PER_HEADLINE} different texts under one headline`, async () => {

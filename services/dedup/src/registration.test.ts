@@ -10,6 +10,8 @@ describe('digest registrations', () => {
       verdict: 'harmful:weapons',
       nearOf: 'http://b.test/',
       distance: 2,
+      pageChars: 48_211,
+      sketch: Uint32Array.from([3, 70_000, 0xfffffff0]),
     };
     expect(decodeRegistration(encodeRegistration(full))).toEqual(full);
     const bare: Registration = {
@@ -19,18 +21,26 @@ describe('digest registrations', () => {
       verdict: null,
       nearOf: null,
       distance: null,
+      pageChars: null,
+      sketch: null,
     };
     expect(decodeRegistration(encodeRegistration(bare))).toEqual(bare);
   });
 
-  it('read the older "fetchedAt url" form', () => {
+  it('read the older forms: without size and sketch, and "fetchedAt url"', () => {
+    const unknown = { verdict: null, nearOf: null, distance: null, pageChars: null, sketch: null };
+    expect(decodeRegistration('1790000000123\thttp://a.test/x\t9f2c01aa\tok\t\t')).toEqual({
+      ...unknown,
+      url: 'http://a.test/x',
+      fetchedAt: 1790000000123,
+      template: '9f2c01aa',
+      verdict: 'ok',
+    });
     expect(decodeRegistration('1790000000123 http://a.test/x')).toEqual({
+      ...unknown,
       url: 'http://a.test/x',
       fetchedAt: 1790000000123,
       template: '',
-      verdict: null,
-      nearOf: null,
-      distance: null,
     });
   });
 });

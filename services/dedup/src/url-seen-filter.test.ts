@@ -22,6 +22,21 @@ describe('filterSeenLinks', () => {
     expect(await filterSeenLinks(store, links, { ...first, fetchedAt: 300 }, 60_000)).toEqual({ links: [], seen: 2 });
   });
 
+  it('passes on again, when asked, what an earlier fetch of the same page registered, and nothing of other pages', async () => {
+    const store = new MemoryFingerprintStore();
+    const page = { url: 'http://a.test/1', fetchedAt: 100 };
+    await filterSeenLinks(store, [link('http://a.test/x')], page, 60_000);
+    await filterSeenLinks(store, [link('http://a.test/y')], { url: 'http://a.test/2', fetchedAt: 150 }, 60_000);
+    const again = await filterSeenLinks(
+      store,
+      [link('http://a.test/x'), link('http://a.test/y')],
+      { ...page, fetchedAt: 300 },
+      60_000,
+      { againFromSource: true },
+    );
+    expect(again).toEqual({ links: [link('http://a.test/x')], seen: 1 });
+  });
+
   it('always passes on a link with sitemap hints, so a sitemap can tell the scheduler about a URL a page linked first', async () => {
     const store = new MemoryFingerprintStore();
     await filterSeenLinks(

@@ -24,14 +24,19 @@ export async function filterSeenLinks(
   links: readonly Link[],
   source: { url: string; fetchedAt: number },
   ttlMs: number,
+  options: { againFromSource?: boolean } = {},
 ): Promise<SeenFilterResult> {
   if (links.length === 0) return { links: [], seen: 0 };
-  const registration = `${source.fetchedAt}:${urlId(source.url).slice(0, 12)}`;
+  const sourceTag = `:${urlId(source.url).slice(0, 12)}`;
+  const registration = `${source.fetchedAt}${sourceTag}`;
   const results = await store.putIfAbsent(
     links.map((link) => ({ namespace: URL_NAMESPACE, key: urlId(link.url).slice(0, 20), value: registration, ttlMs })),
   );
+  // againFromSource: links registered by any fetch of the same page pass too (a fetch whose outlinks may be lost).
+  const ownedBySource = (existing: string | null) =>
+    existing === registration || (options.againFromSource === true && existing?.endsWith(sourceTag) === true);
   const kept = links.filter(
-    (link, index) => results[index]!.created || results[index]!.existing === registration || hasSitemapHints(link),
+    (link, index) => results[index]!.created || ownedBySource(results[index]!.existing) || hasSitemapHints(link),
   );
   return { links: kept, seen: links.length - kept.length };
 }

@@ -1,6 +1,9 @@
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, constants } from 'node:zlib';
 
+/** What requests offer: the codings decodeContent can decode. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
 export interface CappedBody {
   body: Buffer;
   truncated: boolean;

@@ -194,7 +194,9 @@ export const fetcherSettings = {
   ),
   contentTypes: setting(
     'FETCHER_CONTENT_TYPES',
-    list().default(['text/html', 'application/xhtml+xml']),
+    z
+      .array(z.string().regex(/^\s*[\w.+-]+\/([\w.+-]+|\*)\s*$/, 'each a media type, type/subtype or type/*'))
+      .default(['text/html', 'application/xhtml+xml']),
     'Media types whose bodies are downloaded; "type/*" admits a family. E.g. add application/pdf, image/*, application/rss+xml, application/atom+xml, application/xml (sitemaps).',
   ),
   allowAddresses: setting(

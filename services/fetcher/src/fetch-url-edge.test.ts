@@ -59,6 +59,20 @@ describe('fetchUrl on the edge test web', () => {
     }
   });
 
+  it('keeps no page in an encoding it did not ask for and cannot decode (zstd): a status that says so', async () => {
+    const result = await fetch(at('http', '/encoding/zstd'));
+    expect(result).toMatchObject({
+      kind: 'status',
+      outcome: 'unsupported_type',
+      httpStatus: 200,
+      retriable: false,
+      errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+    });
+    expect((result as { errorMessage: string }).errorMessage).toMatch(
+      /^Content-Encoding zstd was not asked for \(Accept-Encoding: gzip, deflate, br\)/,
+    );
+  });
+
   it('keeps a page cut at the size cap and flags it, also for a gzip bomb, and refuses a cut PDF as too large', async () => {
     for (const path of ['/big', '/gzip-bomb']) {
       const result = await fetch(at('http', path));

@@ -1,4 +1,5 @@
-import { canonicalize, type Hop, type Outcome } from '@crawler/core';
+import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome } from '@crawler/core';
+import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
 import type { ContentTypeList } from './content-type-list.js';
@@ -156,6 +157,12 @@ async function fetchHops(
     deadline.current ??= new Deadline(deps.totalTimeoutMs, signals?.abort);
     const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
+    // One span per HTTP request, a child of the fetcher's span for the URL: the hops of a redirect chain followed inline.
+    const hopSpan = startCallSpan('GET', {
+      'url.full': url.href,
+      'http.request.method': 'GET',
+      'crawler.hop': hops.length,
+    });
     let response: HopResponse;
     try {
       response = await deps.client.get({
@@ -167,6 +174,7 @@ async function fetchHops(
         wantBody: (code, headers) => (code >= 200 && code < 300 && wantsBody(deps, headers)) || BLOCKING.has(code),
       });
     } catch (error) {
+      failSpan(hopSpan, error).end();
       if (signals?.abort.aborted) {
         polite.abandoned();
         throw new GateClosedError();
@@ -183,6 +191,7 @@ async function fetchHops(
           })
         : errorStatus(error);
     }
+    hopSpan.setAttribute('http.response.status_code', response.status).end();
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
     const block = polite.answered(response.status, response.headers, response.body);
     if (block) {
@@ -250,6 +259,15 @@ async function fetchHops(
         headers: response.headers,
       });
     }
+    if (response.undecodedEncoding !== undefined)
+      return status({
+        outcome: 'unsupported_type',
+        httpStatus: response.status,
+        retriable: false,
+        errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+        errorMessage: `Content-Encoding ${response.undecodedEncoding} was not asked for (Accept-Encoding: ${ACCEPT_ENCODING}) and cannot be decoded; the encoded bytes are not kept as the page`,
+        headers: response.headers,
+      });
     const declared = mediaType(response.headers['content-type']);
     const { type, sniffed } = effectiveMediaType(declared, response.body);
     if (!type || !deps.contentTypes.allows(type)) {

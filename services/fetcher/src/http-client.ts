@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { effectivePort, type AddressPolicy } from './address-policy.js';
-import { decodeContent, readCapped } from './body-reader.js';
+import { ACCEPT_ENCODING, decodeContent, readCapped } from './body-reader.js';
 import { createGuardedConnector } from './guarded-connector.js';
 
 export interface HttpClientOptions {
@@ -34,6 +34,8 @@ export interface HopResponse {
   truncated: boolean;
   /** Bytes received on the wire (before decompression). */
   wireBytes: number;
+  /** A Content-Encoding we did not ask for and cannot decode (zstd): `body` is still encoded, so it is no page. */
+  undecodedEncoding?: string;
   /** Milliseconds from sending the request to its headers, and from there to the end of the body. */
   timings: { headersMs: number; bodyMs: number };
 }
@@ -97,7 +99,7 @@ export class HttpClient {
       headers: {
         'user-agent': this.options.userAgent,
         accept: this.options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-        'accept-encoding': 'gzip, deflate, br',
+        'accept-encoding': ACCEPT_ENCODING,
         ...hop.headers,
       },
     });
@@ -128,6 +130,7 @@ export class HttpClient {
       truncated: raw.truncated || decoded.truncated,
       wireBytes: raw.body.length,
       timings: timings(),
+      ...(decoded.encoding.startsWith('unsupported:') ? { undecodedEncoding: decoded.encoding.slice(12) } : {}),
     };
   }
 

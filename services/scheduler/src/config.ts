@@ -89,6 +89,11 @@ export const schedulerSettings = {
     z.number().min(1).max(100).default(3),
     'A page whose fetches keep yielding new URLs (a hub) is re-crawled up to this many times as often as its change rate asks.',
   ),
+  clockOffsetMs: setting(
+    'SCHEDULER_CLOCK_OFFSET_MS',
+    z.number().int().min(0).default(0),
+    "Runs the scheduler's clock this far ahead of the system clock: re-crawls come due, and later visits are planned, as if that much time had passed. For tests and simulations, or to re-check pages before they are due; 0 in normal operation.",
+  ),
   trafficShares: setting(
     'SCHEDULER_TRAFFIC_SHARES',
     z

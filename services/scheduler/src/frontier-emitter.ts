@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import {
   Schemas,
   Topics,
+  startTrace,
   TRACE_HEADER,
   type BusProducer,
   type Codec,
@@ -42,6 +42,8 @@ export interface FrontierEmitterOptions {
 /** Due candidates fetched per URL a round may hand out: room to choose by class and level. */
 const CANDIDATES_PER_SLOT = 2;
 const MAX_CACHED_POLITENESS = 50_000;
+/** Due URLs looked at to tell whether anything can be handed out: enough to see past new URLs a spent budget holds back. */
+const DUE_PROBE = 1000;
 const NO_OVERRIDES: HostPoliteness = Object.freeze({});
 
 /**
@@ -118,6 +120,21 @@ export class FrontierEmitter {
     return this.isBudgetSpent(this.options.jobs.defaultJob.id, 0);
   }
 
+  /**
+   * Whether a round at `now` would find a URL to hand out (in-flight caps aside): due, not paused,
+   * and a re-crawl or within its job's page budget. Re-crawls are due with status `fetched`, so
+   * counting queued URLs alone would call a re-crawl done while most of it is still due.
+   */
+  async hasDueWork(now: number): Promise<boolean> {
+    const due = await this.options.linkbase.findDue({
+      now,
+      limit: DUE_PROBE,
+      perQueueLimit: 1,
+      exclude: this.options.exclude?.(),
+    });
+    return due.some((record) => record.fetchCount > 0 || !this.isBudgetSpent(record.jobId, 0));
+  }
+
   private isBudgetSpent(jobId: string, pending: number): boolean {
     const maxPages = this.options.jobs.get(jobId).maxPages;
     return maxPages > 0 && (this.budgetUsed.get(jobId) ?? 0) + pending >= maxPages;
@@ -185,18 +202,31 @@ export class FrontierEmitter {
       const delay = this.politenessOf(record.queueKey).minDelayMs;
       if (delay) this.nextAllowed.set(record.queueKey, now + delay);
     }
-    await this.options.producer.send(
-      (this.options.topicPrefix ?? '') + Topics.frontier,
-      sendable.map((record) => {
-        const request = toRequest(record, now, until);
-        // The trace id also travels as a header, as on every message the stage runners produce.
-        return {
-          key: record.queueKey,
-          value: this.options.codec.encode(Schemas.FrontierRequest, request),
-          headers: { [TRACE_HEADER]: request.traceId },
-        };
+    // Each URL handed out starts a trace: its W3C trace id is the request's traceId, and its
+    // traceparent travels as a header, as on every message the stage runners produce.
+    const traces = sendable.map((record) =>
+      startTrace('schedule', {
+        'url.full': record.url,
+        'crawler.depth': record.depth,
+        'crawler.job': record.jobId,
+        'crawler.traffic_class': record.trafficClass,
       }),
     );
+    try {
+      await this.options.producer.send(
+        (this.options.topicPrefix ?? '') + Topics.frontier,
+        sendable.map((record, i) => {
+          const request = toRequest(record, now, until, traces[i]!.traceId);
+          return {
+            key: record.queueKey,
+            value: this.options.codec.encode(Schemas.FrontierRequest, request),
+            headers: { ...traces[i]!.headers, [TRACE_HEADER]: request.traceId },
+          };
+        }),
+      );
+    } finally {
+      for (const { span } of traces) span.end();
+    }
     this.emitted += sendable.length;
     this.options.onHandedOut?.(sendable);
     return chosen.length >= room;
@@ -253,7 +283,7 @@ export class FrontierEmitter {
   }
 }
 
-function toRequest(record: LinkRecord, now: number, until: number): FrontierRequest {
+function toRequest(record: LinkRecord, now: number, until: number, traceId: string): FrontierRequest {
   return {
     url: record.url,
     urlId: record.id,
@@ -261,7 +291,7 @@ function toRequest(record: LinkRecord, now: number, until: number): FrontierRequ
     queueKey: record.queueKey,
     depth: record.depth,
     jobId: record.jobId,
-    traceId: randomUUID(),
+    traceId,
     attempt: record.consecutiveFailures,
     scheduledAt: now,
     leaseUntil: until,

@@ -66,7 +66,8 @@ export async function createSchedulerService(
   options: SchedulerServiceOptions = {},
 ) {
   const log = logger.child({ component: 'scheduler' });
-  const now = options.now ?? Date.now;
+  const offset = config.clockOffsetMs;
+  const now = options.now ?? (offset > 0 ? () => Date.now() + offset : Date.now);
   const random = options.random ?? Math.random;
   const jobs = new JobRegistry(job);
   const control = new ControlState(ports.linkbase);
@@ -207,6 +208,10 @@ export async function createSchedulerService(
       await statusRunner.stop();
       await ports.linkbase.flush();
     },
+    /** Whether anything can be handed out now: a crawl with nothing in flight and nothing due is done. */
+    hasDueWork: () => emitter.hasDueWork(now()),
+    /** The scheduler's clock (the system clock shifted by SCHEDULER_CLOCK_OFFSET_MS). */
+    now,
     async snapshot(snapshotOptions: { withDue?: boolean } = {}): Promise<CrawlSnapshot> {
       const at = now();
       const stats = await ports.linkbase.stats(at, { due: snapshotOptions.withDue });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { CrawlerError } from '@crawler/core';
+import { canonicalUrl, CrawlerError } from '@crawler/core';
 import { parseFlags } from '../parse-flags.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 
 export const adminHelp = `Usage: crawler admin <command> [arguments] [options]
@@ -24,7 +25,7 @@ Options:
 
 Prints the answer as JSON. Exit code 0 on success, 1 when the scheduler refused or failed.`;
 
-const flagSpec = {
+export const flagSpec = {
   admin: { type: 'string' },
   'token-file': { type: 'string' },
   file: { type: 'string' },
@@ -36,6 +37,19 @@ export class AdminCallError extends CrawlerError {
     super('CLI_ADMIN_FAILED', message, options);
   }
 }
+
+/** The admin API's commands, each a route of the scheduler's admin server. */
+export const adminActions = [
+  'jobs',
+  'stats',
+  'add-job',
+  'add-seeds',
+  'pause-job',
+  'resume-job',
+  'pause-host',
+  'resume-host',
+  'url',
+] as const;
 
 interface AdminRequest {
   method: 'GET' | 'POST';
@@ -61,6 +75,8 @@ export function adminRequest(command: string | undefined, args: string[], seedsF
       need(1, 'name the job');
       const urls = [...args.slice(1), ...(seedsFile ? readLines(seedsFile) : [])];
       if (urls.length === 0) throw new UsageError('crawler admin add-seeds: give seed URLs or --file FILE');
+      const bad = urls.find((url) => canonicalUrl(url) === null);
+      if (bad !== undefined) throw new UsageError(`crawler admin add-seeds: "${bad}" is not an http(s) URL`);
       return { method: 'POST', path: `/jobs/${segment(args[0]!)}/seeds`, body: { urls } };
     }
     case 'pause-job':
@@ -86,10 +102,16 @@ export async function adminCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     return values.help ? 0 : 2;
   }
   const [command, ...args] = positionals;
+  if (values.file !== undefined && command !== 'add-seeds')
+    throw new UsageError(`crawler admin ${command}: --file is for add-seeds (see crawler admin --help)`);
   const request = adminRequest(command, args, values.file);
-  const token = values['token-file'] ? readFileSync(values['token-file'], 'utf8').trim() : env.SCHEDULER_ADMIN_TOKEN;
+  const token = values['token-file'] ? readToken(values['token-file']) : env.SCHEDULER_ADMIN_TOKEN;
   if (!token) throw new UsageError('crawler admin: no token: set SCHEDULER_ADMIN_TOKEN or give --token-file FILE');
   const base = values.admin ?? env.SCHEDULER_ADMIN_URL ?? 'http://127.0.0.1:8090';
+  if (!/^https?:\/\//i.test(base) || !URL.canParse(base))
+    throw new UsageError(
+      `crawler admin: ${values.admin !== undefined ? '--admin' : 'SCHEDULER_ADMIN_URL'} "${base}" is not an http(s) URL`,
+    );
   let response: Response;
   try {
     response = await fetch(new URL(request.path, base), {
@@ -111,8 +133,25 @@ export async function adminCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     }
     throw new AdminCallError(`the scheduler answered ${response.status}: ${reason}`);
   }
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  process.stdout.write(shownAnswer(text));
   return 0;
+}
+
+/** The scheduler's JSON as one line, or, should something else answer, its lines made inert. */
+function shownAnswer(text: string): string {
+  try {
+    return jsonLine(JSON.parse(text));
+  } catch {
+    return textLines(text.trimEnd().split('\n'));
+  }
+}
+
+function readToken(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (cause) {
+    throw new UsageError(`crawler admin: cannot read --token-file ${path}: ${(cause as Error).message}`);
+  }
 }
 
 function readJson(path: string): unknown {

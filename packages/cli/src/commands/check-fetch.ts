@@ -2,6 +2,7 @@ import { decodeText, errorMessage, silentLogger } from '@crawler/core';
 import { createFetcherParts, effectivePort, fetchUrl, loadFetcherConfig, type FetchUrlOutcome } from '@crawler/fetcher';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkFetchHelp = `Usage: crawler check fetch [options] URL
 
@@ -22,7 +23,7 @@ charset and how it was chosen, bytes and timings. Nothing is stored.
 Settings not given here come from the environment (FETCHER_*, see docs/CONFIGURATION.md).
 Exit code 0 for a page, a 304 or a redirect; 1 for any other outcome.`;
 
-const flagSpec = {
+export const flagSpec = {
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
   'ignore-robots': { type: 'boolean' },
@@ -69,7 +70,7 @@ export async function checkFetchCommand(argv: string[]): Promise<number> {
       lastModified: values['last-modified'] ?? null,
     });
     const report = reportOf(url.href, address, dnsMs, result);
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatReport(report));
     return report.outcome === 'ok' || report.outcome === 'not_modified' || report.outcome === 'redirect' ? 0 : 1;
   } finally {
     parts.gate.close();
@@ -174,5 +175,5 @@ function formatReport(report: FetchReport): string {
   );
   for (const [name, value] of Object.entries(report.headers))
     lines.push(`header      ${name}: ${value.replace(/\n/g, ' | ')}`);
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

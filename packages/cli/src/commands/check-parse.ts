@@ -2,7 +2,8 @@ import { loadCrawlJob, parseCrawlJob } from '@crawler/core';
 import { createPageParser, extractLimitsOf, loadLinkextractConfig, type ParsedContent } from '@crawler/linkextract';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
-import { createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
+import { checkFileOptions, createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkParseHelp = `Usage: crawler check parse [options] URL|FILE
 
@@ -26,7 +27,7 @@ sitemaps (gzipped too) and plain text are understood.
 
 Exit code 0 when the page was parsed, 1 when it could not be fetched.`;
 
-const flagSpec = {
+export const flagSpec = {
   base: { type: 'string' },
   job: { type: 'string' },
   'content-type': { type: 'string' },
@@ -55,6 +56,7 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('crawler check parse: give exactly one URL or file (see crawler check parse --help)');
   const target = positionals[0]!;
+  checkFileOptions(values.base, values['content-type'], values.charset);
   const isUrl = /^https?:\/\//i.test(target);
   const baseJob = values.job ? loadCrawlJob(values.job) : parseCrawlJob({ scope: { mode: 'any' } });
   const job = values['splice-frames']
@@ -75,7 +77,9 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
       const fetched = await fetchPage(fetcher!.parts, target);
       if (!fetched.ok) {
         process.stderr.write(
-          `crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}\n`,
+          textLines([
+            `crawler check parse: ${target} was not fetched: ${fetched.outcome}${fetched.httpStatus ? ` (HTTP ${fetched.httpStatus})` : ''}${fetched.message ? `: ${fetched.message}` : ''}`,
+          ]),
         );
         return 1;
       }
@@ -100,7 +104,7 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
       publishedAt: content.publishedAt === null ? null : new Date(content.publishedAt).toISOString(),
       dropped: Object.fromEntries(content.dropped),
     };
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatParseReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatParseReport(report));
     return 0;
   } finally {
     await fetcher?.close();
@@ -130,7 +134,7 @@ function formatParseReport(report: ParseReport): string {
     `fields       ${Object.keys(report.fields).length === 0 ? '-' : ''}`,
     ...Object.entries(report.fields).map(([name, values]) => `  ${name}: ${values.join(' | ')}`),
     `main text    (${report.textMethod}, ${report.text.length} characters)`,
-    report.text,
+    ...report.text.split('\n'),
   ];
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

@@ -12,6 +12,7 @@ import {
 } from '@crawler/fetcher';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkRobotsHelp = `Usage: crawler check robots [options] URL...
 
@@ -26,7 +27,7 @@ would read it (RFC 9309: product-token groups, longest match, * and $, 500 KiB l
 
 Exit code 0 when every URL is allowed, 1 when one is not (or robots.txt is unavailable).`;
 
-const flagSpec = {
+export const flagSpec = {
   robots: { type: 'string' },
   agent: { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
@@ -96,7 +97,15 @@ export async function checkRobotsCommand(argv: string[]): Promise<number> {
   );
   process.stdout.write(
     values.json
-      ? `${JSON.stringify({ agent: token, robots: all.map(({ record, ...rest }) => ({ ...rest, result: record.kind, httpStatus: record.httpStatus ?? null, reason: record.reason ?? record.errorCode ?? null })) })}\n`
+      ? jsonLine({
+          agent: token,
+          robots: all.map(({ record, ...rest }) => ({
+            ...rest,
+            result: record.kind,
+            httpStatus: record.httpStatus ?? null,
+            reason: record.reason ?? record.errorCode ?? null,
+          })),
+        })
       : formatSources(token, all),
   );
   return fine ? 0 : 1;
@@ -143,6 +152,7 @@ async function loadSource(
 function formatSources(token: string, sources: RobotsSource[]): string {
   const lines: string[] = [];
   for (const source of sources) {
+    if (lines.length > 0) lines.push('');
     const how =
       source.record.kind === 'file'
         ? `read${source.hops.length > 1 ? ` after ${source.hops.length - 1} redirect(s)` : ''}; group: ${source.groupAgents.length > 0 ? source.groupAgents.join(', ') : 'none applies (all allowed)'}`
@@ -158,7 +168,6 @@ function formatSources(token: string, sources: RobotsSource[]): string {
         : 'no rule matched';
       lines.push(`${verdict.allowed ? 'allowed   ' : 'DISALLOWED'}  ${verdict.url}  (${why})`);
     }
-    lines.push('');
   }
-  return lines.join('\n');
+  return textLines(lines);
 }

@@ -34,9 +34,9 @@ describe('crawler check similar', () => {
       decision: 'near_duplicate',
       a: { url: pair.a },
       b: { url: pair.b },
-      limits: { body: 3, title: 12 },
+      limits: { body: 3, resemblance: 0.5 },
     });
-    expect(report.bodyDistance).toBeLessThanOrEqual(3);
+    expect(report.resemblance).toBeGreaterThanOrEqual(0.5);
     expect(report.a.simhash).toMatch(/^[0-9a-f]{16}$/);
     expect(report.a.textChars).toBeGreaterThan(200);
     expect(report.a.digest).not.toBe(report.b.digest);
@@ -63,6 +63,21 @@ describe('crawler check similar', () => {
     expect(await runCli(['check', 'similar', '--json', join(dir, 'a.html'), join(dir, 'c.html')])).toBe(0);
     expect(JSON.parse(io.out().split('\n').filter(Boolean).at(-1)!) as SimilarReport).toMatchObject({
       decision: 'too_short',
+    });
+    // Saved from one site, a copy must have that site's title.
+    writeFileSync(
+      join(dir, 'd.html'),
+      `<html><head><title>Ferry timetable | Ledger</title></head><body><article>${sentences('north')}</article></body></html>`,
+    );
+    expect(await runCli(['check', 'similar', '--json', join(dir, 'a.html'), join(dir, 'd.html')])).toBe(0);
+    expect(JSON.parse(io.out().split('\n').filter(Boolean).at(-1)!) as SimilarReport).toMatchObject({
+      decision: 'near_duplicate',
+    });
+    const site = ['--url-a', 'https://ledger.test/a', '--url-b', 'https://ledger.test/d'];
+    expect(await runCli(['check', 'similar', '--json', ...site, join(dir, 'a.html'), join(dir, 'd.html')])).toBe(0);
+    expect(JSON.parse(io.out().split('\n').filter(Boolean).at(-1)!) as SimilarReport).toMatchObject({
+      decision: 'different',
+      reason: expect.stringMatching(/^same site, headlines/),
     });
     expect(await runCli(['check', 'similar', join(dir, 'a.html')])).toBe(2);
     expect(

@@ -11,6 +11,7 @@ import {
 } from '@crawler/core';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const checkUrlHelp = `Usage: crawler check url [options] URL
 
@@ -24,7 +25,7 @@ store's row key), link base id, registrable domain and politeness key.
 
 Exit code 0 for a crawlable URL, 1 when canonicalization refuses it (the reason is printed).`;
 
-const flagSpec = {
+export const flagSpec = {
   base: { type: 'string' },
   job: { type: 'string' },
   json: { type: 'boolean' },
@@ -52,13 +53,13 @@ export async function checkUrlCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('crawler check url: give exactly one URL (see crawler check url --help)');
   const report = urlReport(positionals[0]!, values.base, values.job);
-  process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatUrlReport(report));
+  process.stdout.write(values.json ? jsonLine(report) : formatUrlReport(report));
   return report.canonical ? 0 : 1;
 }
 
 export function urlReport(input: string, base: string | undefined, jobFile: string | undefined): UrlReport {
-  if (base !== undefined && !URL.canParse(base))
-    throw new UsageError(`crawler check url: --base "${base}" is not an absolute URL`);
+  if (base !== undefined && (!URL.canParse(base) || !/^https?:/i.test(base)))
+    throw new UsageError(`crawler check url: --base "${base}" is not an absolute http(s) URL`);
   const job = jobFile ? loadCrawlJob(jobFile) : null;
   const result = canonicalize(input, base, job ? jobCanonicalizeOptions(job) : defaultCanonicalizeOptions);
   if (!result.ok)
@@ -90,7 +91,7 @@ export function urlReport(input: string, base: string | undefined, jobFile: stri
 }
 
 function formatUrlReport(report: UrlReport): string {
-  if (!report.canonical) return `input      ${report.input}\nrefused    ${report.refused}\n`;
+  if (!report.canonical) return textLines([`input      ${report.input}`, `refused    ${report.refused}`]);
   const lines = [
     `input      ${report.input}`,
     `canonical  ${report.canonical}`,
@@ -99,5 +100,5 @@ function formatUrlReport(report: UrlReport): string {
     `host       ${report.host} (registrable domain ${report.registrableDomain}, queue key ${report.queueKey})`,
   ];
   if (report.scope !== undefined) lines.push(`scope      ${report.scope ?? 'in scope'}`);
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCrawlJob, type LinkRecord } from '@crawler/core';
+import { parseCrawlJob, replaceFile, type LinkRecord } from '@crawler/core';
 import { FULL_MIN_HOSTS, FULL_MIN_PAGES, startTestWeb } from '@crawler/testweb';
 import { formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
+import { prepareOutputFolder } from '../output-folder.js';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { checkAgainstTruth, formatTruthReport, type TruthReport } from '../truth-check.js';
 import { OWN_SITE_BUDGET } from '@crawler/fetcher';
@@ -18,7 +18,8 @@ process, and checks the result against the test web's ground truth.
   --seed N              test web seed: same seed, same web (default 1)
   --hosts N             content hosts (default 6)
   --pages-per-host N    pages per host (default 60)
-  --out DIR             output folder, emptied first (default ./crawl-output/demo)
+  --out DIR             output folder (default ./crawl-output/demo): a new or empty folder, or one
+                        an earlier demo or run made, which is emptied first
   --stack               crawl on Kafka, Elasticsearch, Redis and HBase instead of embedded adapters
                         (npm run stack:up; eval "$(deploy/local/stack-env.sh)"); each demo gets its
                         own topics, index, table and key prefix unless CRAWLER_TOPIC_PREFIX,
@@ -29,7 +30,7 @@ process, and checks the result against the test web's ground truth.
 
 Exit code 0 when the crawl matches the ground truth, 1 when it does not.`;
 
-const flagSpec = {
+export const flagSpec = {
   seed: { type: 'string' },
   hosts: { type: 'string' },
   'pages-per-host': { type: 'string' },
@@ -73,13 +74,15 @@ export async function demoCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${demoHelp}\n`);
     return 0;
   }
-  const outDir = values.out ?? join('crawl-output', 'demo');
-  rmSync(outDir, { recursive: true, force: true });
-  const web = await startTestWeb({
+  // Every flag is checked before the output folder is touched.
+  const webOptions = {
     seed: intFlag('demo', 'seed', values.seed, 0) ?? 1,
     hosts: intFlag('demo', 'hosts', values.hosts, FULL_MIN_HOSTS),
     pagesPerHost: intFlag('demo', 'pages-per-host', values['pages-per-host'], FULL_MIN_PAGES),
-  });
+  };
+  const outDir = values.out ?? join('crawl-output', 'demo');
+  await prepareOutputFolder('demo', outDir, { fresh: true });
+  const web = await startTestWeb(webOptions);
   try {
     const truth = web.groundTruth();
     const quiet = values.quiet === true || values.json === true;
@@ -102,7 +105,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
       },
     });
     const finalReport = report as unknown as TruthReport;
-    writeFileSync(
+    await replaceFile(
       join(outDir, 'crawl-summary.json'),
       `${JSON.stringify({ summary, groundTruth: finalReport }, null, 2)}\n`,
     );

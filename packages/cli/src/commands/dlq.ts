@@ -11,6 +11,7 @@ import { ReplayLedger } from '../ops/replay-ledger.js';
 import { openKafka, reach } from '../ops/stack-access.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const dlqHelp = `Usage: crawler dlq list [options]
        crawler dlq replay [options]
@@ -38,7 +39,7 @@ replay   sends each dead letter not replayed yet back to its original topic (sam
 
 Exit code 0, 1 when Kafka cannot be reached, 2 for a bad command line.`;
 
-const flagSpec = {
+export const flagSpec = {
   topic: { type: 'string', multiple: true },
   code: { type: 'string', multiple: true },
   since: { type: 'string' },
@@ -136,9 +137,7 @@ export async function runDlq(bus: Bus, topicPrefix: string, request: DlqRequest,
     const shown = newest.slice(0, request.limit);
     if (request.json)
       return (
-        shown
-          .map((entry) => `${JSON.stringify(deadLetterJson(entry, ledger.replayed(entry), topicPrefix))}\n`)
-          .join('') + unreadable
+        shown.map((entry) => jsonLine(deadLetterJson(entry, ledger.replayed(entry), topicPrefix))).join('') + unreadable
       );
     return formatList(shown, newest.length, (entry) => ledger.replayed(entry), topicPrefix, now) + unreadable;
   }
@@ -216,10 +215,10 @@ function formatReplay(plan: ReplayPlan, sent: Map<string, number> | null, topicP
   const count = plan.toReplay.length;
   if (count > 0 && sent === null)
     lines.push(
-      formatTable(
+      ...formatTable(
         ['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'reason'],
         rows(plan.toReplay, () => null, topicPrefix, now),
-      ),
+      ).split('\n'),
     );
   const perTopic = [...(sent ?? countByTopic(plan.toReplay))]
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -231,7 +230,7 @@ function formatReplay(plan: ReplayPlan, sent: Map<string, number> | null, topicP
   if (plan.alreadyReplayed.length > 0) lines.push(`${plan.alreadyReplayed.length} replayed before: skipped`);
   if (plan.cut.length > 0)
     lines.push(`${plan.cut.length} not replayable: value cut to fit ${Topics.dlq} (see crawler dlq list --json)`);
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }
 
 function countByTopic(entries: DeadLetterEntry[]): Map<string, number> {

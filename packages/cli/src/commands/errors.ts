@@ -4,6 +4,7 @@ import { formatAge, formatTable } from '../ops/format.js';
 import { embeddedLinkBaseDir, openEmbeddedLinkBase } from '../ops/embedded-crawl.js';
 import { reach } from '../ops/stack-access.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const errorsHelp = `Usage: crawler errors [options]
 
@@ -27,7 +28,7 @@ record.
 
 Exit code 0, or 1 when the link base cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   out: { type: 'string' },
   host: { type: 'string' },
   class: { type: 'string' },
@@ -80,7 +81,7 @@ export async function errorsCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     failed.sort((a, b) => (b.lastFetchAt ?? 0) - (a.lastFetchAt ?? 0));
     const shown = failed.slice(0, limit);
     if (values.json) {
-      for (const record of shown) process.stdout.write(`${JSON.stringify(errorJson(record))}\n`);
+      for (const record of shown) process.stdout.write(jsonLine(errorJson(record)));
     } else {
       process.stdout.write(formatErrors(shown, failed.length, now));
     }

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { FootprintWindow } from '@crawler/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
-import { writeFootprintFile } from '../ops/footprint-file.js';
-import { summarizeFootprint } from '../ops/footprint-report.js';
+import { FootprintFile } from '../ops/footprint-file.js';
+import { mergeWindows, summarizeFootprint } from '../ops/footprint-report.js';
 import { capture } from '../test-support/capture-output.js';
 
 const START = Date.UTC(2026, 0, 1, 10, 0);
@@ -70,10 +70,32 @@ describe('crawler footprint', () => {
     ]);
   });
 
+  it('adds up a resumed crawl’s windows with the earlier runs’ and drops those past 48 hours', () => {
+    const later = window({
+      requests: 2,
+      pages: 2,
+      firstPageAt: START + 90_000,
+      lastPageAt: START + 95_000,
+      minIntervalMs: 5000,
+    });
+    const old = window({ start: START - 49 * 3_600_000, requests: 7, pages: 7 });
+    const [first, ...rest] = mergeWindows([old, ...windows, later], START + 1000);
+    expect(first).toMatchObject({
+      site: 'a.test',
+      start: START,
+      requests: 42,
+      pages: 33,
+      firstPageAt: START,
+      lastPageAt: START + 95_000,
+      minIntervalMs: 1800,
+    });
+    expect(rest).toHaveLength(2);
+  });
+
   it('reads an embedded crawl’s footprint, one site or all, as tables or JSON', async () => {
     const out = mkdtempSync(join(tmpdir(), 'footprint-'));
     dirs.push(out);
-    writeFootprintFile(out, windows);
+    await FootprintFile.open(out).save(windows, START + 1000);
     let io = capture();
     expect(await runCli(['footprint', '--out', out])).toBe(0);
     expect(io.out()).toContain('198.51.100.0/24      2        43     34            9');

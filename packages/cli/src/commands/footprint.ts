@@ -23,7 +23,7 @@ Windows of the last 48 hours.
 
 Exit code 0, or 1 when the store cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   out: { type: 'string' },
   site: { type: 'string' },
   json: { type: 'boolean' },

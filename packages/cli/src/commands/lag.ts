@@ -4,6 +4,7 @@ import { describeGroups, groupReport, type GroupReport } from '../ops/group-repo
 import { openKafka, reach } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const lagHelp = `Usage: crawler lag [options]
 
@@ -18,7 +19,7 @@ when its committed offset last moved. Reads Kafka as the services do (KAFKA_*, C
 
 Exit code 0, or 1 when Kafka cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   group: { type: 'string', multiple: true },
   topic: { type: 'string', multiple: true },
   json: { type: 'boolean' },
@@ -37,7 +38,7 @@ export async function lagCommand(argv: string[], env: NodeJS.ProcessEnv = proces
       await reach(access.where, () => describeGroups(access.bus, groups, access.runtime.topicPrefix))
     ).map(groupReport);
     const now = Date.now();
-    process.stdout.write(values.json ? `${JSON.stringify(lagJson(reports, now))}\n` : formatLag(reports, now));
+    process.stdout.write(values.json ? jsonLine(lagJson(reports, now)) : formatLag(reports, now));
     return 0;
   } finally {
     await access.bus.close();

@@ -12,6 +12,7 @@ import {
 import { reach } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const pageHelp = `Usage: crawler page get [options] URL
 
@@ -29,7 +30,7 @@ canonical form.
 
 Exit code 0 when the page has a stored version, 1 when it has none or the store cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   out: { type: 'string' },
   versions: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -55,14 +56,14 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   const url = canonicalUrl(positionals[0]!);
   if (!url) throw new UsageError(`crawler page get: "${positionals[0]}" is not an http(s) URL`);
   const { runtime, where } = pageStoreSettings(values.out, env);
-  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env }));
+  const store = await reach(where, () => createPageStore(runtime, silentLogger(), { env, readOnly: true }));
   try {
     const versions = await reach(where, () => store.get(url, { versions: values.versions ? ALL_VERSIONS : 1 }));
     if (versions.length === 0) {
       process.stderr.write(`crawler page get: ${url} has no stored version in ${where}\n`);
       return 1;
     }
-    if (values.json) for (const version of versions) process.stdout.write(`${JSON.stringify(pageJson(version))}\n`);
+    if (values.json) for (const version of versions) process.stdout.write(jsonLine(pageJson(version)));
     else process.stdout.write(formatVersions(versions));
     return 0;
   } finally {
@@ -117,6 +118,6 @@ function formatVersions(versions: StoredPage[]): string {
       `links        ${version.links.length}; fields ${Object.keys(version.fields).length}`,
     );
   }
-  lines.push('', `main text    (${newest!.text.length} characters, newest version)`, newest!.text);
-  return `${lines.join('\n')}\n`;
+  lines.push('', `main text    (${newest!.text.length} characters, newest version)`, ...newest!.text.split('\n'));
+  return textLines(lines);
 }

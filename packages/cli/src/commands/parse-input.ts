@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { silentLogger } from '@crawler/core';
+import { encodingName, silentLogger } from '@crawler/core';
 import { createFetcherParts, fetchDocument, fetchUrl, loadFetcherConfig, type FetcherParts } from '@crawler/fetcher';
 import type { FrameFetcher, PageInput } from '@crawler/linkextract';
 import { UsageError } from '../usage-error.js';
@@ -77,6 +77,20 @@ export async function fetchPage(parts: FetcherParts, url: string): Promise<PageS
       headers: result.headers,
     },
   };
+}
+
+/** --base, --content-type and --charset of a file, checked before anything is read or fetched. */
+export function checkFileOptions(
+  base: string | undefined,
+  mediaType: string | undefined,
+  charset: string | undefined,
+): void {
+  if (base !== undefined && (!URL.canParse(base) || !/^https?:/i.test(base)))
+    throw new UsageError(`crawler check parse: --base "${base}" is not an http(s) URL`);
+  if (mediaType !== undefined && !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType))
+    throw new UsageError(`crawler check parse: --content-type "${mediaType}" is not a media type (type/subtype)`);
+  if (charset !== undefined && encodingName(charset) === null)
+    throw new UsageError(`crawler check parse: --charset "${charset}" is not a known character encoding`);
 }
 
 /** Reads a local file; its links resolve against `base` (default http://example.invalid/<file name>). */

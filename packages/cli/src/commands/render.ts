@@ -9,8 +9,9 @@ import {
   type RenderOutcome,
   type RenderRule,
 } from '@crawler/fetcher';
-import { intFlag, parseFlags } from '../parse-flags.js';
+import { checkOutputFile, intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine, textLines } from '../terminal-text.js';
 
 export const renderHelp = `Usage: crawler render [options] URL
 
@@ -32,7 +33,7 @@ scripts fetched. Nothing is stored. Chromium comes from FETCHER_RENDER_CHROMIUM 
 Settings not given here come from the environment (FETCHER_*, see docs/CONFIGURATION.md).
 Exit code 0 when the page was fetched (rendered or not); 1 when the fetch or the render failed.`;
 
-const flagSpec = {
+export const flagSpec = {
   'allow-address': { type: 'string', multiple: true },
   'ignore-robots': { type: 'boolean' },
   rules: { type: 'string' },
@@ -69,6 +70,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const scrolls = intFlag('render', 'scrolls', values.scrolls, 0);
   if ((scrolls !== undefined || values.click) && !values.force)
     throw new UsageError('crawler render: --scrolls and --click go with --force (or put them in a --rules file)');
+  if (values.html !== undefined) checkOutputFile('render', 'html', values.html);
   const overrides: Record<string, unknown> = { minDelayMs: 0, render: true };
   if (values['allow-address']) overrides.allowAddresses = values['allow-address'];
   if (values['ignore-robots']) overrides.obeyRobots = false;
@@ -92,7 +94,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
     const fetched = await fetchUrl(parts.deps, { url: url.href, jobId: 'render', etag: null, lastModified: null });
     if (fetched.kind === 'status') {
       process.stderr.write(
-        `crawler render: the fetch ended as ${fetched.outcome}${fetched.errorCode ? ` [${fetched.errorCode}]` : ''}${fetched.redirectTo ? ` to ${fetched.redirectTo}` : ''}; nothing to render\n`,
+        textLines([
+          `crawler render: the fetch ended as ${fetched.outcome}${fetched.errorCode ? ` [${fetched.errorCode}]` : ''}${fetched.redirectTo ? ` to ${fetched.redirectTo}` : ''}; nothing to render`,
+        ]),
       );
       return 1;
     }
@@ -110,7 +114,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     const plainHtml = fetched.charset ? decodeText(fetched.body, fetched.charset).text : '';
     const report = reportOf(url.href, fetched.finalUrl, route.reason, outcome, plainHtml);
     if (values.html && outcome?.kind === 'rendered') writeFileSync(values.html, outcome.body);
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    process.stdout.write(values.json ? jsonLine(report) : formatReport(report));
     return outcome?.kind === 'unrendered' ? 1 : 0;
   } finally {
     await renderer.close();
@@ -160,7 +164,7 @@ function formatReport(report: RenderReport): string {
     lines.push(`redirect to ${report.redirectTo} (by script; the scheduler fetches it as its own URL)`);
   if (report.result === 'not rendered') {
     lines.push(`links       ${report.links.before}`);
-    return `${lines.join('\n')}\n`;
+    return textLines(lines);
   }
   const refused = Object.entries(report.requests.refused)
     .map(([reason, count]) => `${reason} ${count}`)
@@ -172,5 +176,5 @@ function formatReport(report: RenderReport): string {
   lines.push(`links       ${report.links.before} before, ${report.links.after} after rendering`);
   for (const link of report.links.added) lines.push(`new link    ${link}`);
   for (const page of report.scriptFetchedPages) lines.push(`xhr page    ${page}`);
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

@@ -37,9 +37,11 @@ describe('crawler run and fragments', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('fetches every page once, whether a seed (flag or job file) or a link names it with a fragment', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'crawler-run-fragments-'));
-    dirs.push(out);
-    const jobFile = join(out, 'job.json');
+    const dir = mkdtempSync(join(tmpdir(), 'crawler-run-fragments-'));
+    dirs.push(dir);
+    // The output folder holds only what the crawler writes: the job file sits beside it.
+    const out = join(dir, 'out');
+    const jobFile = join(dir, 'job.json');
     writeFileSync(jobFile, JSON.stringify({ seeds: [`${origin}/index.html#`, `${origin}/#top`] }));
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

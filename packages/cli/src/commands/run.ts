@@ -1,18 +1,23 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, type CrawlJob } from '@crawler/core';
-import { allowListProblem } from '@crawler/fetcher';
-import { formatSummary } from '../crawl-summary.js';
+import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, replaceFile, type CrawlJob } from '@crawler/core';
+import { allowListProblem, loadFetcherConfig } from '@crawler/fetcher';
+import { formatNothingDue, formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
+import { prepareOutputFolder } from '../output-folder.js';
 import { findRefusedSeeds, formatRefusedSeeds, type RefusedSeed } from '../refused-seeds.js';
 import { durationFlag, intFlag, parseFlags } from '../parse-flags.js';
+import { textLines } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 
 export const runHelp = `Usage: crawler run [options]
 
 Runs the whole loop (scheduler, fetcher, link extraction, dedup) in this process on the embedded
-adapters: no servers needed. Pages go to WARC files, the link base to a folder; running again
-with the same --out resumes the crawl.
+adapters: no servers needed. Pages go to WARC files, the link base, fingerprints and outlinks
+not yet scheduled to folders; running again with the same --out resumes the crawl (also after
+Ctrl-C or a kill) and re-checks the pages that have come due. Ctrl-C stops gracefully: requests
+in flight finish and what they fetched is stored; a second Ctrl-C quits at once. A run with
+nothing due says when the next page is, and keeps the previous crawl-summary.json.
 
 Seeds and limits:
   --seed URL            a seed URL (repeatable)
@@ -34,17 +39,25 @@ Fetching:
                         Without it such addresses are refused; a run whose every seed is refused
                         says how to admit it and exits 1
 
+Re-crawls:
+  --clock-offset DURATION  run the scheduler's clock this far ahead, e.g. 2d: pages come due as if
+                        that much time had passed (to re-check before they are due, or to test a
+                        re-crawl); later visits are planned from the shifted clock
+                        (SCHEDULER_CLOCK_OFFSET_MS)
+
 Where:
   --stack               run on Kafka, Elasticsearch, Redis and HBase (configured by KAFKA_BROKERS,
                         ELASTICSEARCH_URL, REDIS_URL, HBASE_* …; for the local stack:
                         eval "$(deploy/local/stack-env.sh)") instead of embedded adapters
 
 Output:
-  --out DIR             output folder (default ./crawl-output): WARC files, link base, crawl.log
-                        (warnings: bodies cut at the size cap, pages whose links were capped,
-                        pages dropped as duplicates), crawl-summary.json, footprint.json (what
-                        sites saw of the crawl); crawler status, errors, page get and footprint
-                        read it with --out DIR, also while the crawl runs
+  --out DIR             output folder (default ./crawl-output): WARC files, link base,
+                        fingerprints, outlinks in transit (bus/), crawl.log (warnings: bodies cut
+                        at the size cap, pages whose links were capped, pages dropped as
+                        duplicates), crawl-summary.json, footprint.json (what sites saw of the
+                        crawl); crawler status, errors, page get and footprint read it with --out
+                        DIR, also while the crawl runs. A new or empty folder, or one an earlier
+                        run made (the crawl resumes); a folder with other files in it is refused
   --json                print the summary as JSON
   --quiet               no progress line (pages: distinct pages fetched in this run; answered:
                         requests answered, re-fetches included)
@@ -53,10 +66,10 @@ Output:
 Every service setting can also be given by environment variable or a JSON file named by
 CRAWLER_CONFIG; see docs/CONFIGURATION.md.
 
-Exit code 0 when the crawl ran, 1 when every seed was refused or the run failed, 2 on bad usage or
-a bad setting.`;
+Exit code 0 when the crawl ran (or had nothing due), 1 when every seed was refused or the run
+failed, 2 on bad usage or a bad setting.`;
 
-const flagSpec = {
+export const flagSpec = {
   seed: { type: 'string', multiple: true },
   'seeds-file': { type: 'string' },
   job: { type: 'string' },
@@ -69,6 +82,7 @@ const flagSpec = {
   'delay-ms': { type: 'string' },
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
+  'clock-offset': { type: 'string' },
   out: { type: 'string' },
   stack: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -100,21 +114,39 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // The fetcher reads the job's content types and rendering rules from the file itself.
   if (values.job) fetcher.jobFile = values.job;
+  const maxTimeMs = durationFlag('run', 'max-time', values['max-time']);
+  const scheduler: Record<string, unknown> = {};
+  const clockOffset = durationFlag('run', 'clock-offset', values['clock-offset']);
+  if (clockOffset !== undefined) scheduler.clockOffsetMs = clockOffset;
+  // A bad --user-agent or --allow-address is refused before the output folder is touched.
+  loadFetcherConfig({ overrides: fetcher });
+  await prepareOutputFolder('run', outDir, { fresh: false });
   let refused: RefusedSeed[] = [];
   const summary = await runCrawlSession({
     outDir,
     job,
-    overrides: { fetcher },
-    maxTimeMs: durationFlag('run', 'max-time', values['max-time']),
+    overrides: { fetcher, scheduler },
+    maxTimeMs,
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
     beforeStop: async (crawl) => {
       refused = await findRefusedSeeds(crawl.linkbase, job.seeds);
     },
   });
-  writeFileSync(join(outDir, 'crawl-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const summaryFile = join(outDir, 'crawl-summary.json');
+  if (summary.stopReason === 'nothing due') {
+    // A summary of zeros would hide what the last run that did something found.
+    const kept = existsSync(summaryFile);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(summary)}\n`
+        : textLines(formatNothingDue(summary, summaryFile, kept).split('\n')),
+    );
+    return 0;
+  }
+  await replaceFile(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
-  if (refused.length > 0) process.stderr.write(`${formatRefusedSeeds(refused, job.seeds.length)}\n`);
+  if (refused.length > 0) process.stderr.write(textLines(formatRefusedSeeds(refused, job.seeds.length).split('\n')));
   // A run that could not fetch a single seed did nothing the user asked for.
   return refused.length === job.seeds.length ? 1 : 0;
 }

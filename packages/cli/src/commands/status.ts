@@ -8,6 +8,7 @@ import { formatEmbeddedStatus, readEmbeddedStatus } from '../ops/embedded-status
 import { openKafka, reach, type KafkaAccess } from '../ops/stack-access.js';
 import { formatStatus } from '../ops/status-screen.js';
 import { durationFlag, parseFlags } from '../parse-flags.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const statusHelp = `Usage: crawler status [options]
 
@@ -29,7 +30,7 @@ base read-only, pages stored, the last run's summary and crawl.log's warnings; o
 
 Exit code 0, or 1 when Kafka or the link base cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   out: { type: 'string' },
   once: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -95,7 +96,7 @@ async function embeddedStatus(out: string, json: boolean): Promise<number> {
   try {
     const now = Date.now();
     const status = readEmbeddedStatus(out, await linkbase.stats(now, { due: true }), now);
-    process.stdout.write(json ? `${JSON.stringify(status)}\n` : formatEmbeddedStatus(status));
+    process.stdout.write(json ? jsonLine(status) : formatEmbeddedStatus(status));
     return 0;
   } finally {
     await linkbase.close();

@@ -5,6 +5,7 @@ import { toTappedRecord } from '../ops/record-json.js';
 import { openKafka, reach } from '../ops/stack-access.js';
 import { intFlag, parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
+import { jsonLine } from '../terminal-text.js';
 
 export const tapHelp = `Usage: crawler tap <topic> [options]
 
@@ -25,7 +26,7 @@ A crawl topic name (crawl.pages) gets CRAWLER_TOPIC_PREFIX; any other name is us
 
 Runs until --max records were printed or Ctrl-C. Exit code 0, 1 when Kafka cannot be reached.`;
 
-const flagSpec = {
+export const flagSpec = {
   from: { type: 'string' },
   group: { type: 'string' },
   filter: { type: 'string', multiple: true },
@@ -82,7 +83,7 @@ export async function tapCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     if (filters.length === 0 || (record.value !== undefined && matchesFilters(record.value, filters))) {
       printed++;
       // Waiting for a slow reader holds the consumer back; a reader that left ends the tap.
-      if (!process.stdout.write(`${JSON.stringify(record)}\n`))
+      if (!process.stdout.write(jsonLine(record)))
         await Promise.race([new Promise((resolve) => process.stdout.once('drain', resolve)), finished]);
     }
     toCommit.set(message.partition, { topic: message.topic, partition: message.partition, offset: message.offset + 1 });

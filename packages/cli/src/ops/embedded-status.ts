@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { LinkBaseStats } from '@crawler/core';
 import type { CrawlSummary } from '../crawl-summary.js';
 import { formatCount } from './format.js';
+import { textLines } from '../terminal-text.js';
 
 export interface EmbeddedStatus {
   at: number;
@@ -73,5 +74,5 @@ export function formatEmbeddedStatus(status: EmbeddedStatus): string {
     '',
     `Details: crawler errors --out ${status.out} · crawler page get --out ${status.out} URL · ${join(status.out, 'crawl.log')}`,
   );
-  return `${lines.join('\n')}\n`;
+  return textLines(lines);
 }

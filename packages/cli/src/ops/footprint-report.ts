@@ -1,4 +1,4 @@
-import type { FootprintWindow } from '@crawler/core';
+import { FOOTPRINT_KEEP_MS, type FootprintWindow } from '@crawler/core';
 import { formatTable } from './format.js';
 
 const MINUTE = 60_000;
@@ -156,6 +156,33 @@ export function formatFootprint(report: FootprintReport): string {
     ),
     '',
   ].join('\n');
+}
+
+/** Windows of one site, network and start added up (earliest first page, latest last, shortest interval); older than 48 h dropped. */
+export function mergeWindows(windows: FootprintWindow[], now: number): FootprintWindow[] {
+  const merged = new Map<string, FootprintWindow>();
+  for (const window of windows) {
+    if (window.start < now - FOOTPRINT_KEEP_MS) continue;
+    const key = `${window.site}\u0000${window.network}\u0000${window.start}`;
+    const seen = merged.get(key);
+    if (!seen) {
+      merged.set(key, { ...window });
+      continue;
+    }
+    seen.requests += window.requests;
+    seen.pages += window.pages;
+    seen.attachments += window.attachments;
+    seen.firstPageAt = least(seen.firstPageAt, window.firstPageAt);
+    seen.lastPageAt = most(seen.lastPageAt, window.lastPageAt);
+    seen.minIntervalMs = least(seen.minIntervalMs, window.minIntervalMs);
+  }
+  return [...merged.values()].sort((a, b) => a.start - b.start || a.site.localeCompare(b.site));
+}
+
+function most(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.max(a, b);
 }
 
 function least(a: number | null, b: number | null): number | null {

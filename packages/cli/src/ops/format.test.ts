@@ -14,6 +14,12 @@ describe('ops formatting', () => {
     ).toBe('name     lag\nfetcher   12\ndedup      3');
   });
 
+  it("shows each cell as one inert line: a dead letter's reason cannot add a row or colour the terminal", () => {
+    const table = formatTable(['code', 'reason'], [['X', 'bad\nforged row\u001b[31m http://u:pw@h.test/']]);
+    expect(table.split('\n')).toHaveLength(2);
+    expect(table).toContain('bad\\nforged row\\x1b[31m http://[redacted]@h.test/');
+  });
+
   it('says how long ago, in the unit that reads best', () => {
     expect(formatAge(null, 0)).toBe('never');
     expect(formatAge(0, 45_000)).toBe('45s ago');

@@ -1,6 +1,9 @@
+import { shown } from '../terminal-text.js';
+
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(header: string[], rows: (string | number)[][], indent = ''): string {
-  const cells = [header, ...rows.map((row) => row.map(String))];
+  // Cells hold link base and dead-letter text: each is shown as one inert line.
+  const cells = [header, ...rows.map((row) => row.map((cell) => shown(String(cell))))];
   const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number'));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   return cells
@@ -46,4 +49,15 @@ export function formatPartitions(partitions: { topic: string; partition: number 
 
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+/** A span of time for people: "45s", "12m", "5h 02m", "30d 23h". */
+export function formatSpan(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h ${String(minutes % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }

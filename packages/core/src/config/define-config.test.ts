@@ -74,6 +74,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a key no setting has, at the top level or in a section, and names the near one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const load = (content: unknown) => {
+      const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(file, JSON.stringify(content));
+      return () => loadConfig('fetcher', spec, { env: { CRAWLER_CONFIG: file } });
+    };
+    expect(load({ fetcher: { concurrencyy: 3 } })).toThrow(
+      /config file .*\(CRAWLER_CONFIG\): unknown key fetcher\.concurrencyy \(did you mean fetcher\.concurrency\?\)/,
+    );
+    expect(load({ bogus: 1 })).toThrow(/unknown key bogus; the keys are listed in docs\/CONFIGURATION.md/);
+    expect(load({ scheduler: { leaseMz: 1 } })).toThrow(
+      /unknown key scheduler\.leaseMz \(did you mean scheduler\.leaseMs\?\)/,
+    );
+    expect(load({ fetcher: 5 })).toThrow(/"fetcher" must be an object of fetcher settings/);
+    // Another service's section and keys are its business: a shared file passes every service.
+    expect(
+      load({ concurrency: 4, scheduler: { leaseMs: 60_000 }, leaseMs: 1000, kafka: { brokers: ['k:1'] } }),
+    ).not.toThrow();
+  });
+
   it('documents every setting with its variable and default', () => {
     const lines = describeSettings(spec);
     expect(lines[0]).toContain('FETCHER_CONCURRENCY');

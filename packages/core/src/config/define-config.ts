@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { redactUrl } from '../log/logger.js';
+import { configFileKeys } from './config-file-keys.js';
 
 /** One setting: its schema, the environment variable that sets it, and a line of documentation. */
 export interface Setting<T extends z.ZodType = z.ZodType> {
@@ -38,7 +39,9 @@ export interface LoadOptions {
  */
 export function loadConfig<S extends SettingsSpec>(service: string, spec: S, options: LoadOptions = {}): ConfigOf<S> {
   const env = options.env ?? process.env;
-  const fileValues = readConfigFile(options.file ?? env.CRAWLER_CONFIG);
+  const file = options.file ?? env.CRAWLER_CONFIG;
+  const fileValues = readConfigFile(file);
+  if (file) checkFileKeys(file, fileValues, service, spec);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(spec)) {
     const fromEnv = env[item.env];
@@ -107,6 +110,53 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
       cause,
     });
   }
+}
+
+/**
+ * A key the crawler does not know is refused, not ignored: a misspelt setting would otherwise
+ * leave its default in force without a word. A section is checked against its own settings.
+ */
+function checkFileKeys(file: string, values: Record<string, unknown>, service: string, spec: SettingsSpec): void {
+  const sections: Record<string, readonly string[]> = { ...configFileKeys, [service]: Object.keys(spec) };
+  const flat = new Set([...Object.values(sections).flat()]);
+  const refuse = (key: string, known: Iterable<string>, prefix = '') => {
+    const near = closest(key, known);
+    throw new ConfigError(
+      `config file ${file} (CRAWLER_CONFIG): unknown key ${prefix}${key}${near ? ` (did you mean ${prefix}${near}?)` : ''}; the keys are listed in docs/CONFIGURATION.md`,
+    );
+  };
+  for (const [key, value] of Object.entries(values)) {
+    const section = sections[key];
+    if (!section) {
+      if (!flat.has(key)) refuse(key, [...Object.keys(sections), ...flat]);
+      continue;
+    }
+    if (!isRecord(value))
+      throw new ConfigError(`config file ${file} (CRAWLER_CONFIG): "${key}" must be an object of ${key} settings`);
+    for (const inner of Object.keys(value)) if (!section.includes(inner)) refuse(inner, section, `${key}.`);
+  }
+}
+
+/** The known key nearest a misspelt one (an edit per four letters at most), for the error message. */
+function closest(key: string, known: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(key.length / 4)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.js';
+import { ConfigError } from '../errors.js';
+import { escapeControlCharacters } from './control-characters.js';
+import { createLogger, redactUrl } from './logger.js';
 import { secretValuesOf } from './secret-scrubber.js';
 
 function capture(secrets: string[]) {
@@ -57,5 +59,42 @@ describe('logger', () => {
     expect(found).not.toContain('127.0.0.1:9092');
     // Too short to hunt for in every line; fields named token are still redacted.
     expect(found).not.toContain('abc');
+  });
+
+  it('hides the whole userinfo of a URL, up to its last @, however many URLs a line has', () => {
+    const { logger, text } = capture([]);
+    logger.info({ link: 'http://a:b@c@evil.test/x' }, 'see https://tok@h.test/ and ftp://u:p@f.test/');
+    const out = text();
+    expect(out).toContain('http://[redacted]@evil.test/x');
+    expect(out).toContain('https://[redacted]@h.test/');
+    expect(out).toContain('ftp://[redacted]@f.test/');
+    expect(out).not.toMatch(/a:b|b@c|tok@|u:p/);
+    expect(redactUrl('one http://u:p@a.test/ two http://v:q@b.test/')).toBe(
+      'one http://[redacted]@a.test/ two http://[redacted]@b.test/',
+    );
+  });
+
+  it('writes no raw control character: page text with ESC, CSI, newlines or bidi overrides stays one inert line', () => {
+    const { logger, text } = capture([]);
+    const title = 'Hi\u001b]8;;http://x.test\u0007link\u001b[2J\u009b31m\n{"level":"fatal"}\u202egnp.exe\u2028';
+    logger.warn({ title }, `page ${title}`);
+    const out = text();
+    expect(out.trim().split('\n')).toHaveLength(1);
+    expect(out.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect((JSON.parse(out) as { title: string }).title).toBe(title);
+  });
+
+  it('refuses a log level it does not know, naming LOG_LEVEL', () => {
+    expect(() => createLogger('test', { level: 'loud' })).toThrow(ConfigError);
+    expect(() => createLogger('test', { level: 'loud' })).toThrow(/LOG_LEVEL = "loud": must be one of fatal, error/);
+  });
+});
+
+describe('escapeControlCharacters', () => {
+  it('makes every control character visible and leaves ordinary text, accents and emoji alone', () => {
+    expect(escapeControlCharacters('a\u001b[31mb\nc\rd\te\u0000f\u007fg\u009bh\u202ei\u2066j')).toBe(
+      'a\\x1b[31mb\\nc\\rd\\te\\x00f\\x7fg\\x9bh\\u202ei\\u2066j',
+    );
+    expect(escapeControlCharacters('Crème brûlée – 東京 🙂')).toBe('Crème brûlée – 東京 🙂');
   });
 });

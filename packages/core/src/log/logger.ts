@@ -1,5 +1,10 @@
 import pino from 'pino';
+import { ConfigError } from '../errors.js';
+import { escapeJsonControlCharacters } from './control-characters.js';
 import { createSecretScrubber, secretValuesOf } from './secret-scrubber.js';
+
+export { redactUrl } from './secret-scrubber.js';
+export { escapeControlCharacters, escapeJsonControlCharacters } from './control-characters.js';
 
 export type Logger = pino.Logger;
 
@@ -32,34 +37,36 @@ export interface LoggerOptions {
   secrets?: readonly string[];
 }
 
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /**
  * Structured JSON logs; components take a child logger with their name. Besides fields redacted by
  * name, every finished line is scrubbed of URL credentials and of the environment's secret values,
- * so a secret inside an error message or a stack trace is hidden too.
+ * so a secret inside an error message or a stack trace is hidden too, and control characters that
+ * JSON leaves raw (C1, bidi overrides) are escaped, so a page's title cannot drive a log viewer.
  */
 export function createLogger(service: string, options: LoggerOptions = {}): Logger {
+  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  if (!LEVELS.includes(level))
+    throw new ConfigError(`invalid setting LOG_LEVEL = ${JSON.stringify(level)}: must be one of ${LEVELS.join(', ')}`);
   const destination = options.destination ?? pino.destination({ fd: 2, sync: false });
+  const scrub = createSecretScrubber(options.secrets ?? secretValuesOf(process.env));
   return pino(
     {
       name: service,
-      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      level,
       redact: { paths: REDACT, censor: '[redacted]' },
       base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    scrubbing(destination, createSecretScrubber(options.secrets ?? secretValuesOf(process.env))),
+    scrubbing(destination, (line) => escapeJsonControlCharacters(scrub(line))),
   );
 }
 
 /** A logger that drops everything, for tests and quiet CLI runs. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
-}
-
-/** user:pass@ in URLs (proxies, brokers) is replaced before a URL is logged. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^/@\s]*@/, '//[redacted]@');
 }
 
 /** The destination, with every line passed through the scrubber first; flushing reaches the real stream. */

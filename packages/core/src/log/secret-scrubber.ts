@@ -1,7 +1,10 @@
 /** Variables whose whole value is a secret, by the naming every setting of ours follows. */
 const SECRET_NAME = /(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|CREDENTIALS?)$/i;
-/** The userinfo of a URL: `scheme://user:password@host`. */
-const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'\\]+@/gi;
+/**
+ * The userinfo of a URL: `scheme://user:password@host`. It runs to the last @ before the end of
+ * the authority, as URL parsers read it, so `http://a:b@c@host` loses `a:b@c`, not just `a:b`.
+ */
+const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'\\<>]*@/gi;
 /**
  * Shorter values are not hunted for in log lines: they would blank out ordinary words, and the
  * field-name and URL rules still hide them where they are usually written.
@@ -17,7 +20,7 @@ export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
     if (SECRET_NAME.test(name)) found.add(value);
-    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@]+)@/gi)) {
+    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/?#"'\\<>]+)@/gi)) {
       const userinfo = match[1]!;
       // user:password, or a bare token before the @.
       const password = userinfo.slice(userinfo.indexOf(':') + 1);
@@ -36,10 +39,15 @@ export function createSecretScrubber(secrets: readonly string[]): (text: string)
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b.length - a.length);
   return (text) => {
-    let out = text.includes('://') ? text.replace(URL_USERINFO, '$1[redacted]@') : text;
+    let out = redactUrl(text);
     for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
     return out;
   };
+}
+
+/** Every `user:password@` of a URL in the text becomes `[redacted]@`: for proxies, brokers, and URLs shown to users. */
+export function redactUrl(text: string): string {
+  return text.includes('://') ? text.replace(URL_USERINFO, '$1[redacted]@') : text;
 }
 
 function safeDecode(text: string): string {

@@ -1,5 +1,6 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { errorCode } from '../errors.js';
+import { decoratePort, type PortCall } from '../ports/decorate-port.js';
 import { LATENCY_BUCKETS } from './latency-buckets.js';
 
 export interface StoreMetrics {
@@ -30,8 +31,8 @@ export function createStoreMetrics(registry: Registry): StoreMetrics {
   });
 
   const timed =
-    (call: (...args: unknown[]) => unknown, store: string, operation: string) =>
-    (...args: unknown[]): unknown => {
+    (call: PortCall, store: string, operation: string): PortCall =>
+    (...args) => {
       const started = performance.now();
       const failed = (error: unknown) => {
         duration.observe({ store, operation, result: 'error' }, (performance.now() - started) / 1000);
@@ -52,22 +53,6 @@ export function createStoreMetrics(registry: Registry): StoreMetrics {
     };
 
   return {
-    instrument<T extends object>(port: T, store: string): T {
-      // A Proxy rather than a class per port: a method added to a port is measured without an edit here.
-      const wrapped = new Map<string, unknown>();
-      return new Proxy(port, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property, target);
-          if (typeof value !== 'function' || typeof property !== 'string') return value;
-          let method = wrapped.get(property);
-          if (!method)
-            wrapped.set(
-              property,
-              (method = timed((value as (...args: unknown[]) => unknown).bind(target), store, property)),
-            );
-          return method;
-        },
-      });
-    },
+    instrument: (port, store) => decoratePort(port, (call, operation) => timed(call, store, operation)),
   };
 }

@@ -111,6 +111,8 @@ export interface LinkBaseStats {
     byLevel: Record<string, number>;
     topQueues: { queueKey: string; due: number }[];
   } | null;
+  /** With `due`: when the next URL not due now comes due (the earliest nextFetchAt after `now`, leases aside); null if none will. */
+  nextDueAt: number | null;
 }
 
 /** Operator state kept beside the records, so it survives a restart. */

@@ -16,7 +16,7 @@ export const runtimeSettings = {
   fingerprints: setting(
     'CRAWLER_FINGERPRINTS',
     z.enum(['redis', 'memory']).default('redis'),
-    'Fingerprint store (dedup): redis, or memory.',
+    'Fingerprint store (dedup): redis, or memory (in-process, kept in a folder under CRAWLER_DATA_DIR).',
   ),
   pageStore: setting(
     'CRAWLER_PAGE_STORE',
@@ -26,7 +26,7 @@ export const runtimeSettings = {
   dataDir: setting(
     'CRAWLER_DATA_DIR',
     z.string().min(1).default('crawl-data'),
-    'Folder for the file link base and WARC files.',
+    'Folder for the file link base, the in-process fingerprint store and WARC files.',
   ),
   topicPrefix: setting(
     'CRAWLER_TOPIC_PREFIX',

@@ -175,7 +175,21 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       expect((after.dueDetail!.byLevel['2'] ?? 0) - (before.dueDetail!.byLevel['2'] ?? 0)).toBe(1);
       expect(after.dueDetail!.topQueues.length).toBeGreaterThan(0);
       const plain = await linkbase.stats(3_000_000);
-      expect([plain.due, plain.dueDetail]).toEqual([null, null]);
+      expect([plain.due, plain.dueDetail, plain.nextDueAt]).toEqual([null, null, null]);
+    });
+
+    it('tells when the next URL comes due, final and never-again records aside', async () => {
+      // Far beyond every other test's times, so the store's other records do not come first.
+      const at = 4e15;
+      await linkbase.insertNew([
+        makeLinkRecord(unique('later'), { status: 'fetched', fetchCount: 1, nextFetchAt: at + 5000 }),
+        makeLinkRecord(unique('sooner'), { status: 'retry', nextFetchAt: at + 2000 }),
+        makeLinkRecord(unique('gone'), { status: 'gone', nextFetchAt: at + 1000 }),
+        makeLinkRecord(unique('never'), { status: 'error', nextFetchAt: Number.MAX_SAFE_INTEGER }),
+      ]);
+      expect((await linkbase.stats(at, { due: true })).nextDueAt).toBe(at + 2000);
+      expect((await linkbase.stats(at + 2000, { due: true })).nextDueAt).toBe(at + 5000);
+      expect((await linkbase.stats(at + 5000, { due: true })).nextDueAt).toBeNull();
     });
 
     it('keeps the control state (paused jobs and queues, added jobs)', async () => {

@@ -20,6 +20,27 @@ export function gzipBombAnswer(): RawAnswer {
   };
 }
 
+/**
+ * `bytes` as a valid Zstandard frame (RFC 8878) of stored, uncompressed blocks: any zstd decoder
+ * reads it, and it needs no zstd encoder, which Node 20 lacks.
+ */
+export function zstdRawFrame(bytes: Buffer): Buffer {
+  const header = Buffer.alloc(9);
+  header.writeUInt32LE(0xfd2fb528, 0); // magic number
+  header[4] = 0xa0; // Frame_Header_Descriptor: 4-byte content size, single segment, no checksum
+  header.writeUInt32LE(bytes.length, 5);
+  const blocks: Buffer[] = [header];
+  const maxBlock = 128 * 1024;
+  for (let offset = 0; offset < bytes.length || offset === 0; offset += maxBlock) {
+    const block = bytes.subarray(offset, offset + maxBlock);
+    const last = offset + maxBlock >= bytes.length ? 1 : 0;
+    const blockHeader = Buffer.alloc(3);
+    blockHeader.writeUIntLE((block.length << 3) | last, 0, 3); // Block_Type 0: raw
+    blocks.push(blockHeader, block);
+  }
+  return Buffer.concat(blocks);
+}
+
 /** Bodies that test decoding and size limits: every Content-Encoding, a bomb, oversized bodies, types that lie. */
 export function addEdgeBodyPages(host: HostModel): void {
   const html = (encoding: string, encode: (bytes: Buffer) => Buffer) =>
@@ -54,6 +75,8 @@ export function addEdgeBodyPages(host: HostModel): void {
     '/encoding/gzip-br',
     html('gzip, br', (bytes) => brotliCompressSync(gzipSync(bytes))),
   );
+  // zstd, which the crawler does not ask for (Node 20's zlib cannot decode it): a server may send it anyway.
+  addResource(host, '/encoding/zstd', html('zstd', zstdRawFrame));
   addResource(host, '/gzip-bomb', lazy(gzipBombAnswer));
 
   addResource(

@@ -51,7 +51,7 @@ export function createRequestHandler(
     }
     switch (resource.kind) {
       case 'page':
-        sendPage(state, host, resource.page, req, res, head);
+        sendPage(state, host, resource.page, req, res, head, path);
         return;
       case 'redirect':
         sendStatus(res, resource.status, head, { location: resource.location });
@@ -66,7 +66,7 @@ export function createRequestHandler(
           state.flakyServed.set(key, served + 1);
           sendStatus(res, resource.status, head, resource.status === 429 ? { 'retry-after': '1' } : {});
         } else {
-          sendPage(state, host, resource.page, req, res, head);
+          sendPage(state, host, resource.page, req, res, head, path);
         }
         return;
       }
@@ -74,7 +74,7 @@ export function createRequestHandler(
         const { page } = resource;
         const timer = setTimeout(() => {
           state.timers.delete(timer);
-          if (!res.destroyed) sendPage(state, host, page, req, res, head);
+          if (!res.destroyed) sendPage(state, host, page, req, res, head, path);
         }, resource.delayMs);
         state.timers.add(timer);
         res.once('close', () => {
@@ -130,11 +130,13 @@ function sendPage(
   req: IncomingMessage,
   res: ServerResponse,
   head: boolean,
+  path: string,
 ): void {
   const rendered = state.renderer.render(host, page, state.round);
   if (rendered.etag !== undefined && rendered.lastModified !== undefined) {
     const validators = { etag: rendered.etag, 'last-modified': rendered.lastModified };
     if (isNotModified(req, rendered.etag, rendered.lastModified)) {
+      state.log.recordNotModified(`${host.origin}${path}`);
       res.writeHead(304, validators);
       res.end();
       return;

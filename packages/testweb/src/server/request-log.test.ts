@@ -13,8 +13,14 @@ describe('request log', () => {
     expect(log.count('http://127.0.0.1:1/never')).toBe(0);
     expect(log.total()).toBe(4);
     expect(log.urls().sort()).toEqual(['http://127.0.0.1:1/a', 'http://127.0.0.1:1/b']);
+    log.recordNotModified('http://127.0.0.1:1/a');
+    expect([
+      log.notModified('http://127.0.0.1:1/a'),
+      log.notModified('http://127.0.0.1:1/b'),
+      log.notModified(),
+    ]).toEqual([1, 0, 1]);
     log.reset();
-    expect([log.total(), log.count('http://127.0.0.1:1/a'), log.urls()]).toEqual([0, 0, []]);
+    expect([log.total(), log.count('http://127.0.0.1:1/a'), log.urls(), log.notModified()]).toEqual([0, 0, [], 0]);
   });
 
   it('keeps each request with its arrival time and client address', () => {

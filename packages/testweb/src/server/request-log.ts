@@ -17,6 +17,8 @@ export interface RequestLog {
   total(): number;
   /** Every URL requested at least once since the last reset. */
   urls(): string[];
+  /** Requests answered 304 Not Modified (a conditional GET that matched), for the URL or in all. */
+  notModified(url?: string): number;
   /** The latest requests in arrival order (at most MAX_LOGGED of them), for timing checks. */
   entries(): readonly LoggedRequest[];
   reset(): void;
@@ -24,6 +26,7 @@ export interface RequestLog {
 
 export interface RequestRecorder extends RequestLog {
   record(url: string, method: LoggedMethod, remote?: string): void;
+  recordNotModified(url: string): void;
 }
 
 /** Requests kept with their times: enough for any test crawl, bounded for benchmarks. */
@@ -33,9 +36,16 @@ export function createRequestLog(
   now: () => number = () => performance.timeOrigin + performance.now(),
 ): RequestRecorder {
   const counts = new Map<string, { GET: number; HEAD: number }>();
+  const notModified = new Map<string, number>();
   let logged: LoggedRequest[] = [];
   let total = 0;
+  let totalNotModified = 0;
   return {
+    recordNotModified(url) {
+      notModified.set(url, (notModified.get(url) ?? 0) + 1);
+      totalNotModified++;
+    },
+    notModified: (url) => (url === undefined ? totalNotModified : (notModified.get(url) ?? 0)),
     record(url, method, remote = '') {
       let entry = counts.get(url);
       if (!entry) {
@@ -58,8 +68,10 @@ export function createRequestLog(
     entries: () => logged.slice(-MAX_LOGGED),
     reset() {
       counts.clear();
+      notModified.clear();
       logged = [];
       total = 0;
+      totalNotModified = 0;
     },
   };
 }

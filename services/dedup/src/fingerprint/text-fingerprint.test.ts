@@ -59,4 +59,14 @@ describe('headline', () => {
     expect(headline('News — Ferries: a new schedule from March')).toBe('Ferries: a new schedule from March');
     expect(headline('Well-known co-op opens')).toBe('Well-known co-op opens');
   });
+
+  it("counts no words in a guessed headline: the longest part may be the site's name", () => {
+    const guessed = fingerprintText('Index — Python 3.11.2 documentation', article, 'en');
+    expect(headline('Index — Python 3.11.2 documentation')).toBe('Python 3.11.2 documentation');
+    expect(guessed.headlineWords).toBe(0);
+    const search = fingerprintText('Search — Python 3.11.2 documentation', article, 'en');
+    expect(search.title).toBe(guessed.title);
+    expect(search.titleKey).not.toBe(guessed.titleKey);
+    expect(fingerprintText(' index —  Python 3.11.2 documentation', article, 'en').titleKey).toBe(guessed.titleKey);
+  });
 });

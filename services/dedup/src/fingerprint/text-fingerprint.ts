@@ -1,5 +1,6 @@
 import { FeatureCounts } from './feature-counts.js';
 import { combineHashes, hex32, murmur32 } from './feature-hash.js';
+import { ShingleSketcher, type ShingleSketch } from './shingle-sketch.js';
 import { countFeatures, featureHash, simhash } from './simhash.js';
 import { tokenize } from './tokenize.js';
 
@@ -17,10 +18,18 @@ export interface TextFingerprint {
   body: bigint;
   pairs: bigint;
   title: bigint | null;
+  /** Bottom-k sketch of its runs of four content words: what verifies a match SimHash found. */
+  sketch: ShingleSketch;
   /** Content words in the text: short texts are not compared for near duplicates. */
   tokens: number;
-  /** Content words in the headline; 0 when the title is only the site's name (its template's title parts). */
+  /**
+   * Content words in the headline; 0 when the title is only the site's name (its template's title
+   * parts), or when the headline is a guess: the longest part of a title whose other parts left too
+   * little ("Index — Python 3.11.2 documentation" gives "Python 3.11.2 documentation", the site's).
+   */
   headlineWords: number;
+  /** Hash of the whole title, case and spaces folded; null without one. */
+  titleKey: number | null;
 }
 
 const TITLE_SEPARATORS = / [|\-–—·»] | :: /;
@@ -34,15 +43,18 @@ export function fingerprintText(
   const tokens = tokenize(text, lang);
   const counts = new FeatureCounts(tokens.length);
   const pairs = new FeatureCounts(tokens.length);
+  const sketcher = new ShingleSketcher();
   let previous: number | null = null;
   for (const token of tokens) {
     const hash = featureHash(token);
     counts.add(hash);
+    sketcher.add(hash);
     if (previous !== null) pairs.add(combineHashes(previous, hash));
     previous = hash;
   }
   counts.square();
-  const headlineTokens = title ? tokenize(headline(title, siteTitleParts), lang) : [];
+  const found = title ? splitHeadline(title, siteTitleParts) : null;
+  const headlineTokens = found ? tokenize(found.headline, lang) : [];
   const siteNameOnly =
     title !== null &&
     siteTitleParts !== undefined &&
@@ -50,9 +62,11 @@ export function fingerprintText(
   return {
     body: simhash(counts),
     pairs: simhash(pairs),
+    sketch: sketcher.sketch(),
     title: headlineTokens.length > 0 ? simhash(countFeatures(headlineTokens)) : null,
     tokens: tokens.length,
-    headlineWords: siteNameOnly ? 0 : headlineTokens.length,
+    headlineWords: siteNameOnly || found?.guessed ? 0 : headlineTokens.length,
+    titleKey: title ? murmur32(title.toLowerCase().replace(/\s+/g, ' ').trim(), 0) : null,
   };
 }
 
@@ -76,13 +90,21 @@ export function titleParts(title: string): string[] {
  * new schedule").
  */
 export function headline(title: string, siteTitleParts?: ReadonlySet<string>): string {
+  return splitHeadline(title, siteTitleParts).headline;
+}
+
+/** The headline, and whether it is a guess: the longest part, taken when the others left too little. */
+export function splitHeadline(
+  title: string,
+  siteTitleParts?: ReadonlySet<string>,
+): { headline: string; guessed: boolean } {
   const parts = titleParts(title);
-  if (parts.length <= 1) return title.trim();
+  if (parts.length <= 1) return { headline: title.trim(), guessed: false };
   if (siteTitleParts) {
     const kept = parts.filter((part) => !siteTitleParts.has(titlePartKey(part)));
-    if (kept.length > 0 && kept.length < parts.length) return kept.join(' ');
+    if (kept.length > 0 && kept.length < parts.length) return { headline: kept.join(' '), guessed: false };
   }
   const withoutLast = parts.slice(0, -1).join(' ');
-  if (withoutLast.split(/\s+/).length >= 3) return withoutLast;
-  return parts.reduce((best, part) => (part.length > best.length ? part : best), '');
+  if (withoutLast.split(/\s+/).length >= 3) return { headline: withoutLast, guessed: false };
+  return { headline: parts.reduce((best, part) => (part.length > best.length ? part : best), ''), guessed: true };
 }

@@ -1,6 +1,7 @@
 import type { PageAnalysis } from '../analyze-page.js';
-import { hammingDistance } from '../fingerprint/simhash.js';
-import { specificHeadline, type NearThresholds } from './nearest-match.js';
+import { resemblance } from '../fingerprint/shingle-sketch.js';
+import { judgeNearDuplicate, sizesAllowCopy, type NearLimits } from './near-duplicate-rule.js';
+import { siteTag, subjectOf } from './near-subject.js';
 
 export type Similarity = 'exact_duplicate' | 'near_duplicate' | 'different' | 'too_short';
 
@@ -11,52 +12,37 @@ export interface PageComparison {
   bodyDistance: number | null;
   titleDistance: number | null;
   pairsDistance: number | null;
+  /** Estimated resemblance of the texts' runs of four content words (null for media and texts without one). */
+  resemblance: number | null;
 }
 
 /**
- * What dedup would decide about two pages, each check as the stage makes it (see nearest-match.ts):
- * same digest; enough words; headline, body within k (wider for the same specific headline), word
- * pairs; a match on one site needs its headline within k. For `crawler check similar`.
+ * What dedup decides about page B when page A was crawled first: the same digest and sizes a copy
+ * may have (decide-exact.ts), else the near-duplicate rule (near-duplicate-rule.ts), the very
+ * function the stage applies to the candidates its index finds. For `crawler check similar`.
  */
 export function comparePages(
   a: { host: string; analysis: PageAnalysis },
   b: { host: string; analysis: PageAnalysis },
-  limits: NearThresholds,
-  minTokens: number,
+  limits: NearLimits,
 ): PageComparison {
-  const [x, y] = [a.analysis.fingerprint, b.analysis.fingerprint];
-  const bodyDistance = x && y ? hammingDistance(x.body, y.body) : null;
-  const pairsDistance = x && y ? hammingDistance(x.pairs, y.pairs) : null;
-  const titleDistance = x?.title != null && y?.title != null ? hammingDistance(x.title, y.title) : null;
-  const result = (decision: Similarity, reason: string): PageComparison => ({
-    decision,
-    reason,
-    bodyDistance,
-    titleDistance,
-    pairsDistance,
-  });
-  if (a.analysis.digest === b.analysis.digest)
-    return result('exact_duplicate', 'same digest of title and de-noised main text');
-  if (!x || !y) return result('different', 'media are compared by their bytes, and these differ');
-  if (Math.min(x.tokens, y.tokens) < minTokens)
-    return result('too_short', `under ${minTokens} content words: compared exactly only`);
-  if (titleDistance !== null && titleDistance > limits.title)
-    return result('different', `headlines ${titleDistance} bits apart (at most ${limits.title})`);
-  // Past k bits only the same specific headline helps, and then the word pairs must agree more.
-  const widened = bodyDistance! > limits.body && titleDistance === 0 && specificHeadline(x) && specificHeadline(y);
-  const reach = widened ? `at most ${limits.sameHeadline} with the same headline` : `at most ${limits.body}`;
-  const pairLimit = widened ? limits.sameHeadlinePairs : limits.pairs;
-  if (bodyDistance! > (widened ? limits.sameHeadline : limits.body))
-    return result('different', `main texts ${bodyDistance} bits apart (${reach})`);
-  if (pairsDistance! > pairLimit)
-    return result(
-      'different',
-      `same words, other word order: word pairs ${pairsDistance} bits apart (at most ${pairLimit})`,
-    );
-  if (a.host === b.host && titleDistance !== null && titleDistance > limits.body)
-    return result(
-      'different',
-      `same site, headlines ${titleDistance} bits apart (at most ${limits.body} within one site)`,
-    );
-  return result('near_duplicate', `main texts ${bodyDistance} bits apart (${reach})`);
+  const [original, page] = [subjectOf(a.host, a.analysis), subjectOf(b.host, b.analysis)];
+  const judged = page && original ? judgeNearDuplicate(page, original, limits) : null;
+  const measured = {
+    bodyDistance: judged?.bodyDistance ?? null,
+    titleDistance: judged?.titleDistance ?? null,
+    pairsDistance: judged?.pairsDistance ?? null,
+    // Shown even when an earlier check decided: what the texts share is what a user asks about.
+    resemblance:
+      judged?.resemblance ?? (page?.sketch && original?.sketch ? resemblance(page.sketch, original.sketch) : null),
+  };
+  const sizes = sizesAllowCopy(
+    { site: siteTag(a.host), pageChars: a.analysis.pageChars },
+    { site: siteTag(b.host), pageChars: b.analysis.pageChars },
+  );
+  if (a.analysis.digest === b.analysis.digest && sizes)
+    return { decision: 'exact_duplicate', reason: 'same digest of title and de-noised main text', ...measured };
+  if (!judged)
+    return { decision: 'different', reason: 'media are compared by their bytes, and these differ', ...measured };
+  return { decision: judged.decision, reason: judged.reason, ...measured };
 }

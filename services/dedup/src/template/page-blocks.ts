@@ -109,7 +109,16 @@ export interface BlockLimits {
 export const defaultBlockLimits: BlockLimits = { maxBlocks: 2000, maxChars: 2_000_000 };
 
 export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLimits): PageBlock[] {
+  return readBlocks(html, limits).blocks;
+}
+
+/** The blocks, and how many characters of visible text the page has, the blocks past the limit included. */
+export function readBlocks(
+  html: string,
+  limits: BlockLimits = defaultBlockLimits,
+): { blocks: PageBlock[]; textChars: number } {
   const blocks: PageBlock[] = [];
+  let textChars = 0;
   // Hash of the path so far, one per open element: each is the element's signature hashed with
   // its parent's path hash as the seed, so a block's path costs nothing to name.
   const pathHashes: number[] = [0];
@@ -120,6 +129,7 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
   const flush = () => {
     const collapsed = collapse(text);
     text = '';
+    textChars += collapsed.length;
     if (collapsed === '' || blocks.length >= limits.maxBlocks) return;
     blocks.push({ path: pathHashes.at(-1)!, masked: murmur32(maskText(collapsed), 0), text: collapsed });
   };
@@ -156,7 +166,7 @@ export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLi
   parser.write(html.length > limits.maxChars ? html.slice(0, limits.maxChars) : html);
   parser.end();
   flush();
-  return blocks;
+  return { blocks, textChars };
 }
 
 function signature(tag: string, attributes: Record<string, string>): string {

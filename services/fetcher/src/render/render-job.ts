@@ -8,7 +8,7 @@ import { renderRulesSchema, type RenderRule } from './render-rules.js';
  * `enabled` turns rendering on for the job, `rules` come before those of FETCHER_RENDER_RULES_FILE.
  */
 const renderJobSchema = z
-  .object({
+  .strictObject({
     enabled: z.boolean().default(false),
     rules: renderRulesSchema.default([]),
   })

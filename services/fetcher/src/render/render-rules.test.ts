@@ -45,6 +45,10 @@ describe('render rules', () => {
     const bad = await fileWith('d.json', [{ pattern: '(' }]);
     expect(() => loadRenderRulesFile(bad)).toThrow(/rules\.0\.pattern: not a valid regular expression/);
     expect(() => loadRenderRulesFile(join(tmpdir(), 'no-such-rules.json'))).toThrow(ConfigError);
+    // A key it does not know is refused, not read as "no rules".
+    const misspelt = await fileWith('c.json', { rulez: [{ pattern: 'y' }] });
+    expect(() => loadRenderRulesFile(misspelt)).toThrow(/"rulez" is not known/);
+    expect(() => parseRenderRules([{ pattern: 'y', scroll: 3 }], 'd.json')).toThrow(/d\.json: rules\.0: .*"scroll"/);
   });
 
   it("reads the crawl job's rendering section and ignores everything else in the job", async () => {

@@ -19,7 +19,7 @@ const regexSource = z.string().refine(
  * always: render it; learn: render it until the site's learned decision says rendering changes
  * nothing there; never: do not render it, even if it looks like a shell.
  */
-export const renderRuleSchema = z.object({
+export const renderRuleSchema = z.strictObject({
   pattern: regexSource,
   render: z.enum(['always', 'learn', 'never']).default('always'),
   /** Scrolls to the end of the page, each followed by a wait for its requests (infinite-scroll lists). */
@@ -59,7 +59,13 @@ export function loadRenderRulesFile(path: string): RenderRule[] {
       { cause },
     );
   }
-  return parseRenderRules(Array.isArray(raw) ? raw : (raw as { rules?: unknown })?.rules, path);
+  if (Array.isArray(raw)) return parseRenderRules(raw, path);
+  const unknown = typeof raw === 'object' && raw !== null ? Object.keys(raw).find((key) => key !== 'rules') : '(root)';
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `${path}: a render rules file is a list of rules or {"rules": [...]}; "${unknown}" is not known`,
+    );
+  return parseRenderRules((raw as { rules?: unknown }).rules, path);
 }
 
 export function parseRenderRules(value: unknown, source: string): RenderRule[] {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../address-policy.js';
 import { HttpClient } from '../http-client.js';
 import { RobotsCache, type RobotsCacheOptions } from './robots-cache.js';
+import { fetchRobots } from './robots-fetch.js';
 
 describe('RobotsCache on the edge test web', () => {
   let web: TestWeb;
@@ -87,6 +88,11 @@ describe('RobotsCache on the edge test web', () => {
     expect(failing.failure).toMatchObject({ httpStatus: 503 });
     const unreachable = await robots.policyFor(new URL('http://127.0.0.1:1/page'));
     expect(unreachable.failure).toMatchObject({ httpStatus: null, error: { code: 'ECONNREFUSED' } });
+  });
+
+  it('takes a robots.txt in an encoding it cannot decode (zstd) as unavailable, not as rules', async () => {
+    const { record } = await fetchRobots(client, url('http', '/encoding/zstd'), 2000);
+    expect(record).toMatchObject({ kind: 'unavailable', httpStatus: 200, errorCode: 'CONTENT_ENCODING_UNSUPPORTED' });
   });
 
   it('tries an unavailable robots.txt again once the error TTL has passed', async () => {

@@ -60,6 +60,17 @@ export async function fetchRobots(
         url = new URL(location, url);
         continue;
       }
+      // Rules still encoded in a coding we cannot read are not known: as unreachable as a 5xx.
+      if (response.status >= 200 && response.status < 300 && response.undecodedEncoding !== undefined)
+        return {
+          hops,
+          record: {
+            kind: 'unavailable',
+            httpStatus: response.status,
+            errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+            fetchedAt: now(),
+          },
+        };
       if (response.status >= 200 && response.status < 300)
         return {
           hops,

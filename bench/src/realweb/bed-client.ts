@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../reliability/support/stack-env.js';
+import { repoRoot } from '../stack/stack-env.js';
 
 const run = promisify(execFile);
 const BED_PY = join(repoRoot, 'test/realweb/bed.py');
@@ -40,7 +40,36 @@ export interface BedScore {
   falseDuplicates: { url: string; duplicateOf: string | null }[];
   conditionalRequests: number;
   notModified: number;
-  textRecall?: { url: string; recall: number; words: number }[];
+  /** With `textRecall`: each stored page's main text against its content area, and the summary. */
+  textRecall?: PageTextScore[];
+  textRecallSummary?: TextScore;
+}
+
+/** One page's main text against its generator's content area: shares of words (bed.py text_score). */
+export interface PageTextScore {
+  url: string;
+  /** Of the content area's words, the share found in the text. */
+  recall: number;
+  /** Of the text's words, the share that are in the content area. */
+  precision: number;
+  /** Words of the content area. */
+  words: number;
+}
+
+/** Main texts scored against the content areas (bed.py recall_summary). */
+export interface TextScore {
+  pages: number;
+  atThreshold: number;
+  /** Pages whose recall is at least `atThreshold`. */
+  shareAtThreshold: number;
+  meanRecall: number;
+  meanPrecision: number;
+  /** Precision over all words, a big page weighing by its size. */
+  wordPrecision: number;
+  /** Truth pages with no text given (bed.py recall only). */
+  missing?: string[];
+  /** The pages of lowest recall, when asked for. */
+  worst?: PageTextScore[];
 }
 
 export function bedFile(): string {
@@ -66,8 +95,15 @@ export async function bedTruth(file: string): Promise<BedTruth> {
   return JSON.parse(readFileSync(file, 'utf8')) as BedTruth;
 }
 
+/**
+ * Where a crawl's pages are: an embedded crawl's --out folder (WARC files, link base), the stack's
+ * index and table, or, for a crawler without a link base, a file of the URLs it kept, one a line
+ * (a URL kept twice is listed twice).
+ */
 export type CrawlStores =
-  { out: string } | { elasticsearchUrl: string; index: string; hbaseRestUrl: string; table: string };
+  | { out: string }
+  | { elasticsearchUrl: string; index: string; hbaseRestUrl: string; table: string }
+  | { storedList: string };
 
 /** Scores the crawl whose User-Agent carries `uaToken` against the truth in `truthFile`. */
 export async function scoreCrawl(
@@ -77,9 +113,22 @@ export async function scoreCrawl(
   options: { textRecall?: boolean } = {},
 ): Promise<BedScore> {
   const where =
-    'out' in stores ? ['--out', stores.out] : ['--es-url', stores.elasticsearchUrl, '--es-index', stores.index];
-  if (!('out' in stores)) where.push('--hbase-rest', stores.hbaseRestUrl, '--hbase-table', stores.table);
+    'out' in stores
+      ? ['--out', stores.out]
+      : 'storedList' in stores
+        ? ['--stored', stores.storedList]
+        : ['--es-url', stores.elasticsearchUrl, '--es-index', stores.index];
+  if ('table' in stores) where.push('--hbase-rest', stores.hbaseRestUrl, '--hbase-table', stores.table);
   const args = ['score', '--bed', bedFile(), '--truth', truthFile, '--ua', uaToken, ...where];
   if (options.textRecall) args.push('--text-recall');
   return JSON.parse(await python(args)) as BedScore;
+}
+
+/**
+ * Main texts produced without a crawl (`{url: text}` in `textsFile`, e.g. by
+ * bench/src/realweb/bed-texts.ts) scored by bed.py against each truth page's content area.
+ */
+export async function scoreTexts(truthFile: string, textsFile: string, worst = 0): Promise<TextScore> {
+  const args = ['recall', '--bed', bedFile(), '--truth', truthFile, '--texts', textsFile, '--worst', String(worst)];
+  return JSON.parse(await python(args)) as TextScore;
 }
