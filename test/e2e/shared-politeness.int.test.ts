@@ -5,7 +5,9 @@ import { catalogGroups, silentLogger, type Bus, type LinkBase } from '@crawler/c
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { footprintCommand } from '../../packages/cli/src/commands/footprint.js';
+import type { summarizeFootprint } from '../../packages/cli/src/ops/footprint-report.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import {
   describeFetcherGroup,
@@ -87,6 +89,18 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     removeScratchDir(logDir);
   });
 
+  /** `crawler footprint --json` with the crawl's settings: what the fetchers counted in Redis. */
+  async function footprint(): Promise<ReturnType<typeof summarizeFootprint>> {
+    const out: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    try {
+      expect(await footprintCommand(['--json'], env)).toBe(0);
+    } finally {
+      stdout.mockRestore();
+    }
+    return JSON.parse(out.join('')) as ReturnType<typeof summarizeFootprint>;
+  }
+
   async function crawlSettled(): Promise<boolean> {
     await linkbase.flush();
     const stats = await linkbase.stats(Date.now());
@@ -138,5 +152,17 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     const joined = group.members.find((member) => member.instance?.endsWith(`/${third.child.pid}`));
     expect(joined?.partitions.length).toBeGreaterThan(0);
     expect(Number((await third.health())?.processed)).toBeGreaterThan(0);
+
+    // The fetchers' own count, read by `crawler footprint --json`, matches the site's log: every
+    // page request from our /24, none of a host's two closer than the domain's delay.
+    const report = await footprint();
+    expect(report.networks).toEqual([
+      { network: '127.0.0.0/24', sites: 4, requests: expect.any(Number), pages: expect.any(Number), attachments: 0 },
+    ]);
+    expect(report.networks[0]!.pages).toBeGreaterThanOrEqual(requests.length);
+    expect(report.sites.map((site) => site.site).sort()).toEqual(
+      web.hosts.map((host) => new URL(host.origin).host).sort(),
+    );
+    for (const site of report.sites) expect(site.minIntervalMs!).toBeGreaterThanOrEqual(DELAY_MS);
   });
 });
