@@ -90,6 +90,7 @@ const KINDS: Record<string, Kind> = {
   interval: 'duration',
   'stall-after': 'duration',
   host: 'free',
+  site: 'free',
   class: 'free',
   since: 'duration',
   limit: 'count',
@@ -101,6 +102,7 @@ const KIND_OF_COMMAND: Record<string, Kind> = {
   'page get --out': 'warc-out',
   'status --out': 'crawl-out',
   'errors --out': 'crawl-out',
+  'footprint --out': 'crawl-out',
   'lag --group': 'crawl-group',
   'lag --topic': 'free',
 };
@@ -188,6 +190,7 @@ describe('crawler command line fuzz', () => {
       render: [`${site}/page`],
       status: ['--once'],
       errors: [],
+      footprint: [],
       'dlq list': [],
       'dlq replay': ['--dry-run'],
       'page get': ['http://a.test/page'],
