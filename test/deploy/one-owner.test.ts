@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every shared concern has one owner file (docs/ARCHITECTURE.md, "Who owns what"). These checks
+ * read the sources and fail when a concern is written again somewhere else: each names the owner
+ * and the places that copied it.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The code that runs: packages, services, benches and test support, not the tests themselves. */
+const productFiles = ['packages', 'services', 'bench/src', 'test/support']
+  .flatMap(sourceFiles)
+  .filter((path) => !/\.test\.ts$/.test(path))
+  .map((path) => relative(root, join(root, path)));
+
+describe('one owner per shared concern', () => {
+  it('a regular expression setting is checked by core regexSource only', () => {
+    const copies = productFiles.filter((path) =>
+      /refine\(\s*\(\w+\)\s*=>\s*\{\s*try\s*\{\s*new RegExp\(/.test(readFileSync(join(root, path), 'utf8')),
+    );
+    expect(copies).toEqual(['packages/core/src/config/regex-source.ts']);
+  });
+});
