@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -25,11 +26,52 @@ const productFiles = ['packages', 'services', 'bench/src', 'test/support']
   .filter((path) => !/\.test\.ts$/.test(path))
   .map((path) => relative(root, join(root, path)));
 
+const parsed = new Map<string, ts.SourceFile>();
+function parse(path: string): ts.SourceFile {
+  let file = parsed.get(path);
+  if (!file) {
+    file = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, true);
+    parsed.set(path, file);
+  }
+  return file;
+}
+
+/** `path:line` of every node of every product file the predicate picks. */
+function find(predicate: (node: ts.Node) => boolean): string[] {
+  const found: string[] = [];
+  for (const path of productFiles) {
+    const file = parse(path);
+    const visit = (node: ts.Node): void => {
+      if (predicate(node)) found.push(`${path}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
+}
+
+const fileOf = (place: string) => place.slice(0, place.lastIndexOf(':'));
+const propertyNames = (node: ts.ObjectLiteralExpression) =>
+  new Set(
+    node.properties.flatMap((property) =>
+      property.name && ts.isIdentifier(property.name) ? [property.name.text] : [],
+    ),
+  );
+
 describe('one owner per shared concern', () => {
   it('a regular expression setting is checked by core regexSource only', () => {
     const copies = productFiles.filter((path) =>
       /refine\(\s*\(\w+\)\s*=>\s*\{\s*try\s*\{\s*new RegExp\(/.test(readFileSync(join(root, path), 'utf8')),
     );
     expect(copies).toEqual(['packages/core/src/config/regex-source.ts']);
+  });
+
+  it('a StatusUpdate is built field by field only by core statusUpdate', () => {
+    const built = find((node) => {
+      if (!ts.isObjectLiteralExpression(node)) return false;
+      const names = propertyNames(node);
+      return names.has('duplicateOf') && names.has('retryAfterMs') && names.has('rawDigest');
+    });
+    expect(built.map(fileOf)).toEqual(['packages/core/src/status-update.ts']);
   });
 });

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './messages.js';
+export * from './status-update.js';
 export * from './body-codec.js';
 export * from './url-identity.js';
 export * from './catalog.js';
