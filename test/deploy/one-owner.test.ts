@@ -74,4 +74,16 @@ describe('one owner per shared concern', () => {
     });
     expect(built.map(fileOf)).toEqual(['packages/core/src/status-update.ts']);
   });
+
+  it('CRAWLER_TOPIC_PREFIX is applied by the crawl bus, not threaded through the code that uses it', () => {
+    const mentions = productFiles.filter((path) => /\btopicPrefix\b/.test(readFileSync(join(root, path), 'utf8')));
+    expect(mentions.sort()).toEqual([
+      // The setting, and the two places that open the crawl's bus (services and operators' commands).
+      'packages/adapters/src/create-ports.ts',
+      'packages/cli/src/ops/crawl-status.ts', // the field of `crawler status --json` that shows it
+      'packages/cli/src/ops/stack-access.ts',
+      'packages/core/src/config/config-file-keys.ts',
+      'packages/core/src/service/runtime-settings.ts',
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
-import { loadCatalog } from '@crawler/core';
+import { loadCatalog, prefixTopics } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -20,13 +20,17 @@ export interface PortOptions {
   readOnly?: boolean;
 }
 
-/** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
+/**
+ * The crawl's bus, with every catalog topic created (idempotent). Services name topics and groups
+ * as the catalog does; on Kafka the bus puts CRAWLER_TOPIC_PREFIX before them (prefixTopics). An
+ * in-process bus is the crawl's alone and needs none.
+ */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
   const bus =
     runtime.bus === 'kafka'
-      ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger)
+      ? prefixTopics(createKafkaBus(loadKafkaConfig({ env: options.env }), logger), runtime.topicPrefix)
       : (options.embeddedBus ?? new InProcessBus());
-  await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name })));
+  await bus.createTopics(loadCatalog().topics);
   return bus;
 }
 

@@ -1,7 +1,6 @@
 import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
 import {
   BatchingProducer,
-  catalogGroups,
   Codec,
   createMetricsRegistry,
   createStageMetrics,
@@ -33,11 +32,10 @@ export async function composeDedup(
     maxBatchBytes: 1_000_000,
   });
   const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, {
-    topicPrefix: runtime.topicPrefix,
     observer: createStageMetrics(registry),
     metrics: createDedupMetrics(registry),
   });
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
+  registerGroupMetrics(registry, { bus, logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

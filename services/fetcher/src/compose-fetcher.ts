@@ -1,7 +1,6 @@
 import { createBus, createFingerprintStore } from '@crawler/adapters';
 import {
   BatchingProducer,
-  catalogGroups,
   Codec,
   createMetricsRegistry,
   createStageMetrics,
@@ -44,7 +43,6 @@ export async function composeFetcher(
     maxBatchBytes: 1_000_000,
   });
   const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, {
-    topicPrefix: runtime.topicPrefix,
     observer: createStageMetrics(registry),
   });
   service.metrics.register(registry, () => {
@@ -58,7 +56,7 @@ export async function composeFetcher(
     };
   });
   service.renderer?.metrics.register(registry, () => service.renderer!.gauges());
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
+  registerGroupMetrics(registry, { bus, logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

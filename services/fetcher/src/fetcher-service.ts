@@ -117,7 +117,7 @@ export function createFetcherService(
   config: FetcherConfig,
   ports: FetcherPorts,
   logger: Logger,
-  options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {},
+  options: { resolver?: Resolver; observer?: StageObserver } = {},
 ): FetcherService {
   const log = logger.child({ component: 'fetcher' });
   const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
@@ -154,7 +154,6 @@ export function createFetcherService(
     groupId: 'fetcher',
     logger: log,
     concurrency: config.queuedMax,
-    topicPrefix: options.topicPrefix,
     observer: options.observer,
     // URLs still waiting for their queue, or fetching past the drain, are handed back: redelivered after the restart.
     drainTimeoutMs: 5_000,

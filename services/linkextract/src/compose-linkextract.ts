@@ -1,7 +1,6 @@
 import { createBus } from '@crawler/adapters';
 import {
   BatchingProducer,
-  catalogGroups,
   Codec,
   createMetricsRegistry,
   createStageMetrics,
@@ -31,11 +30,10 @@ export async function composeLinkextract(
     maxBatchBytes: 1_000_000,
   });
   const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, {
-    topicPrefix: runtime.topicPrefix,
     observer: createStageMetrics(registry),
   });
   registerLinkextractMetrics(registry, service.stage, () => service.runner.processed);
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
+  registerGroupMetrics(registry, { bus, logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),

@@ -1,7 +1,6 @@
 import { createBus, createLinkBase } from '@crawler/adapters';
 import {
   BatchingProducer,
-  catalogGroups,
   Codec,
   createMetricsRegistry,
   createStageMetrics,
@@ -35,10 +34,9 @@ export async function composeScheduler(
     maxBatchBytes: 1_000_000,
   });
   const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, {
-    topicPrefix: runtime.topicPrefix,
     observer: createStageMetrics(registry),
   });
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
+  registerGroupMetrics(registry, { bus, logger });
   registerLinkBaseMetrics(registry, linkbase, logger);
   registerSchedulerMetrics(registry, service.gauges);
   await service.start();

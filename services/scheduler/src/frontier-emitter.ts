@@ -34,7 +34,6 @@ export interface FrontierEmitterOptions {
   exclude?: () => DueQuery['exclude'];
   /** Called with the records of every round as they are sent. */
   onHandedOut?(records: readonly LinkRecord[]): void;
-  topicPrefix?: string;
   now?: () => number;
   random?: () => number;
 }
@@ -203,7 +202,7 @@ export class FrontierEmitter {
       if (delay) this.nextAllowed.set(record.queueKey, now + delay);
     }
     await this.options.producer.send(
-      (this.options.topicPrefix ?? '') + Topics.frontier,
+      Topics.frontier,
       sendable.map((record) => {
         const request = toRequest(record, now, until);
         // The trace id also travels as a header, as on every message the stage runners produce.

@@ -2,6 +2,7 @@ import {
   CrawlerError,
   errorMessage,
   loadRuntimeConfig,
+  prefixTopics,
   silentLogger,
   type Bus,
   type RuntimeConfig,
@@ -22,7 +23,10 @@ const FIRST_ANSWER_MS = 15_000;
 export interface KafkaAccess {
   runtime: RuntimeConfig;
   kafka: KafkaConfig;
+  /** The crawl's topics and groups by their catalog names (CRAWLER_TOPIC_PREFIX applied by the bus). */
   bus: Bus;
+  /** Every topic of the cluster by its own name, for topics outside the crawl; closed with `bus`. */
+  cluster: Bus;
   /** "Kafka at host:port (KAFKA_BROKERS)", for messages. */
   where: string;
 }
@@ -39,10 +43,12 @@ export function openKafka(command: string, env: NodeJS.ProcessEnv): KafkaAccess 
     );
   }
   const kafka = loadKafkaConfig({ env });
+  const cluster = createKafkaBus(kafka, silentLogger());
   return {
     runtime,
     kafka,
-    bus: createKafkaBus(kafka, silentLogger()),
+    bus: prefixTopics(cluster, runtime.topicPrefix),
+    cluster,
     where: `Kafka at ${kafka.brokers.join(',')} (KAFKA_BROKERS)`,
   };
 }
