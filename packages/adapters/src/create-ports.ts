@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
-import { loadCatalog, prefixTopics } from '@crawler/core';
+import { brokerName, loadCatalog, prefixTopics, tracePort } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -22,15 +22,23 @@ export interface PortOptions {
 
 /**
  * The crawl's bus, with every catalog topic created (idempotent). Services name topics and groups
- * as the catalog does; on Kafka the bus puts CRAWLER_TOPIC_PREFIX before them (prefixTopics). An
- * in-process bus is the crawl's alone and needs none.
+ * as the catalog does; on Kafka the bus puts CRAWLER_TOPIC_PREFIX before them (prefixTopics), and
+ * with SCHEMA_REGISTRY_URL set every topic's schema is registered too (a change the registry
+ * refuses as incompatible stops the service here, before it consumes anything). An in-process bus
+ * is the crawl's alone and needs no prefix.
  */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
-  const bus =
-    runtime.bus === 'kafka'
-      ? prefixTopics(createKafkaBus(loadKafkaConfig({ env: options.env }), logger), runtime.topicPrefix)
-      : (options.embeddedBus ?? new InProcessBus());
-  await bus.createTopics(loadCatalog().topics);
+  const topics = loadCatalog().topics;
+  if (runtime.bus !== 'kafka') {
+    const bus = options.embeddedBus ?? new InProcessBus();
+    await bus.createTopics(topics);
+    return bus;
+  }
+  const kafka = createKafkaBus(loadKafkaConfig({ env: options.env }), logger);
+  const bus = prefixTopics(kafka, runtime.topicPrefix);
+  await bus.createTopics(topics);
+  // Registry subjects are named after the topics as Kafka names them.
+  await kafka.registerSchemas(topics.map((topic) => ({ topic: brokerName(bus, topic.name), schema: topic.value })));
   return bus;
 }
 
@@ -59,9 +67,13 @@ export async function createPageStore(
   logger: Logger,
   options: PortOptions = {},
 ): Promise<PageStore> {
-  if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
-  return WarcPageStore.open(join(runtime.dataDir, 'warc'), {
-    ...loadWarcConfig({ env: options.env }),
-    readOnly: options.readOnly,
-  });
+  // Every store call is a span in the trace of the page being handled ("page-store put").
+  const store =
+    runtime.pageStore === 'hbase'
+      ? await createHbasePageStore(loadHbaseConfig({ env: options.env }), logger)
+      : await WarcPageStore.open(join(runtime.dataDir, 'warc'), {
+          ...loadWarcConfig({ env: options.env }),
+          readOnly: options.readOnly,
+        });
+  return tracePort(store, 'page-store');
 }
