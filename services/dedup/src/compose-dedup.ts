@@ -27,7 +27,7 @@ export async function composeDedup(
   const fingerprints = stores.instrument(await createFingerprintStore(runtime, logger, { env }), 'fingerprints');
   const pages = stores.instrument(await createPageStore(runtime, logger, { env }), 'pages');
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
     lingerMs: 5,
     maxBatchBytes: 1_000_000,
   });

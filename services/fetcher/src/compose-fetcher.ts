@@ -38,7 +38,7 @@ export async function composeFetcher(
     'state',
   );
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
     lingerMs: 5,
     maxBatchBytes: 1_000_000,
   });

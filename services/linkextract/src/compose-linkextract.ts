@@ -25,7 +25,7 @@ export async function composeLinkextract(
   const job = loadCrawlJob(config.jobFile);
   const registry = createMetricsRegistry('linkextract');
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
     lingerMs: 5,
     maxBatchBytes: 1_000_000,
   });

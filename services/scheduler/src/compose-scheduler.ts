@@ -29,7 +29,7 @@ export async function composeScheduler(
   const registry = createMetricsRegistry('scheduler');
   const linkbase = createStoreMetrics(registry).instrument(await createLinkBase(runtime, logger, { env }), 'linkbase');
   const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
+  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
     lingerMs: 5,
     maxBatchBytes: 1_000_000,
   });

@@ -169,7 +169,7 @@ export class StageRunner<In> {
   /** One span per message and stage, a child of the context its headers carry; what the stage produces carries it on. */
   private async process(message: IncomingMessage): Promise<void> {
     const traced = traceRecord(this.options.stage.name, message.headers, {
-      'messaging.destination.name': message.topic,
+      'messaging.destination.name': brokerName(this.options.bus, message.topic),
       'messaging.destination.partition.id': String(message.partition),
       'messaging.kafka.offset': message.offset,
     });
