@@ -86,4 +86,18 @@ describe('one owner per shared concern', () => {
       'packages/core/src/service/runtime-settings.ts',
     ]);
   });
+
+  it("the job's content types join the fetcher's in its one factory, and the services share one bus wiring", () => {
+    const calls = (pattern: RegExp) =>
+      productFiles.filter((path) => pattern.test(readFileSync(join(root, path), 'utf8'))).sort();
+    expect(calls(/\bjobContentTypes\(/)).toEqual([
+      'packages/core/src/crawl-job.ts',
+      'services/fetcher/src/fetcher-service.ts',
+    ]);
+    expect(calls(/\binstrumentProducer\(|\bregisterGroupMetrics\(/)).toEqual([
+      'packages/adapters/src/service-bus.ts',
+      'packages/core/src/metrics/group-metrics.ts',
+      'packages/core/src/metrics/producer-metrics.ts',
+    ]);
+  });
 });

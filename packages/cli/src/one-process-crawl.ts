@@ -5,7 +5,6 @@ import {
   BatchingProducer,
   catalogGroups,
   Codec,
-  jobContentTypes,
   loadRuntimeConfig,
   type CrawlJob,
   type Logger,
@@ -64,9 +63,8 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const env = options.env ?? process.env;
   mkdirSync(outDir, { recursive: true });
   const runtime = loadRuntimeConfig({ env, overrides: options.stack ? {} : embeddedRuntime(outDir) });
-  const fetcherConfig = loadFetcherConfig({ env, overrides: options.overrides?.fetcher });
   const configs = {
-    fetcher: { ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] },
+    fetcher: loadFetcherConfig({ env, overrides: options.overrides?.fetcher }),
     linkextract: loadLinkextractConfig({ env, overrides: options.overrides?.linkextract }),
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
@@ -91,7 +89,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     maxBatchBytes: 1_000_000,
   });
   const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger);
-  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger);
+  const fetcher = createFetcherService(configs.fetcher, job, { bus, producer, codec, state: fingerprints }, logger);
   // Frames to splice are fetched by this process's fetcher: robots.txt, address policy and politeness as for any URL.
   const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, {
     frames: { fetchFrame: (url, signal) => fetcher.fetchDocument(url, job.id, signal) },

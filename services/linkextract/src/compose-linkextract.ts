@@ -1,12 +1,7 @@
-import { createBus } from '@crawler/adapters';
+import { createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
-  instrumentProducer,
   loadCrawlJob,
-  registerGroupMetrics,
   type Logger,
   type RunningService,
   type RuntimeConfig,
@@ -24,16 +19,9 @@ export async function composeLinkextract(
   const config = loadLinkextractConfig({ env });
   const job = loadCrawlJob(config.jobFile);
   const registry = createMetricsRegistry('linkextract');
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
-  });
-  const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, {
-    observer: createStageMetrics(registry),
-  });
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = createLinkextractService(config, job, wire.ports, logger, { observer: wire.observer });
   registerLinkextractMetrics(registry, service.stage, () => service.runner.processed);
-  registerGroupMetrics(registry, { bus, logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
@@ -44,8 +32,7 @@ export async function composeLinkextract(
     }),
     async stop() {
       await service.stop();
-      await producer.close();
-      await bus.close();
+      await wire.close();
     },
   };
 }

@@ -1,13 +1,8 @@
-import { createBus, createLinkBase } from '@crawler/adapters';
+import { createLinkBase, createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
   createStoreMetrics,
-  instrumentProducer,
   loadCrawlJob,
-  registerGroupMetrics,
   registerLinkBaseMetrics,
   type Logger,
   type RunningService,
@@ -28,15 +23,10 @@ export async function composeScheduler(
   const job = loadCrawlJob(config.jobFile);
   const registry = createMetricsRegistry('scheduler');
   const linkbase = createStoreMetrics(registry).instrument(await createLinkBase(runtime, logger, { env }), 'linkbase');
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus, registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = await createSchedulerService(config, job, { ...wire.ports, linkbase }, logger, {
+    observer: wire.observer,
   });
-  const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, {
-    observer: createStageMetrics(registry),
-  });
-  registerGroupMetrics(registry, { bus, logger });
   registerLinkBaseMetrics(registry, linkbase, logger);
   registerSchedulerMetrics(registry, service.gauges);
   await service.start();
@@ -59,9 +49,8 @@ export async function composeScheduler(
     async stop() {
       await adminServer?.close();
       await service.stop();
-      await producer.close();
+      await wire.close();
       await linkbase.close();
-      await bus.close();
     },
   };
 }
