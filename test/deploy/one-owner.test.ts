@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorCodes } from '@crawler/core';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -84,6 +85,21 @@ describe('one owner per shared concern', () => {
       'packages/cli/src/ops/stack-access.ts',
       'packages/core/src/config/config-file-keys.ts',
       'packages/core/src/service/runtime-settings.ts',
+    ]);
+  });
+
+  it("an error code is written only in core's registry; code names it as ErrorCode.X", () => {
+    const codes = new Set(Object.keys(errorCodes));
+    const written = find(
+      (node) => (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && codes.has(node.text),
+    );
+    expect(written.map(fileOf)).toEqual([
+      // Kafka's own error type, which happens to be spelled like the crawler's MESSAGE_TOO_LARGE.
+      'packages/kafka/src/kafka-errors.ts',
+      // The politeness refusals (robots, a full queue): another branch moves them into politeness/polite-request.ts.
+      'services/fetcher/src/fetch-url.ts',
+      'services/fetcher/src/fetch-url.ts',
+      'services/fetcher/src/fetch-url.ts',
     ]);
   });
 

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './error-codes.js';
 export * from './messages.js';
 export * from './status-update.js';
 export * from './body-codec.js';

@@ -185,7 +185,7 @@ describe('StageRunner', () => {
       outputs: [Topics.status],
       handle: async () => {
         calls++;
-        throw new CrawlerError('FLAKY', 'store unavailable', { retriable: true });
+        throw new CrawlerError('DEDUP_JUDGE_UNAVAILABLE', 'judge unavailable');
       },
       onGiveUp: (input) => [statusFor(input, 'processing_failed')],
     };
@@ -198,7 +198,7 @@ describe('StageRunner', () => {
     await send([request(1)]);
     await waitFor(() => dead.length === 1 && statuses.length === 1);
     expect(calls).toBe(3);
-    expect(dead[0]).toMatchObject({ errorCode: 'FLAKY', attempts: 3 });
+    expect(dead[0]).toMatchObject({ errorCode: 'DEDUP_JUDGE_UNAVAILABLE', attempts: 3 });
     expect(statuses[0]!.outcome).toBe('processing_failed');
   });
 
@@ -210,7 +210,7 @@ describe('StageRunner', () => {
       outputs: [Topics.status],
       handle: async () => {
         calls++;
-        throw new CrawlerError('BROKEN_INPUT', 'cannot handle', { retriable: false });
+        throw new CrawlerError('CODEC_INVALID_VALUE', 'cannot handle');
       },
     };
     const { bus, runner, dead, send, tap } = await setup(stage);

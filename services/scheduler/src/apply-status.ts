@@ -1,4 +1,4 @@
-import { backoffMs, type LinkRecord, type StatusUpdate } from '@crawler/core';
+import { backoffMs, type LinkRecord, type StatusUpdate, ErrorCode } from '@crawler/core';
 import { appendObservations, fetchObservations } from './policy/change-observations.js';
 import { decayYield } from './policy/link-yield.js';
 import { recrawlPlan, type RecrawlPolicy } from './policy/recrawl-plan.js';
@@ -49,7 +49,7 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     rank: random(),
   };
   // A fetcher whose queue for the host was full handed the URL back unfetched: not an attempt.
-  if (status.errorCode === 'FETCHER_QUEUE_FULL')
+  if (status.errorCode === ErrorCode.FETCHER_QUEUE_FULL)
     return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
   const recrawlAt = now + policy.initialIntervalMs;
   const final = FINAL[status.outcome];

@@ -10,6 +10,7 @@ import {
   type LinkBase,
   type LinkRecord,
   type Logger,
+  ErrorCode,
 } from '@crawler/core';
 import { NEVER } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
@@ -270,7 +271,7 @@ export class FrontierEmitter {
         status: 'error',
         leaseUntil: 0,
         lastOutcome: 'processing_failed',
-        errorCode: 'LEASE_EXPIRED',
+        errorCode: ErrorCode.LEASE_EXPIRED,
         nextFetchAt: NEVER,
       }),
     );

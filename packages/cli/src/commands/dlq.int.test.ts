@@ -44,7 +44,8 @@ const stage: Stage<FrontierRequest> = {
   input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
   outputs: [],
   async handle(input) {
-    if (!fixed && input.queueKey === 'buggy.test') throw new CrawlerError('FETCH_BUG', `cannot handle ${input.url}`);
+    if (!fixed && input.queueKey === 'buggy.test')
+      throw new CrawlerError('CODEC_INVALID_VALUE', `cannot handle ${input.url}`);
     handled.push(input.url);
     return [];
   },
@@ -110,12 +111,12 @@ describe('crawler dlq on Kafka', () => {
     );
     console.info(`crawler dlq list:\n${listed}`);
     expect(listed).toMatch(
-      / crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +FETCH_BUG +1 +no +cannot handle http:\/\/buggy\.test\/2\n/,
+      / crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +CODEC_INVALID_VALUE +1 +no +cannot handle http:\/\/buggy\.test\/2\n/,
     );
     expect(listed).toMatch(
       / crawl\.frontier +\d+:\d+ +ok\.test +fetcher +CODEC_BAD_HEADER +1 +no +not an Avro single-object message: 7 bytes starting 67617262\n/,
     );
-    const [json] = (await dlq(['list', '--code', 'FETCH_BUG', '--json']))
+    const [json] = (await dlq(['list', '--code', 'CODEC_INVALID_VALUE', '--json']))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -129,15 +130,17 @@ describe('crawler dlq on Kafka', () => {
     });
 
     fixed = true;
-    const dry = await dlq(['replay', '--code', 'FETCH_BUG', '--dry-run']);
+    const dry = await dlq(['replay', '--code', 'CODEC_INVALID_VALUE', '--dry-run']);
     expect(dry).toMatch(/\nwould replay 1 dead letter \(crawl\.frontier 1\)\n$/);
-    const replayed = await dlq(['replay', '--code', 'FETCH_BUG']);
-    console.info(`crawler dlq replay --code FETCH_BUG:\n${replayed}`);
+    const replayed = await dlq(['replay', '--code', 'CODEC_INVALID_VALUE']);
+    console.info(`crawler dlq replay --code CODEC_INVALID_VALUE:\n${replayed}`);
     expect(replayed).toBe('replayed 1 dead letter (crawl.frontier 1)\n');
     await waitFor(() => handled.includes('http://buggy.test/2'), 30_000, 100);
 
-    expect(await dlq(['replay', '--code', 'FETCH_BUG'])).toBe('replayed 0 dead letters\n1 replayed before: skipped\n');
-    expect(await dlq(['list', '--code', 'FETCH_BUG'])).toMatch(/ FETCH_BUG +1 +yes /);
+    expect(await dlq(['replay', '--code', 'CODEC_INVALID_VALUE'])).toBe(
+      'replayed 0 dead letters\n1 replayed before: skipped\n',
+    );
+    expect(await dlq(['list', '--code', 'CODEC_INVALID_VALUE'])).toMatch(/ CODEC_INVALID_VALUE +1 +yes /);
     expect(handled.filter((url) => url === 'http://buggy.test/2')).toHaveLength(1);
   }, 90_000);
 });

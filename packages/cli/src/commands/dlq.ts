@@ -1,4 +1,4 @@
-import { brokerName, Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus } from '@crawler/core';
+import { brokerName, Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus, ErrorCode } from '@crawler/core';
 import {
   matchesDeadLetter,
   readDeadLetters,
@@ -101,9 +101,9 @@ export async function dlqCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   try {
     // Only the first answer is bounded: reading a long dead-letter topic may well take longer.
     await reach(access.where, () => access.bus.lag('crawler-dlq-probe', [Topics.dlq])).catch((error: unknown) => {
-      if (errorCode(error) !== 'BUS_UNKNOWN_TOPIC') throw error;
+      if (errorCode(error) !== ErrorCode.BUS_UNKNOWN_TOPIC) throw error;
       throw new CrawlerError(
-        'BUS_UNKNOWN_TOPIC',
+        ErrorCode.BUS_UNKNOWN_TOPIC,
         `${access.where} has no topic ${brokerName(access.bus, Topics.dlq)}: no crawl with this CRAWLER_TOPIC_PREFIX ran there`,
         { cause: error },
       );

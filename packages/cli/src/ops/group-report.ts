@@ -5,6 +5,7 @@ import {
   type Bus,
   type GroupDescription,
   type PartitionProgress,
+  ErrorCode,
 } from '@crawler/core';
 
 export interface PartitionReport extends PartitionProgress {
@@ -49,10 +50,10 @@ export async function describeGroups(
   groups: { group: string; topics: string[] }[],
 ): Promise<GroupDescription[]> {
   return Promise.all(groups.map(({ group, topics }) => describeGroup(bus, group, topics))).catch((error: unknown) => {
-    if (!(error instanceof CrawlerError) || error.code !== 'BUS_UNKNOWN_TOPIC') throw error;
+    if (!(error instanceof CrawlerError) || error.code !== ErrorCode.BUS_UNKNOWN_TOPIC) throw error;
     const topics = groups.flatMap((group) => group.topics.map((topic) => brokerName(bus, topic))).join(', ');
     throw new CrawlerError(
-      'CLI_NO_CRAWL_TOPICS',
+      ErrorCode.CLI_NO_CRAWL_TOPICS,
       `the topics ${topics} are not all on this cluster: no crawl runs here with this CRAWLER_TOPIC_PREFIX`,
       { cause: error },
     );

@@ -6,6 +6,7 @@ import {
   silentLogger,
   type Bus,
   type RuntimeConfig,
+  ErrorCode,
 } from '@crawler/core';
 import { createKafkaBus, loadKafkaConfig, type KafkaConfig } from '@crawler/kafka';
 import { UsageError } from '../usage-error.js';
@@ -13,7 +14,7 @@ import { UsageError } from '../usage-error.js';
 /** A system the command needs did not answer: printed as one line naming it and where it was looked for. */
 export class StackUnreachableError extends CrawlerError {
   constructor(message: string, cause?: unknown) {
-    super('CLI_STACK_UNREACHABLE', message, { retriable: true, cause });
+    super(ErrorCode.CLI_STACK_UNREACHABLE, message, { cause });
   }
 }
 

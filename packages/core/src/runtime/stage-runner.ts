@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import { randomUUID } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
@@ -23,7 +24,7 @@ import type { Emission, Stage } from './stage.js';
 
 export const TRACE_HEADER = 'trace-id';
 /** The code of BackendError: a store or the bus did not answer. */
-const OUTAGE_CODE = 'BACKEND_UNAVAILABLE';
+const OUTAGE_CODE = ErrorCode.BACKEND_UNAVAILABLE;
 
 /** Metrics hooks; what is produced is counted by the producer itself (instrumentProducer). */
 export interface StageObserver {
@@ -284,7 +285,7 @@ export class StageRunner<In> {
     for (const emission of emissions) {
       if (!this.options.stage.outputs.includes(emission.topic)) {
         throw new CrawlerError(
-          'STAGE_UNDECLARED_OUTPUT',
+          ErrorCode.STAGE_UNDECLARED_OUTPUT,
           `stage ${this.options.stage.name} emitted to undeclared topic ${emission.topic}`,
         );
       }

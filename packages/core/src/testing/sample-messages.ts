@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import type {
   DeadLetter,
   FetchResult,
@@ -159,7 +160,7 @@ export const sampleMessages = {
     headers: { 'trace-id': identity.traceId },
     service: 'linkextract',
     consumerGroup: 'linkextract',
-    errorCode: 'CODEC_BAD_HEADER',
+    errorCode: ErrorCode.CODEC_BAD_HEADER,
     reason: 'not an Avro single-object message',
     attempts: 1,
     failedAt: 1_790_000_000_000,
