@@ -103,6 +103,24 @@ describe('one owner per shared concern', () => {
     ]);
   });
 
+  it("a link record's next fetch is decided through core next-fetch.ts and written there only", () => {
+    const writes = find(
+      (node) =>
+        (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'nextFetchAt') ||
+        (ts.isBinaryExpression(node) &&
+          node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+          ts.isPropertyAccessExpression(node.left) &&
+          node.left.name.text === 'nextFetchAt'),
+    ).filter((place) => /^(packages|services)\//.test(place) && !place.includes('/testing/'));
+    expect([...new Set(writes.map(fileOf))].sort()).toEqual([
+      'packages/cli/src/commands/errors.ts', // `crawler errors --json` shows it as a time
+      'packages/core/src/link-record.ts', // a record before it is scheduled: 0
+      'packages/core/src/next-fetch.ts',
+      'packages/elasticsearch/src/link-index-template.ts', // the field's mapping
+      'packages/elasticsearch/src/link-queries.ts', // sorting and ranging on it
+    ]);
+  });
+
   it("the job's content types join the fetcher's in its one factory, and the services share one bus wiring", () => {
     const calls = (pattern: RegExp) =>
       productFiles.filter((path) => pattern.test(readFileSync(join(root, path), 'utf8'))).sort();

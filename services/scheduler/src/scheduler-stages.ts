@@ -1,4 +1,13 @@
-import { canonicalize, createLinkRecord, Schemas, Topics, urlId, ErrorCode } from '@crawler/core';
+import {
+  canonicalize,
+  createLinkRecord,
+  ErrorCode,
+  fetchNow,
+  Schemas,
+  Topics,
+  urlId,
+  withNextFetch,
+} from '@crawler/core';
 import type { LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
@@ -158,16 +167,19 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       if (loop) for (const member of [source, ...loop]) await fail(member, 'redirect_loop', ErrorCode.REDIRECT_LOOP);
       return;
     }
-    const record = createLinkRecord(target.url, {
-      jobId: status.jobId,
-      depth: source.depth,
-      source: 'redirect',
-      discoveredAt: at,
-      nextFetchAt: at,
-      redirectHops: hops,
-      rank: random(),
-      leaseUntil: followed ? at + options.leaseMs : 0,
-    });
+    const record = withNextFetch(
+      createLinkRecord(target.url, {
+        jobId: status.jobId,
+        depth: source.depth,
+        source: 'redirect',
+        discoveredAt: at,
+        redirectHops: hops,
+        rank: random(),
+        leaseUntil: followed ? at + options.leaseMs : 0,
+      }),
+      fetchNow,
+      at,
+    );
     const inserted = await options.linkbase.insertNew([{ ...record, ...discoveryPlan(record) }]);
     options.counters.discovered += inserted.length;
   }
