@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogGroups, silentLogger, type Bus, type LinkBase } from '@crawler/core';
+import { catalogGroups, prefixTopics, silentLogger, type Bus, type LinkBase } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
@@ -77,8 +77,8 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     ] as const)
       services.push(await startServiceProcess(service, name, env, logDir));
     await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
-    bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
-    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
+    bus = prefixTopics(createKafkaBus(loadKafkaConfig({ env }), silentLogger()), env.CRAWLER_TOPIC_PREFIX!);
+    await waitForFetcherGroup(bus, 2);
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), silentLogger());
   });
 
@@ -106,7 +106,7 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     const stats = await linkbase.stats(Date.now());
     if (stats.total === 0 || (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0) > 0 || stats.leased > 0)
       return false;
-    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX))
+    for (const group of catalogGroups())
       for (const lag of await bus.lag(group.group, group.topics)) if (lag.lag > 0) return false;
     return true;
   }
@@ -122,7 +122,7 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     const third = await startServiceProcess('fetcher', 'fetcher-3', env, logDir);
     services.push(third);
     await waitUntilReady(third);
-    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 3);
+    await waitForFetcherGroup(bus, 3);
     const joinedAt = performance.timeOrigin + performance.now();
     // Then the first one leaves: its partitions move again.
     await waitFor('more of the crawl', () => pageRequests().length >= 30, 90_000);
@@ -148,7 +148,7 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     // Requests reached the site after each rebalance, from the fetcher that joined too.
     expect(times.some((at) => at > joinedAt)).toBe(true);
     expect(times.some((at) => at > leftAt)).toBe(true);
-    const group = await describeFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!);
+    const group = await describeFetcherGroup(bus);
     const joined = group.members.find((member) => member.instance?.endsWith(`/${third.child.pid}`));
     expect(joined?.partitions.length).toBeGreaterThan(0);
     expect(Number((await third.health())?.processed)).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { LEVELS, SCHEDULABLE_STATUSES, type DueQuery, type LinkRecord } from '@crawler/core';
+import { LEVELS, NEVER_DUE, SCHEDULABLE_STATUSES, type DueQuery, type LinkRecord } from '@crawler/core';
 import type { QueuePageRequest } from './queue-rotation.js';
 
 /** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
@@ -111,13 +111,13 @@ export function statsRequest(index: string, now: number, withDue: boolean): esty
       ...(withDue
         ? {
             due: { filter: { bool: { filter: dueFilter(now) } }, aggs: dueDetail },
-            // Never-again records carry nextFetchAt = MAX_SAFE_INTEGER: not "due later".
+            // Never-again records carry nextFetchAt = NEVER_DUE: not "due later".
             later: {
               filter: {
                 bool: {
                   filter: [
                     { terms: { status: [...SCHEDULABLE_STATUSES] } },
-                    { range: { nextFetchAt: { gt: now, lt: Number.MAX_SAFE_INTEGER } } },
+                    { range: { nextFetchAt: { gt: now, lt: NEVER_DUE } } },
                   ],
                 },
               },

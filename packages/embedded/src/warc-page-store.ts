@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { PageStore, StoredPage } from '@crawler/core';
-import { BackendError, rawBody } from '@crawler/core';
+import { BackendError, rawBody, ErrorCode } from '@crawler/core';
 import { WarcEncoderThread } from './warc-encoder-thread.js';
 import type { WarcPageInput } from './warc-page-encoding.js';
 import { cutTornTail } from './torn-tail.js';
@@ -89,7 +89,7 @@ export class WarcPageStore implements PageStore {
         entry = JSON.parse(line.slice(line.indexOf('{'))) as IndexEntry;
       } catch (cause) {
         if (this.options.readOnly) continue;
-        throw new BackendError(`${path} line ${number} is not a CDXJ line`, { cause, retriable: false });
+        throw new BackendError(`${path} line ${number} is not a CDXJ line`, { cause, code: ErrorCode.BACKEND_REFUSED });
       }
       this.remember(entry);
       ends.set(entry.filename, Math.max(ends.get(entry.filename) ?? 0, entry.offset + entry.length));
@@ -99,7 +99,9 @@ export class WarcPageStore implements PageStore {
 
   put(pages: StoredPage[]): Promise<void> {
     if (this.options.readOnly)
-      return Promise.reject(new BackendError(`the WARC files in ${this.dir} are open read-only`, { retriable: false }));
+      return Promise.reject(
+        new BackendError(`the WARC files in ${this.dir} are open read-only`, { code: ErrorCode.BACKEND_REFUSED }),
+      );
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.flushPending());
       this.pending.push({ pages, resolve, reject });
@@ -170,7 +172,7 @@ export class WarcPageStore implements PageStore {
       const [response, metadata] = parseWarcRecords(gunzipSync(buffer));
       if (!response || !metadata)
         throw new BackendError(`WARC record of ${entry.url} in ${entry.filename}@${entry.offset} is incomplete`, {
-          retriable: false,
+          code: ErrorCode.BACKEND_REFUSED,
         });
       const headEnd = response.block.indexOf('\r\n\r\n');
       const body = Buffer.from(response.block.subarray(headEnd + 4));

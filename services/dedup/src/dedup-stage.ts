@@ -8,7 +8,7 @@ import { createDedupMetrics, type DedupMetrics } from './dedup-metrics.js';
 import {
   outlinksEmission,
   reviewEmission,
-  statusEmission,
+  pageStatusEmission,
   storedPageEmission,
   toStoredPage,
 } from './dedup-emissions.js';
@@ -239,7 +239,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         metrics.review();
       }
       emissions.push(
-        statusEmission(page, {
+        pageStatusEmission(page, {
           outcome: page.noindex ? 'noindex' : 'ok',
           change: decided.change,
           duplicateOf: decided.duplicateOf,
@@ -255,14 +255,8 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     onGiveUp(page, error) {
       count('failed');
       return [
-        statusEmission(page, {
+        pageStatusEmission(page, {
           outcome: 'processing_failed',
-          change: null,
-          duplicateOf: null,
-          distance: null,
-          digest: null,
-          rawDigest: null,
-          verdict: null,
           errorCode: errorCode(error),
           errorMessage: errorMessage(error).slice(0, 500),
         }),

@@ -1,4 +1,4 @@
-import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome } from '@crawler/core';
+import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome, ErrorCode } from '@crawler/core';
 import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
@@ -8,6 +8,7 @@ import type { HttpClient, HopResponse } from './http-client.js';
 import { Deadline } from './deadline.js';
 import { outcomeOfError, outcomeOfStatus } from './outcome.js';
 import { GateClosedError } from './politeness/politeness-gate.js';
+import type { BlockSignal } from './blocks/site-blocks.js';
 import { parseRetryAfter, type PoliteRequests, type Refusal } from './politeness/polite-request.js';
 
 export interface FetchUrlDeps {
@@ -82,6 +83,12 @@ const BLOCK_SIGNS = {
   denials: 'a burst of 403/429',
   collapse: 'one tiny page for every URL',
 };
+const BLOCK_CODES: Record<BlockSignal, ErrorCode> = {
+  challenge: ErrorCode.SITE_CHALLENGE,
+  captcha: ErrorCode.SITE_CAPTCHA,
+  denials: ErrorCode.SITE_DENIALS,
+  collapse: ErrorCode.SITE_COLLAPSE,
+};
 
 /**
  * Fetches one URL. Never throws for the URL's sake: failures are outcomes. It throws
@@ -133,7 +140,7 @@ async function fetchHops(
       outcome: 'invalid_url',
       httpStatus: null,
       retriable: false,
-      errorCode: 'ERR_INVALID_URL',
+      errorCode: ErrorCode.ERR_INVALID_URL,
       errorMessage: `not a URL: ${request.url.slice(0, 200)}`,
     });
   }
@@ -186,7 +193,7 @@ async function fetchHops(
             outcome: 'timeout',
             httpStatus: null,
             retriable: true,
-            errorCode: 'FETCH_DEADLINE',
+            errorCode: ErrorCode.FETCH_DEADLINE,
             errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms`,
           })
         : errorStatus(error);
@@ -201,7 +208,7 @@ async function fetchHops(
         httpStatus: response.status,
         retriable: true,
         retryAfterMs: block.blockedForMs,
-        errorCode: `SITE_${block.signal.toUpperCase()}`,
+        errorCode: BLOCK_CODES[block.signal],
         errorMessage: `${turn.site} answers with ${BLOCK_SIGNS[block.signal]}: it blocks this crawler; left alone for ${Math.round(block.blockedForMs / 1000)} s (block ${block.streak} in a row), then probed once`,
         headers: response.headers,
       });
@@ -217,7 +224,7 @@ async function fetchHops(
           outcome: 'invalid_url',
           httpStatus: response.status,
           retriable: false,
-          errorCode: 'REDIRECT_INVALID',
+          errorCode: ErrorCode.REDIRECT_INVALID,
           errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}`,
         });
       if (visited.has(target.url))
@@ -225,7 +232,7 @@ async function fetchHops(
           outcome: 'redirect_loop',
           httpStatus: response.status,
           retriable: false,
-          errorCode: 'REDIRECT_LOOP',
+          errorCode: ErrorCode.REDIRECT_LOOP,
           errorMessage: `redirect loop back to ${target.url}`,
         });
       // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
@@ -252,7 +259,7 @@ async function fetchHops(
         retriable,
         ...(retryAfterMs !== null ? { retryAfterMs } : {}),
         ...(outcome === 'client_error' && REDIRECTS.has(response.status)
-          ? { errorCode: 'REDIRECT_WITHOUT_LOCATION' }
+          ? { errorCode: ErrorCode.REDIRECT_WITHOUT_LOCATION }
           : {}),
         etag: response.headers.etag ?? null,
         lastModified: response.headers['last-modified'] ?? null,
@@ -264,7 +271,7 @@ async function fetchHops(
         outcome: 'unsupported_type',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+        errorCode: ErrorCode.CONTENT_ENCODING_UNSUPPORTED,
         errorMessage: `Content-Encoding ${response.undecodedEncoding} was not asked for (Accept-Encoding: ${ACCEPT_ENCODING}) and cannot be decoded; the encoded bytes are not kept as the page`,
         headers: response.headers,
       });
@@ -275,7 +282,7 @@ async function fetchHops(
         outcome: 'unsupported_type',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'CONTENT_TYPE_REFUSED',
+        errorCode: ErrorCode.CONTENT_TYPE_REFUSED,
         errorMessage: `content type ${type ?? 'unknown'}${sniffed ? ` (sniffed; the header said ${declared ?? 'nothing'})` : ''} is not in FETCHER_CONTENT_TYPES`,
         headers: response.headers,
       });
@@ -286,7 +293,7 @@ async function fetchHops(
         outcome: 'too_large',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'BODY_TOO_LARGE',
+        errorCode: ErrorCode.BODY_TOO_LARGE,
         errorMessage: `${type} body over ${deps.maxBodyBytes} bytes; a cut ${type} is useless, so it is not kept`,
         headers: response.headers,
       });
@@ -323,7 +330,7 @@ async function fetchHops(
           outcome: classified.outcome,
           httpStatus: failure.httpStatus,
           retriable: classified.retriable,
-          errorCode: 'ROBOTS_UNAVAILABLE',
+          errorCode: ErrorCode.ROBOTS_UNAVAILABLE,
           errorMessage: `robots.txt of ${url.origin} unavailable (${failure.httpStatus ?? outcomeOfError(failure.error).code}); the site is not crawled until it answers`,
         });
       }
@@ -332,7 +339,7 @@ async function fetchHops(
           outcome: 'blocked_robots',
           httpStatus: null,
           retriable: false,
-          errorCode: 'ROBOTS_DISALLOWED',
+          errorCode: ErrorCode.ROBOTS_DISALLOWED,
           errorMessage: `robots.txt disallows ${url.pathname} (line ${refusal.rule?.line}: ${refusal.rule?.pattern})`,
         });
       case 'site_blocked':
@@ -341,7 +348,7 @@ async function fetchHops(
           httpStatus: null,
           retriable: true,
           retryAfterMs: refusal.retryAfterMs,
-          errorCode: 'SITE_BLOCKED',
+          errorCode: ErrorCode.SITE_BLOCKED,
           errorMessage: `${refusal.site} blocks this crawler; not asked again for ${Math.round(refusal.retryAfterMs / 1000)} s`,
         });
       case 'site_budget':
@@ -350,7 +357,7 @@ async function fetchHops(
           httpStatus: null,
           retriable: true,
           retryAfterMs: refusal.retryAfterMs,
-          errorCode: 'SITE_BUDGET_SPENT',
+          errorCode: ErrorCode.SITE_BUDGET_SPENT,
           errorMessage: `the crawler's budget for ${refusal.site} is spent for the next ${Math.round(refusal.retryAfterMs / 1000)} s`,
         });
       case 'queue_full':
@@ -359,7 +366,7 @@ async function fetchHops(
           httpStatus: null,
           retriable: true,
           retryAfterMs: refusal.retryAfterMs,
-          errorCode: 'FETCHER_QUEUE_FULL',
+          errorCode: ErrorCode.FETCHER_QUEUE_FULL,
           errorMessage: `politeness queue ${refusal.queueKey} is full; try again in ${Math.round(refusal.retryAfterMs / 1000)} s`,
         });
     }

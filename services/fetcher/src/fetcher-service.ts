@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
-import { loadCrawlJob, StageRunner } from '@crawler/core';
+import type { Bus, BusProducer, Codec, CrawlJob, FingerprintStore, Logger, StageObserver } from '@crawler/core';
+import { jobContentTypes, loadCrawlJob, StageRunner } from '@crawler/core';
 import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
 import { fetchDocument, type FetchedDocument } from './fetch-document.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
@@ -68,7 +68,7 @@ export function createFetcherParts(
   config: FetcherConfig,
   state: FingerprintStore | null,
   logger: Logger,
-  options: { resolver?: Resolver; now?: () => number } = {},
+  options: { resolver?: Resolver; now?: () => number; job?: CrawlJob } = {},
 ): FetcherParts {
   const metrics = new FetcherMetrics();
   const policy = new AddressPolicy(config.allowAddresses, options.resolver, { dnsCacheMs: config.dnsCacheMs });
@@ -130,7 +130,8 @@ export function createFetcherParts(
         meanIntervalMs: config.siteMeanIntervalMs,
       },
       config.siteMode,
-      loadCrawlJob(config.jobFile),
+      // Site budget overrides: the crawl's job, else the job file's (crawler check fetch, the benches).
+      options.job ?? loadCrawlJob(config.jobFile),
       config.maxCrawlDelayMs,
     ),
     holds,
@@ -162,15 +163,21 @@ export function createFetcherParts(
   return { deps, policy, client, polite, gate, robots, pacing, holds, metrics };
 }
 
-/** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
+/**
+ * Wires the fetcher for a crawl job from its config and ports: the one factory of the standalone
+ * service, `crawler run`, the benches and the stack tests. The job adds the content types it
+ * extracts (feeds, sitemaps, plain text) to FETCHER_CONTENT_TYPES.
+ */
 export function createFetcherService(
-  config: FetcherConfig,
+  settings: FetcherConfig,
+  job: CrawlJob,
   ports: FetcherPorts,
   logger: Logger,
-  options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {},
+  options: { resolver?: Resolver; observer?: StageObserver } = {},
 ): FetcherService {
+  const config = { ...settings, contentTypes: [...new Set([...settings.contentTypes, ...jobContentTypes(job)])] };
   const log = logger.child({ component: 'fetcher' });
-  const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
+  const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver, job });
   const stopWaiting = new AbortController();
   const abortRequests = new AbortController();
   // Every waiting URL and every request listens to these; their number is bounded by FETCHER_QUEUED_MAX.
@@ -193,7 +200,6 @@ export function createFetcherService(
     groupId: 'fetcher',
     logger: log,
     concurrency: config.queuedMax,
-    topicPrefix: options.topicPrefix,
     observer: options.observer,
     // URLs still waiting for their queue, or fetching past the drain, are handed back: redelivered after the restart.
     drainTimeoutMs: 5_000,

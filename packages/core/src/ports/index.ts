@@ -4,3 +4,4 @@ export * from './fingerprints.js';
 export * from './pacing.js';
 export * from './page-store.js';
 export * from './decorate-port.js';
+export * from './prefixed-bus.js';

@@ -1,4 +1,4 @@
-import { CrawlerError, type PaceGrant } from '@crawler/core';
+import { CrawlerError, ErrorCode, type PaceGrant } from '@crawler/core';
 import type { SharedPacing, SiteTurn } from './shared-pacing.js';
 import { afterRequest, type Feedback, type QueueTiming, type SlowDownOptions } from './slow-down.js';
 
@@ -35,7 +35,7 @@ export type Admission = { admitted: true } | { admitted: false; retryAfterMs: nu
 /** The fetcher is stopping and a URL was still waiting for its turn: it is handed back, not failed. */
 export class GateClosedError extends CrawlerError {
   constructor() {
-    super('FETCHER_STOPPING', 'the fetcher is stopping; the URL is handed back uncommitted', { retriable: true });
+    super(ErrorCode.FETCHER_STOPPING, 'the fetcher is stopping; the URL is handed back uncommitted');
   }
 }
 
@@ -49,7 +49,7 @@ export class QueueDeferredError extends CrawlerError {
     readonly retryAfterMs: number,
     readonly reason: 'spacing' | 'limit' | 'block' = 'spacing',
   ) {
-    super('FETCHER_QUEUE_FULL', `no slot for ${Math.round(retryAfterMs)} ms (${reason})`, { retriable: true });
+    super(ErrorCode.FETCHER_QUEUE_FULL, `no slot for ${Math.round(retryAfterMs)} ms (${reason})`);
   }
 }
 
