@@ -217,7 +217,7 @@ describe('StageRunner', () => {
         if (name === '1@1' && !failedOnce) {
           failedOnce = true;
           events.push(`fail ${name}`);
-          throw new CrawlerError('FLAKY', 'store unavailable', { retriable: true });
+          throw new CrawlerError('DEDUP_JUDGE_UNAVAILABLE', 'judge unavailable');
         }
         events.push(`end ${name}`);
         return [statusFor(input, 'ok')];
