@@ -24,12 +24,15 @@ const DAY_MS = 86_400_000;
 /** Past the longest re-crawl interval (30 days): every page fetched is due. */
 const AHEAD = '31d';
 
-// As `crawler demo` crawls the test web (no delays, short timeouts for its slow and endless pages),
-// but with the scheduler's default round interval, as a user's crawl has it.
+// As `crawler demo` crawls the test web (no delays or site budgets, short timeouts for its slow and
+// endless pages), but with the scheduler's default round interval, as a user's crawl has it.
 const env = {
   PATH: process.env.PATH,
   FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
   FETCHER_MIN_DELAY_MS: '0',
+  FETCHER_SITE_REQUESTS_PER_10MIN: '0',
+  FETCHER_SITE_REQUESTS_PER_DAY: '0',
+  FETCHER_SITE_MEAN_INTERVAL_MS: '0',
   FETCHER_DELAY_FACTOR: '0',
   FETCHER_PER_HOST_CONCURRENCY: '4',
   FETCHER_CONCURRENCY: '32',
