@@ -115,6 +115,33 @@ describe('dedup stage', () => {
     expect(pages.stored.map((stored) => stored.fetchedAt)).toEqual([2]);
   });
 
+  it('fails the message, not the process, when a fingerprint write fails while the page is being stored', async () => {
+    // A Redis outage mid-message: the writes begun before the page store's put fail during it.
+    class FailingWrites extends MemoryFingerprintStore {
+      override set = async () => Promise.reject(new Error('redis set failed'));
+      override addToSets = async () => Promise.reject(new Error('redis addToSets failed'));
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const slowPut = memoryPages().store;
+      const stage = createDedupStage({
+        fingerprints: new FailingWrites(),
+        pages: {
+          ...slowPut,
+          put: (pages) => new Promise((resolve) => setTimeout(() => resolve(slowPut.put(pages)), 20)),
+        },
+        settings,
+      });
+      await expect(stage.handle(page('http://a.test/1', article(1)), context)).rejects.toThrow(/redis/);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('passes sitemap hints on to crawl.links and crawl.pages as link extraction gave them', async () => {
     const { pages, run } = setup();
     const links = [

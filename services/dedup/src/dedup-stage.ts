@@ -207,6 +207,10 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       // Filed while the site's template is being learned: filed again once it is (refile-sampled-pages.ts).
       if (filing && observed) writes.push(refiler!.remember(page));
       if (registration) writes.push(fingerprints.set([registration]));
+      // Awaited below, after the page store's put: a write failing meanwhile must fail this message
+      // (retried), not go unhandled and end the process (a Redis outage did).
+      const written = Promise.all(writes);
+      written.catch(() => undefined);
 
       const emissions: Emission[] = [];
       if (stores && !page.noindex) {
@@ -228,7 +232,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       });
       if (outlinks.links.length + outlinks.held > 0) metrics.outlinks(outlinks.links.length, outlinks.held);
       if (outlinks.links.length > 0) emissions.push(outlinksEmission(page, outlinks.links));
-      await Promise.all(writes);
+      await written;
       if (observed === 'learned' && refiler) {
         const learned = await templates.get(page.host);
         if (learned) metrics.template('refiled', await refiler.refile(page.host, learned));
