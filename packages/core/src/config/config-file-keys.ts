@@ -127,6 +127,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'maxLinks',
     'maxAnchorChars',
     'maxTextChars',
+    'maxMarkdownChars',
     'maxInputBytes',
     'maxElements',
     'maxNesting',
