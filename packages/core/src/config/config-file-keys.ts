@@ -147,6 +147,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'nearSameHeadlineDistance',
     'nearResemblance',
     'nearMinTokens',
+    'sharedJobs',
     'templatePages',
     'templateRelearnMs',
     'judge',
