@@ -148,6 +148,47 @@ describe('StageRunner', () => {
     expect(statuses[0]!.outcome).toBe('processing_failed');
   });
 
+  it('handles inputs of one order key one after another, retries included, and other keys alongside', async () => {
+    const events: string[] = [];
+    let failedOnce = false;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      orderKey: (input) => input.url,
+      handle: async (input) => {
+        const name = `${input.url.slice(-1)}@${input.attempt}`;
+        events.push(`start ${name}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (name === '1@1' && !failedOnce) {
+          failedOnce = true;
+          events.push(`fail ${name}`);
+          throw new CrawlerError('FLAKY', 'store unavailable', { retriable: true });
+        }
+        events.push(`end ${name}`);
+        return [statusFor(input, 'ok')];
+      },
+    };
+    const { bus, runner, statuses, send, tap } = await setup(stage, { concurrency: 4 });
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    const fetchOf = (n: number, fetchAttempt: number) =>
+      codec.encode(Schemas.FrontierRequest, {
+        ...sampleMessages[Schemas.FrontierRequest],
+        url: `http://news.example.test/${n}`,
+        attempt: fetchAttempt,
+      });
+    await send([fetchOf(1, 1), fetchOf(1, 2), fetchOf(2, 1)]);
+    await waitFor(() => statuses.length === 3);
+    // The second fetch of /1 begins only after the first one's retry has ended; /2 did not wait.
+    expect(events.indexOf('start 1@2')).toBeGreaterThan(events.indexOf('end 1@1'));
+    expect(events.filter((event) => event === 'start 1@1')).toHaveLength(2);
+    expect(events.indexOf('start 2@1')).toBeLessThan(events.indexOf('end 1@1'));
+  });
+
   it('does not retry a non-retriable failure', async () => {
     let calls = 0;
     const stage: Stage<FrontierRequest> = {

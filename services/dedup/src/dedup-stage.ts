@@ -151,6 +151,8 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     input: { topic: Topics.parsed, schema: Schemas.ParsedPage },
     outputs: [Topics.status, Topics.links, Topics.pages, Topics.review],
     decisions,
+    // Two fetches of one URL racing (a lease lost in an outage) would each find the other's page unstored and store both.
+    orderKey: (page) => page.url,
 
     async handle(page) {
       const { fingerprints, index, templates, decideExact, findNearDuplicate, fileInIndex, refiler } = scopeOf(

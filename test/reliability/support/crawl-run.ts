@@ -230,7 +230,8 @@ export class CrawlRun {
     await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
     for (const problem of await dropNames(this.stack, this.names))
       process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
-    removeScratchDir(this.logDir);
+    if (!process.env.KEEP_RELIABILITY_LOGS) removeScratchDir(this.logDir);
+    else process.stderr.write(`logs kept in ${this.logDir}\n`);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 import type { Logger } from '../log/logger.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
+import { KeySequencer } from './key-sequencer.js';
 import { OffsetTracker } from './offset-tracker.js';
 import { failSpan, traceRecord, type RecordTrace } from '../tracing/trace-context.js';
 import { Semaphore } from './semaphore.js';
@@ -66,6 +67,7 @@ export interface StageRunnerOptions<In> {
  */
 export class StageRunner<In> {
   private readonly tracker = new OffsetTracker();
+  private readonly sequencer = new KeySequencer();
   private readonly slots: Semaphore;
   private readonly inFlight = new Map<Promise<void>, string>();
   /** Partitions being handed over: messages of theirs still waiting for a slot are not begun. */
@@ -203,6 +205,21 @@ export class StageRunner<In> {
       return this.finish(message, started, 'dead_letter', undefined, message.headers[TRACE_HEADER]);
     }
     const traceId = message.headers[TRACE_HEADER] ?? (input as { traceId?: string }).traceId ?? randomUUID();
+    await this.sequencer.run(stage.orderKey?.(input) ?? null, () =>
+      this.handleAndProduce(message, input, traced, started, traceId),
+    );
+  }
+
+  /** Handles the input (retrying what is retriable), then produces what it emits and marks the offset finished. */
+  private async handleAndProduce(
+    message: IncomingMessage,
+    input: In,
+    traced: RecordTrace,
+    started: number,
+    traceId: string,
+  ): Promise<void> {
+    const { span } = traced;
+    const { stage } = this.options;
     // Every line about this message carries its trace id, so one URL can be followed through the loop.
     const log = this.log.child({ traceId });
     const maxAttempts = this.options.maxAttempts ?? 3;
