@@ -1,5 +1,6 @@
 import { isNode, type ContentNode } from './content-node.js';
 import { escapeCell } from './markdown-syntax.js';
+import { HEADING_TAGS } from './section-heading.js';
 
 /**
  * A table's rows as GitHub Markdown: the first row is the header (Markdown has no table without
@@ -14,18 +15,7 @@ export function tableLines(rows: readonly (readonly string[])[]): string[] {
 }
 
 /** What a Markdown table cell cannot hold: a list, a heading or another table. */
-const BLOCKS_NO_CELL_HOLDS: ReadonlySet<string> = new Set([
-  'ul',
-  'ol',
-  'dl',
-  'table',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-]);
+const BLOCKS_NO_CELL_HOLDS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'table', ...HEADING_TAGS]);
 
 /**
  * A table laid out for the page rather than for data: marked presentational, or holding in its
