@@ -421,6 +421,17 @@ describe('dedup stage', () => {
     );
   });
 
+  it('stores a URL fetched twice before the link base knew of the first fetch once while its site has no template yet', async () => {
+    const { pages, run } = setup();
+    expect((await run(htmlPage('http://news.test/1', newsPage(1)))).status.change).toBe('new');
+    // A lease lost in an outage: fetched again seconds later, only the per-request noise differs,
+    // and nothing learned yet tells that noise from an edit.
+    const later = sampleMessages[Schemas.ParsedPage].fetchedAt + 1_000;
+    const noisy = newsPage(1).replace(/Updated 10:\d+ · \d+ reads/, 'Updated 23:59 · 99999 reads');
+    expect((await run(htmlPage('http://news.test/1', noisy, { fetchedAt: later }))).status.change).toBe('unchanged');
+    expect(pages.stored.filter((stored) => stored.url === 'http://news.test/1')).toHaveLength(1);
+  });
+
   it('judges new content once, reuses the verdict for copies and re-crawls, and sends harmful pages to review', async () => {
     let calls = 0;
     const judge: Judge = {

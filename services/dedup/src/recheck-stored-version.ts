@@ -17,7 +17,8 @@ export interface Rechecked {
  * The template recheck. A "changed" page whose previous digest was made with another template (the
  * template was learned or relearned since) may have changed only by the template: its last stored
  * version, digested with today's template, says. So does a "new" page of a URL fetched before the link
- * base recorded that fetch (a redelivered frontier request): "changed" if its stored version differs.
+ * base recorded that fetch (a redelivered frontier request): "changed" if its stored version differs
+ * under the site's learned template; with none learned yet, "unchanged" once that page is stored.
  * Bytes identical to an earlier fetch of the URL settle it without the read. "Unchanged" against a
  * fetch the link base never recorded needs that fetch's page in the store.
  */
@@ -59,6 +60,13 @@ export function createStoredVersionRecheck(options: {
     previous: Registration | null,
   ): Promise<Rechecked> {
     const refetched = exact.change === 'new' && exact.fetchedBefore;
+    // Without a learned template the site's per-request noise cannot be told from an edit: the repeat
+    // of a fetch whose page is stored is that fetch again, not a second version.
+    if (refetched && template === null) {
+      const stored = await storedBefore(page);
+      metrics.recheck(stored ? 'unchanged' : 'missing');
+      return { decided: stored ? { ...exact, change: 'unchanged' } : exact, inheritedVerdict: null };
+    }
     if (!refetched && !needsTemplateRecheck(exact.change, previous, templateVersion))
       return { decided: exact, inheritedVerdict: null };
     const result = exact.rawSeenBefore ? 'unchanged' : await compareStored(page, template, analysis.digest);
