@@ -176,8 +176,13 @@ export class WarcPageStore implements PageStore {
         });
       const headEnd = response.block.indexOf('\r\n\r\n');
       const body = Buffer.from(response.block.subarray(headEnd + 4));
-      const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<StoredPage, 'body' | 'bodyEncoding'>;
-      return { ...meta, body, bodyEncoding: 'identity', bodyLength: body.length };
+      // A record written before pages had Markdown has none.
+      const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<
+        StoredPage,
+        'body' | 'bodyEncoding' | 'markdown'
+      > &
+        Partial<Pick<StoredPage, 'markdown'>>;
+      return { ...meta, markdown: meta.markdown ?? null, body, bodyEncoding: 'identity', bodyLength: body.length };
     } finally {
       await handle.close();
     }

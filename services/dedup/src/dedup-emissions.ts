@@ -49,6 +49,7 @@ export function toStoredPage(page: ParsedPage, fields: StoredFields): StoredPage
     lang: page.lang,
     publishedAt: page.publishedAt,
     text: page.text,
+    markdown: page.markdown,
     links: page.links,
     fields: page.fields,
     ...fields,

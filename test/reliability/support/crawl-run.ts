@@ -225,10 +225,14 @@ export class CrawlRun {
   async close(): Promise<void> {
     await Promise.all([...this.processes.values()].map((entry) => entry.process.stop()));
     await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
+    // KEEP_RELIABILITY_LOGS keeps a crawl's logs, topics, index, table and keys to look into.
+    if (process.env.KEEP_RELIABILITY_LOGS) {
+      process.stderr.write(`kept: logs in ${this.logDir}, names ${JSON.stringify(this.names)}\n`);
+      return;
+    }
     for (const problem of await dropNames(this.stack, this.names))
       process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
-    if (!process.env.KEEP_RELIABILITY_LOGS) removeScratchDir(this.logDir);
-    else process.stderr.write(`logs kept in ${this.logDir}\n`);
+    removeScratchDir(this.logDir);
   }
 }
 

@@ -101,10 +101,10 @@ describe('codec', () => {
     expect(codeOf(() => codec.encode(Schemas.FrontierRequest, bad))).toBe('CODEC_INVALID_VALUE');
   });
 
-  it('reads links written before the sitemap hints with null lastmod and changefreq (Outlinks, ParsedPage, StoredPage v1 -> v2)', () => {
+  it('reads links written before the sitemap hints with null lastmod and changefreq (Outlinks, ParsedPage, StoredPage v1 -> current)', () => {
     for (const name of [Schemas.Outlinks, Schemas.ParsedPage, Schemas.StoredPage]) {
       const decoded = codec.decodeWithSchema<{ links: Link[] }>(readFileSync(join(samplesDir, `${name}.v1.bin`)), name);
-      expect([decoded.writer.version, decoded.reader.version], name).toEqual([1, 2]);
+      expect([decoded.writer.version, decoded.reader.version], name).toEqual([1, codec.registry.current(name).version]);
       expect(decoded.value.links.length, name).toBeGreaterThan(0);
       for (const link of decoded.value.links)
         expect([link.lastmod, link.changefreq], `${name} ${link.url}`).toEqual([null, null]);
@@ -118,6 +118,19 @@ describe('codec', () => {
       lastmod: 1_789_900_000_000,
       changefreq: 'daily',
     });
+  });
+
+  it('reads pages written before the Markdown with a null markdown (ParsedPage, StoredPage v2 -> current)', () => {
+    for (const name of [Schemas.ParsedPage, Schemas.StoredPage]) {
+      const decoded = codec.decodeWithSchema<{ text: string; markdown: string | null }>(
+        readFileSync(join(samplesDir, `${name}.v2.bin`)),
+        name,
+      );
+      expect(decoded.writer.version, name).toBe(2);
+      expect(decoded.value, name).toMatchObject({ text: 'Seven A', markdown: null });
+      const current = codec.decode<{ markdown: string | null }>(codec.encode(name, sampleMessages[name]));
+      expect(current.markdown, name).toBe(sampleMessages[name].markdown);
+    }
   });
 
   it('keeps every historic schema version readable by the current one', () => {
