@@ -24,6 +24,11 @@ export function scopedFingerprints(store: FingerprintStore, scope: string): Fing
     addToSet: (namespace, key, members, ttlMs) => store.addToSet(namespace, scoped(key), members, ttlMs),
     addToSets: (entries) => store.addToSets(entries.map((entry) => ({ ...entry, key: scoped(entry.key) }))),
     members: (namespace, keys) => store.members(namespace, keys.map(scoped)),
+    // Pacing is the fetchers' and belongs to a site, not a job: passed through unscoped.
+    pace: (requests) => store.pace(requests),
+    holdPace: (holds) => store.holdPace(holds),
+    blockPace: (blocks) => store.blockPace(blocks),
+    readFootprint: (namespace, filter) => store.readFootprint(namespace, filter),
     close: async () => {},
   };
 }
