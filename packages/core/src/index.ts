@@ -16,3 +16,4 @@ export * from './service/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
 export * from './files/replace-file.js';
+export * from './archive/index.js';

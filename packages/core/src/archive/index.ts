@@ -1,0 +1,2 @@
+export * from './payload-digest.js';
+export * from './surt-key.js';
