@@ -1,7 +1,16 @@
-import { BackendError, surtKey, type Logger, type PageStore, type StoredPage } from '@crawler/core';
+import { BackendError, surtKey, type Logger, type PageStore, type Revisit, type StoredPage } from '@crawler/core';
 import { CellTooLargeError } from './hbase-errors.js';
 import type { HbaseConfig } from './hbase-settings.js';
-import { decodeMeta, decodePage, encodePage, groupVersions, PAGE_FAMILY } from './page-cells.js';
+import {
+  decodeMeta,
+  decodePage,
+  decodeRevisit,
+  encodePage,
+  encodeRevisit,
+  groupVersions,
+  PAGE_FAMILY,
+  REVISIT_QUALIFIER,
+} from './page-cells.js';
 import { ensurePageTable } from './page-table.js';
 import { createHbaseRestClient, type HbaseRestClient, type HbaseRow } from './rest-client.js';
 
@@ -83,6 +92,51 @@ class HbasePageStore implements PageStore {
         value: cell.value,
       })),
     };
+  }
+
+  putRevisits(revisits: Revisit[]): Promise<void> {
+    return this.track(this.writeRevisits(revisits));
+  }
+
+  /** Cell timestamp = fetchedAt, as for pages: a redelivered revisit rewrites the same cell. */
+  private async writeRevisits(revisits: Revisit[]): Promise<void> {
+    this.assertOpen();
+    if (revisits.length === 0) return;
+    const rows = await Promise.all(
+      revisits.map(async (revisit) => ({
+        key: pageRowKey(revisit.url),
+        cells: [
+          {
+            column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
+            timestamp: revisit.fetchedAt,
+            value: await encodeRevisit(revisit, this.config.compressMinBytes),
+          },
+        ],
+      })),
+    );
+    for (const batch of splitRows(rows, this.config.maxRequestBytes))
+      await this.client.putRows(this.config.table, batch);
+  }
+
+  getRevisits(url: string, options: { versions?: number } = {}): Promise<Revisit[]> {
+    return this.track(this.readRevisits(url, Math.floor(options.versions ?? 1)));
+  }
+
+  private async readRevisits(url: string, wanted: number): Promise<Revisit[]> {
+    this.assertOpen();
+    if (wanted < 1) return [];
+    const row = pageRowKey(url);
+    // The other scheme's revisits share the row: read all the table keeps, then keep this URL's.
+    const cells = await this.client.getRow(this.config.table, row, {
+      column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
+      versions: this.tableVersions,
+    });
+    const revisits: Revisit[] = [];
+    for (const cell of [...cells].sort((a, b) => b.timestamp - a.timestamp)) {
+      const revisit = await decodeRevisit(cell.value, `table ${this.config.table} row ${JSON.stringify(row)}`);
+      if (revisit.url === url) revisits.push(revisit);
+    }
+    return revisits.slice(0, wanted);
   }
 
   get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {

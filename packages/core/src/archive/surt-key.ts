@@ -141,8 +141,7 @@ function alphaReorderQuery(query: string): string {
     return equals < 0 ? [arg] : [arg.slice(0, equals), arg.slice(equals + 1)];
   });
   args.sort((a, b) => {
-    for (let i = 0; i < Math.min(a.length, b.length); i++)
-      if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
     return a.length - b.length;
   });
   return args.map((arg) => arg.join('=')).join('&');
