@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import { stackAddresses, repoRoot } from '../reliability/support/stack-env.js';
 import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { waitFor } from '@crawler/core/testing';
+import { indexedCaptures } from '@crawler/embedded';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
 
@@ -84,8 +85,7 @@ describe('crawler run on the real-web bed', () => {
     const token = newToken('killed');
     const child = spawn(process.execPath, crawlArgs(token, ['--out', out]), { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const index = join(out, 'warc', 'pages.cdxj');
-    await waitFor(() => existsSync(index) && readFileSync(index, 'utf8').split('\n').length > 700, 300_000, 100);
+    await waitFor(() => indexedCaptures(join(out, 'warc')).length > 700, 300_000, 100);
     child.kill('SIGKILL');
     await exited;
     const leasedAtKill = leasedUrls(join(out, 'linkbase'), Date.now());

@@ -270,14 +270,19 @@ def stored_from_warc(out_dir):
             continue
         for headers, block in warc_records(os.path.join(warc_dir, name)):
             url = headers.get('warc-target-uri')
+            if url is None:  # the warcinfo record that opens each file
+                continue
             entry = stored.setdefault(url, {'responses': 0, 'text': None})
             if headers.get('warc-type') == 'response':
                 entry['responses'] += 1
             elif headers.get('warc-type') == 'metadata':
                 try:
-                    entry['text'] = json.loads(block).get('text')
+                    text = json.loads(block).get('text')
                 except ValueError:
-                    pass
+                    continue
+                # A revisit's metadata holds no text: the page's stays the one it was stored with.
+                if text is not None:
+                    entry['text'] = text
     return stored
 
 

@@ -9,3 +9,4 @@ export * from './cdxj-files.js';
 export * from './gzip-member.js';
 export * from './warc-file-names.js';
 export * from './warc-settings.js';
+export * from './indexed-captures.js';

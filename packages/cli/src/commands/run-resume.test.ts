@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { canonicalUrl, type LinkRecord } from '@crawler/core';
+import { canonicalUrl, type LinkRecord, type StoredPage } from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { decodeRegistration, DIGEST_NAMESPACE } from '@crawler/dedup';
-import { MemoryFingerprintStore } from '@crawler/embedded';
+import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAgainstTruth } from '../truth-check.js';
@@ -129,18 +129,20 @@ function warcResponses(out: string): Map<string, number> {
   return counts;
 }
 
-function cdxj(out: string): { url: string; digest: string }[] {
-  const path = join(out, 'warc', 'pages.cdxj');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.endsWith('}'))
-    .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { url: string; digest: string });
+/** The pages the crawl's WARC files index (revisits left out). */
+function cdxj(out: string): { url: string; fetchedAt: number }[] {
+  return indexedCaptures(join(out, 'warc'))
+    .filter((capture) => capture.mime !== 'warc/revisit')
+    .map((capture) => ({ url: capture.url, fetchedAt: Number(capture.fetchedAt) }));
 }
 
 /** Every page stored so far has its digest registered to it in the fingerprint folder: dedup remembers. */
 async function expectDigestsKept(out: string): Promise<void> {
-  const stored = cdxj(out);
+  const pages = await WarcPageStore.open(join(out, 'warc'), { readOnly: true });
+  const stored: StoredPage[] = [];
+  for (const url of new Set(cdxj(out).map((capture) => capture.url)))
+    stored.push(...(await pages.get(url, { versions: 100 })));
+  await pages.close();
   expect(stored.length).toBeGreaterThan(0);
   const store = await MemoryFingerprintStore.open(join(out, 'fingerprints'));
   try {
