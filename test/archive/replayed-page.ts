@@ -24,7 +24,7 @@ export async function expectReplayedAsServed(
     let served = live;
     if (!served) {
       await page.goto(capture.url, { waitUntil: 'load' });
-      served = { title: await page.title(), text: await page.evaluate(() => document.body.innerText) };
+      served = { title: await page.title(), text: await page.innerText('body') };
     }
     const replayed = await page.goto(`${replay.prefix}/${cdxTimestamp(Number(capture.fetchedAt))}/${capture.url}`, {
       waitUntil: 'load',
@@ -33,7 +33,7 @@ export async function expectReplayedAsServed(
     expect(replayed?.status(), said).toBe(200);
     expect(await page.title(), said).toBe(served.title);
     expect(stored.title, said).toBe(served.title);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.innerText('body');
     const first = opening(stored.text);
     expect(first.length, said).toBeGreaterThan(20);
     expect(text.replace(/\s+/g, ' '), said).toContain(first);

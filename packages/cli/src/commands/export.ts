@@ -101,8 +101,14 @@ export async function exportCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     throw new UsageError('crawler export wacz: give CRAWL_OUT and FILE.wacz (see crawler export --help)');
   const [out, file] = positionals as [string, string];
   const warcDir = join(out, 'warc');
-  if (!existsSync(warcDir) || !statSync(warcDir).isDirectory() || !readdirSync(warcDir).some((name) => WARC_FILE.test(name)))
-    throw new UsageError(`crawler export wacz: no WARC files under ${warcDir}: CRAWL_OUT names the folder given to crawler run`);
+  if (
+    !existsSync(warcDir) ||
+    !statSync(warcDir).isDirectory() ||
+    !readdirSync(warcDir).some((name) => WARC_FILE.test(name))
+  )
+    throw new UsageError(
+      `crawler export wacz: no WARC files under ${warcDir}: CRAWL_OUT names the folder given to crawler run`,
+    );
   checkOutputFile(command, 'FILE.wacz', file);
   const summary = await writeWacz(warcDir, file, `crawl archive of ${resolve(out)}`);
   if (summary.captures === 0) {
@@ -148,7 +154,8 @@ async function exportFromHbase(
 }
 
 function onePositional(command: string, positionals: string[], what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`crawler ${command}: give exactly one ${what} (see crawler export --help)`);
+  if (positionals.length !== 1)
+    throw new UsageError(`crawler ${command}: give exactly one ${what} (see crawler export --help)`);
   return positionals[0]!;
 }
 
@@ -163,8 +170,12 @@ function checkNewFolder(command: string, folder: string): void {
 /** An ISO 8601 date or date and time as epoch ms. */
 export function timeFlag(command: string, name: string, value: string | undefined): number | null {
   if (value === undefined) return null;
-  const ms = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value) ? Date.parse(value) : NaN;
+  const ms = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value)
+    ? Date.parse(value)
+    : NaN;
   if (!Number.isFinite(ms))
-    throw new UsageError(`crawler ${command}: --${name} must be an ISO 8601 date or time like 2026-11-01T12:00:00Z, got "${value}"`);
+    throw new UsageError(
+      `crawler ${command}: --${name} must be an ISO 8601 date or time like 2026-11-01T12:00:00Z, got "${value}"`,
+    );
   return ms;
 }

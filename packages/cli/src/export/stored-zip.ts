@@ -41,7 +41,8 @@ export class StoredZipWriter {
         size += chunk.length;
       }
     await this.writeHeader(path, crc, size);
-    if (length !== 0) for await (const chunk of createReadStream(source, range) as AsyncIterable<Buffer>) await this.write(chunk);
+    if (length !== 0)
+      for await (const chunk of createReadStream(source, range) as AsyncIterable<Buffer>) await this.write(chunk);
     return { path, bytes: size, sha256: sha.digest('hex') };
   }
 

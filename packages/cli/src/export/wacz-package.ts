@@ -47,7 +47,8 @@ export async function writeWacz(warcDir: string, output: string, title: string):
     await replaceFileWith(output, async (handle) => {
       const zip = new StoredZipWriter(handle);
       const entries: ZipEntry[] = [];
-      for (const file of files) entries.push(await zip.addFile(`archive/${file.name}`, join(warcDir, file.name), file.end));
+      for (const file of files)
+        entries.push(await zip.addFile(`archive/${file.name}`, join(warcDir, file.name), file.end));
       entries.push(await zip.addFile('indexes/index.cdx', index));
       entries.push(await zip.addFile('pages/pages.jsonl', pagesPath));
       const created = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
