@@ -47,7 +47,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'maxRequestBytes',
     'requestTimeoutMs',
   ],
-  warc: ['gzipLevel'],
+  warc: ['gzipLevel', 'operator'],
   scheduler: [
     'jobFile',
     'tickMs',
