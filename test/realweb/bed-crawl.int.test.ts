@@ -8,7 +8,10 @@ import { stackAddresses, repoRoot } from '../reliability/support/stack-env.js';
 import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { waitFor } from '@crawler/core/testing';
-import { indexedCaptures } from '@crawler/embedded';
+import type { CdxjFields } from '@crawler/core';
+import { indexedCaptures, WarcPageStore } from '@crawler/embedded';
+import { expectReplayedAsServed } from '../archive/replayed-page.js';
+import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck } from '../support/replay-tools.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
 
@@ -68,6 +71,7 @@ describe('crawler run on the real-web bed', () => {
     const token = await crawl('embedded', ['--out', out]);
     const first = await scoreCrawl(truthFile, token, { out });
     expectRightAgainstTheTruth(first);
+    await expectReplayable(out);
     // Every page is due again after 30 days at most: one run asks for each with its validators.
     const later = await crawl('recrawl', ['--out', out, '--clock-offset', '31d']);
     const recrawl = await scoreCrawl(truthFile, later, { out });
@@ -124,6 +128,48 @@ describe('crawler run on the real-web bed', () => {
     }, 480_000);
   });
 });
+
+/**
+ * The crawl as a web archive: warcio finds every digest right, its WACZ passes `wacz validate`, and
+ * pywb replays it into Chromium from the crawler's own index: a page of each site with the title
+ * and main text nginx serves, and a duplicate's revisit as its original.
+ */
+async function expectReplayable(out: string): Promise<void> {
+  const warc = join(out, 'warc');
+  const check = warcioCheck(
+    readdirSync(warc)
+      .filter((name) => name.endsWith('.warc.gz'))
+      .map((name) => join(warc, name)),
+  );
+  expect(check.code, check.output.slice(-2000)).toBe(0);
+  expect(check.failed).toBe(0);
+  const wacz = join(out, '..', 'bed.wacz');
+  await run(process.execPath, [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'wacz', out, wacz]);
+  const validation = waczValidate(wacz);
+  expect(validation.code, validation.output).toBe(0);
+  const replay = await replayWacz(wacz);
+  const browser = await launchReplayBrowser();
+  const store = await WarcPageStore.open(warc, { readOnly: true });
+  try {
+    const captures = indexedCaptures(warc);
+    const bySite = new Map<string, CdxjFields>();
+    for (const capture of captures)
+      if (capture.mime === 'text/html' && !bySite.has(new URL(capture.url).origin))
+        bySite.set(new URL(capture.url).origin, capture);
+    expect(bySite.size).toBe(3);
+    for (const capture of bySite.values())
+      await expectReplayedAsServed(browser, replay, capture, (await store.get(capture.url))[0]!);
+    const revisit = captures.find((capture) => capture.mime === 'warc/revisit');
+    expect(revisit).toBeDefined();
+    const [entry] = await store.getRevisits(revisit!.url);
+    const [original] = await store.get(entry!.refersToUrl, { versions: 100 });
+    await expectReplayedAsServed(browser, replay, revisit!, original!);
+  } finally {
+    await store.close();
+    await browser.close();
+    await replay.close();
+  }
+}
 
 /** URLs the embedded link base held a lease on at `now`, read from its files (the last line of a record wins). */
 function leasedUrls(dir: string, now: number): Set<string> {

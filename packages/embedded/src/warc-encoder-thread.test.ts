@@ -15,7 +15,6 @@ const page = (n: number): WarcPageInput => ({
   body: new Uint8Array(Buffer.from(`<html><body>page ${n} ${'text '.repeat(n * 50)}</body></html>`)),
   metadata: JSON.stringify({ url: `http://127.0.0.1/page/${n}`, title: `page ${n}` }),
   truncated: null,
-  requestHead: null,
 });
 
 describe('WarcEncoderThread', () => {
@@ -81,7 +80,7 @@ describe('WarcEncoderThread', () => {
     const script = `
       const { WarcEncoderThread } = await import(${JSON.stringify(built)});
       const thread = new WarcEncoderThread(6);
-      const [record] = await thread.encode([{ kind: 'page', url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}', truncated: null, requestHead: null }]);
+      const [record] = await thread.encode([{ kind: 'page', url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}', truncated: null}]);
       await thread.close();
       console.log(record.bytes.length > 0 ? 'encoded' : 'empty');`;
     const child = spawnSync(process.execPath, ['--max-old-space-size=256', '--input-type=module', '-e', script], {

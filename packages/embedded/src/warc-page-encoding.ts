@@ -14,8 +14,6 @@ interface CaptureInput {
   fetchedAt: number;
   /** The HTTP status line and headers, CRLF-separated, without the blank line. */
   httpHead: string;
-  /** The request line and headers the fetcher sent, or null when the capture does not carry them. */
-  requestHead: string | null;
   /** The metadata record's JSON (the crawler's fields). */
   metadata: string;
 }
@@ -38,7 +36,7 @@ export interface WarcRevisitInput extends CaptureInput {
 export type WarcCaptureInput = WarcPageInput | WarcRevisitInput;
 
 export interface EncodedCapture {
-  /** The capture's gzip members: its response (or revisit) record first, then request and metadata. */
+  /** The capture's gzip members: its response (or revisit) record, then its metadata record. */
   bytes: Uint8Array;
   /** Length of the first member: what a CDXJ line points at. */
   recordLength: number;
@@ -84,17 +82,6 @@ export function encodeWarcCapture(capture: WarcCaptureInput, gzipLevel: number):
     });
   }
   const members = [gzipMember(main.bytes, gzipLevel)];
-  if (capture.requestHead !== null) {
-    const request = serializeWarcRecord({
-      type: 'request',
-      targetUri: capture.url,
-      date,
-      contentType: 'application/http; msgtype=request',
-      block: Buffer.from(`${capture.requestHead}\r\n\r\n`, 'latin1'),
-      headers: { 'WARC-Concurrent-To': main.recordId },
-    });
-    members.push(gzipMember(request.bytes, gzipLevel));
-  }
   const metadata = serializeWarcRecord({
     type: 'metadata',
     targetUri: capture.url,

@@ -131,7 +131,6 @@ describe('WARC page store indexes', () => {
           url,
           fetchedAt: stored.fetchedAt,
           httpHead: 'HTTP/1.1 200 OK\r\ncontent-type: text/html',
-          requestHead: null,
           body: new Uint8Array(stored.body),
           truncated: null,
           metadata: JSON.stringify({ ...stored, body: undefined, bodyEncoding: undefined }),

@@ -58,9 +58,8 @@ interface OpenFile {
 /**
  * Pages as standard WARC 1.1 files (.warc.gz, one gzip member per record) in a folder. Each file
  * opens with a `warcinfo` record; a page is a `response` record (the server's HTTP headers as sent
- * and the body as fetched, decoded; cut at the size cap and marked `WARC-Truncated: length`), a
- * `request` record when the capture carries what was sent, and a `metadata` record (JSON) with the
- * crawler's fields; a capture dedup found identical to an earlier one is a `revisit` record
+ * and the body as fetched, decoded; cut at the size cap and marked `WARC-Truncated: length`) and a
+ * `metadata` record (JSON) with the crawler's fields; a capture dedup found identical to an earlier one is a `revisit` record
  * (identical-payload-digest profile) and its metadata.
  *
  * Each WARC file has a CDXJ index of its own beside it (`pages-00000.cdxj`), one line per response
@@ -404,7 +403,6 @@ function captureInput(capture: Capture): WarcCaptureInput {
       url: revisit.url,
       fetchedAt: revisit.fetchedAt,
       httpHead: httpResponseHead(revisit.httpStatus, revisit.headers),
-      requestHead: null,
       metadata: JSON.stringify(revisit),
       payloadDigest: revisit.payloadDigest,
       refersToUrl: revisit.refersToUrl,
@@ -421,7 +419,6 @@ function captureInput(capture: Capture): WarcCaptureInput {
     fetchedAt: page.fetchedAt,
     // Evidence of what was served; WARC-Truncated says when the block holds less than that.
     httpHead: httpResponseHead(page.httpStatus, page.headers),
-    requestHead: null,
     body: new Uint8Array(body),
     // The fetcher cuts a body only at its size cap (a deadline ends a fetch as a timeout instead).
     truncated: page.truncated ? 'length' : null,
