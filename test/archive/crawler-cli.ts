@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TEST_WEB_CRAWL_ENV } from '../../packages/cli/src/test-support/test-web-env.js';
 import { repoRoot } from '../reliability/support/stack-env.js';
 
 const main = join(repoRoot, 'packages/cli/dist/main.js');
 
-/** As `crawler demo` crawls the test web: no delays, short timeouts for its slow and endless pages, quick retries. */
+/** The test web crawled as `crawler demo` crawls it, the round interval short too, with an operator for the warcinfo records. */
 export const TEST_WEB_ENV = {
-  FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-  FETCHER_MIN_DELAY_MS: '0',
-  FETCHER_DELAY_FACTOR: '0',
-  FETCHER_PER_HOST_CONCURRENCY: '4',
-  FETCHER_CONCURRENCY: '32',
-  FETCHER_TOTAL_TIMEOUT_MS: '2500',
-  FETCHER_HEADERS_TIMEOUT_MS: '2500',
-  FETCHER_BODY_TIMEOUT_MS: '2000',
-  SCHEDULER_RETRY_BASE_MS: '300',
-  SCHEDULER_RETRY_MAX_MS: '2000',
+  ...TEST_WEB_CRAWL_ENV,
   SCHEDULER_TICK_MS: '50',
   WARC_OPERATOR: 'Crawler tests <tests@example.test>',
 };

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawler, TEST_WEB_ENV } from './crawler-cli.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { expectReplayedAsServed } from './replayed-page.js';
+import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from './replayed-page.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay } from '../support/replay-tools.js';
 
 /**
@@ -85,11 +85,7 @@ describe('an embedded crawl as a web archive', () => {
         const [stored] = await store.get(capture.url);
         await expectReplayedAsServed(browser, replay, capture, stored!);
       }
-      const revisit = captures.find((capture) => capture.mime === 'warc/revisit');
-      expect(revisit).toBeDefined();
-      const [original] = await store.getRevisits(revisit!.url);
-      const [originalPage] = await store.get(original!.refersToUrl, { versions: 100 });
-      await expectReplayedAsServed(browser, replay, revisit!, originalPage!);
+      await expectRevisitReplayedAsOriginal(browser, replay, captures, store);
     } finally {
       await store.close();
     }

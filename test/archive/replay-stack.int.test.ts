@@ -9,7 +9,7 @@ import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay } from '../support/replay-tools.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { crawler, TEST_WEB_ENV } from './crawler-cli.js';
-import { expectReplayedAsServed } from './replayed-page.js';
+import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from './replayed-page.js';
 
 /**
  * The distributed mode hands its archive over too: a crawl of the test web on the stack keeps its
@@ -89,10 +89,7 @@ describe('a crawl on the stack as a web archive', () => {
         (capture) => capture.mime === 'text/html' && /\/(article|docs|post)/.test(capture.url),
       );
       await expectReplayedAsServed(browser, replay, article!, (await store.get(article!.url))[0]!);
-      const revisit = captures.find((capture) => capture.mime === 'warc/revisit')!;
-      const [entry] = await store.getRevisits(revisit.url);
-      const [original] = await store.get(entry!.refersToUrl, { versions: 100 });
-      await expectReplayedAsServed(browser, replay, revisit, original!);
+      await expectRevisitReplayedAsOriginal(browser, replay, captures, store);
     } finally {
       await store.close();
     }

@@ -1,4 +1,4 @@
-import { cdxTimestamp, type CdxjFields, type StoredPage } from '@crawler/core';
+import { cdxTimestamp, type CdxjFields, type PageStore, type StoredPage } from '@crawler/core';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Replay } from '../support/replay-tools.js';
@@ -41,4 +41,18 @@ export async function expectReplayedAsServed(
   } finally {
     await page.close();
   }
+}
+
+/** A revisit record replays as the capture it refers to: the original's title and main text. */
+export async function expectRevisitReplayedAsOriginal(
+  browser: Browser,
+  replay: Replay,
+  captures: CdxjFields[],
+  store: PageStore,
+): Promise<void> {
+  const revisit = captures.find((capture) => capture.mime === 'warc/revisit');
+  expect(revisit, 'a revisit record in the index').toBeDefined();
+  const [entry] = await store.getRevisits(revisit!.url);
+  const [original] = await store.get(entry!.refersToUrl, { versions: 100 });
+  await expectReplayedAsServed(browser, replay, revisit!, original!);
 }

@@ -10,7 +10,7 @@ import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { waitFor } from '@crawler/core/testing';
 import type { CdxjFields } from '@crawler/core';
 import { indexedCaptures, WarcPageStore } from '@crawler/embedded';
-import { expectReplayedAsServed } from '../archive/replayed-page.js';
+import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from '../archive/replayed-page.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck } from '../support/replay-tools.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
@@ -159,11 +159,7 @@ async function expectReplayable(out: string): Promise<void> {
     expect(bySite.size).toBe(3);
     for (const capture of bySite.values())
       await expectReplayedAsServed(browser, replay, capture, (await store.get(capture.url))[0]!);
-    const revisit = captures.find((capture) => capture.mime === 'warc/revisit');
-    expect(revisit).toBeDefined();
-    const [entry] = await store.getRevisits(revisit!.url);
-    const [original] = await store.get(entry!.refersToUrl, { versions: 100 });
-    await expectReplayedAsServed(browser, replay, revisit!, original!);
+    await expectRevisitReplayedAsOriginal(browser, replay, captures, store);
   } finally {
     await store.close();
     await browser.close();

@@ -62,12 +62,10 @@ class HbasePageStore implements PageStore {
     if (pages.length === 0) return;
     const started = performance.now();
     const rows = await Promise.all(pages.map((page) => this.toRow(page)));
-    const batches = splitRows(rows, this.config.maxRequestBytes);
-    // One request at a time: the gateway holds each whole request in its heap.
-    for (const batch of batches) await this.client.putRows(this.config.table, batch);
+    const requests = await this.putRows(rows);
     const bytes = rows.reduce((sum, row) => sum + row.cells.reduce((cells, cell) => cells + cell.value.length, 0), 0);
     this.log.debug(
-      { pages: pages.length, requests: batches.length, bytes, ms: Math.round(performance.now() - started) },
+      { pages: pages.length, requests, bytes, ms: Math.round(performance.now() - started) },
       'stored pages',
     );
   }
@@ -114,8 +112,14 @@ class HbasePageStore implements PageStore {
         ],
       })),
     );
-    for (const batch of splitRows(rows, this.config.maxRequestBytes))
-      await this.client.putRows(this.config.table, batch);
+    await this.putRows(rows);
+  }
+
+  /** Rows in requests of at most HBASE_MAX_REQUEST_BYTES, one at a time: the gateway holds each whole request in its heap. */
+  private async putRows(rows: HbaseRow[]): Promise<number> {
+    const batches = splitRows(rows, this.config.maxRequestBytes);
+    for (const batch of batches) await this.client.putRows(this.config.table, batch);
+    return batches.length;
   }
 
   getRevisits(url: string, options: { versions?: number } = {}): Promise<Revisit[]> {

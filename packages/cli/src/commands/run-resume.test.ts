@@ -12,6 +12,7 @@ import { decodeRegistration, DIGEST_NAMESPACE } from '@crawler/dedup';
 import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_WEB_CRAWL_ENV } from '../test-support/test-web-env.js';
 import { checkAgainstTruth } from '../truth-check.js';
 
 /**
@@ -24,21 +25,7 @@ const DAY_MS = 86_400_000;
 /** Past the longest re-crawl interval (30 days): every page fetched is due. */
 const AHEAD = '31d';
 
-// As `crawler demo` crawls the test web (no delays, short timeouts for its slow and endless pages),
-// but with the scheduler's default round interval, as a user's crawl has it.
-const env = {
-  PATH: process.env.PATH,
-  FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-  FETCHER_MIN_DELAY_MS: '0',
-  FETCHER_DELAY_FACTOR: '0',
-  FETCHER_PER_HOST_CONCURRENCY: '4',
-  FETCHER_CONCURRENCY: '32',
-  FETCHER_TOTAL_TIMEOUT_MS: '2500',
-  FETCHER_HEADERS_TIMEOUT_MS: '2500',
-  FETCHER_BODY_TIMEOUT_MS: '2000',
-  SCHEDULER_RETRY_BASE_MS: '300',
-  SCHEDULER_RETRY_MAX_MS: '2000',
-};
+const env = { PATH: process.env.PATH, ...TEST_WEB_CRAWL_ENV };
 
 interface Run {
   pid: number;
