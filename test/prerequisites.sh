@@ -40,6 +40,10 @@ if ((${#missing[@]})); then
   fi
 fi
 
+# Go builds the local stack's OpenTelemetry Collector once (deploy/local/otel-collector.sh); Debian's is too old.
+command -v go >/dev/null 2>&1 || [[ -x /usr/local/go/bin/go ]] \
+  || { echo "npm test needs Go 1.26+ to build the stack's OpenTelemetry Collector once; put it on PATH" >&2; exit 2; }
+
 # Python packages, pinned; pip leaves satisfied requirements alone without reaching the index.
 requirements=test/python-requirements.txt
 # Debian's own python refuses user installs without --break-system-packages (PEP 668); others refuse the flag.

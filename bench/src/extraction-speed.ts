@@ -1,6 +1,7 @@
-import { decodeText, parseCrawlJob } from '@crawler/core';
-import { createPageParser, extractLimitsOf, loadLinkextractConfig, type PageInput } from '@crawler/linkextract';
+import { decodeText } from '@crawler/core';
+import type { PageInput } from '@crawler/linkextract';
 import { Parser } from 'htmlparser2';
+import { createDefaultPageParser } from './default-page-parser.js';
 
 export interface SpeedSample {
   name: string;
@@ -31,13 +32,7 @@ const MIN_ROUND_MS = 200;
  * idle core.
  */
 export async function measureExtractionSpeed(name: string, pages: readonly PageInput[]): Promise<SpeedSample> {
-  const config = loadLinkextractConfig({ env: {} });
-  const parse = createPageParser({
-    job: parseCrawlJob({ scope: { mode: 'any' } }),
-    limits: extractLimitsOf(config),
-    followNofollow: false,
-    maxInputBytes: config.maxInputBytes,
-  });
+  const parse = createDefaultPageParser();
   let repeat = 1;
   const bare = () => {
     for (let r = 0; r < repeat; r++) {

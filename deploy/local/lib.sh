@@ -53,24 +53,37 @@ need_maven() {
 # resolves into a fresh cache dir instead of reusing stale jars.
 cache_key() { { cat "$1"; shift; echo "$*"; } | sha1sum | cut -c1-10; }
 
-# mvn_copy_deps <pom> <outdir> [-Dprop=value...]: runtime jars of <pom> into <outdir>, once.
-mvn_copy_deps() {
-  local pom="$1" out="$2"; shift 2
+# mvn_once <pom> <outdir> <produced> <doing> [maven args...]: runs Maven once on a copy of <pom>
+# in <outdir>.work; <outdir> then becomes the folder it produced there (<produced>).
+mvn_once() {
+  local pom="$1" out="$2" produced="$3" doing="$4"; shift 4
   [[ -f "$out/.complete" ]] && return 0
   need_maven
   local work="$out.work" flog="$LOG_DIR/$SVC-fetch.log"
   rm -rf "$work" && mkdir -p "$work"
   cp "$pom" "$work/pom.xml"
-  log "resolving jars with Maven (first run only; output in $flog)"
+  log "$doing with Maven (first run only; output in $flog)"
   # More parallel HTTP connections than the default 5: the HBase closure is ~150 jars.
-  if ! mvn -B -q -f "$work/pom.xml" -Daether.connector.basic.threads=16 "$@" \
-      "org.apache.maven.plugins:maven-dependency-plugin:$MVN_DEPENDENCY_PLUGIN:copy-dependencies" \
-      -DincludeScope=runtime -DoutputDirectory="$work/libs" >"$flog" 2>&1; then
+  if ! mvn -B -q -f "$work/pom.xml" -Daether.connector.basic.threads=16 "$@" >"$flog" 2>&1; then
     tail -n 30 "$flog" >&2
-    die "Maven could not resolve the $SVC jars; see $flog"
+    die "Maven failed $doing for $SVC; see $flog"
   fi
-  rm -rf "$out" && mv "$work/libs" "$out" && rm -rf "$work"
+  rm -rf "$out" && mv "$work/$produced" "$out" && rm -rf "$work"
   touch "$out/.complete"
+}
+
+# mvn_copy_deps <pom> <outdir> [-Dprop=value...]: runtime jars of <pom> into <outdir>, once.
+mvn_copy_deps() {
+  local pom="$1" out="$2"; shift 2
+  mvn_once "$pom" "$out" libs "resolving jars" "$@" \
+    "org.apache.maven.plugins:maven-dependency-plugin:$MVN_DEPENDENCY_PLUGIN:copy-dependencies" \
+    -DincludeScope=runtime -DoutputDirectory="$out.work/libs"
+}
+
+# mvn_build <pom> <outdir> [-Dprop=value...]: `mvn package` of <pom>, once; <outdir> becomes its target/.
+mvn_build() {
+  local pom="$1" out="$2"; shift 2
+  mvn_once "$pom" "$out" target "building" "$@" package
 }
 
 # mvn_unpack <groupId:artifactId:version:type> <outdir>: unpack one archive from Maven Central, once.

@@ -16,6 +16,8 @@ export HBASE_THRIFT=$STACK_HOST:$HBASE_THRIFT_PORT
 export HBASE_ZOOKEEPER_QUORUM=$STACK_HOST:$HBASE_ZK_PORT
 export REDIS_URL=redis://$STACK_HOST:$REDIS_PORT
 export REDIS_CLUSTER_NODES=$cluster_nodes
+export SCHEMA_REGISTRY_URL=http://$STACK_HOST:$SCHEMA_REGISTRY_PORT/apis/ccompat/v6
+export OTEL_COLLECTOR_URL=http://$STACK_HOST:$OTLP_HTTP_PORT
 ENV
 # An offset instance also names itself, so stack.sh and tests that stop components find it again.
 if ((STACK_PORT_OFFSET)); then

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis) without Docker.
-# Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis|realweb ...]   (default: all)
+# Local infrastructure for the crawler (Kafka, Elasticsearch, HBase, Redis, a schema registry, an
+# OpenTelemetry Collector) without Docker.
+# Usage: stack.sh connect-classpath   (prints the folder of a Kafka Connect worker's jars)
+# Usage: stack.sh up|down|status|stop|start [kafka|elasticsearch|hbase|redis|schema-registry|otel-collector|realweb ...]   (default: all)
 # stop/start are outage controls for tests: stop keeps the component's data (see redis_stop).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-for f in kafka elasticsearch hbase redis realweb; do . "$LOCAL_DIR/$f.sh"; done
+for f in kafka elasticsearch hbase redis schema-registry otel-collector realweb; do . "$LOCAL_DIR/$f.sh"; done
 
-ALL_SERVICES=(kafka elasticsearch hbase redis realweb)
+ALL_SERVICES=(kafka elasticsearch hbase redis schema-registry otel-collector realweb)
 
 usage() {
   echo "usage: $0 up|down|status|stop|start [${ALL_SERVICES[*]}]" >&2
@@ -21,6 +23,8 @@ pick_services() {
   local s
   for s in "$@"; do
     [[ "$s" == es ]] && s=elasticsearch
+    [[ "$s" == registry ]] && s=schema-registry
+    [[ "$s" == otel ]] && s=otel-collector
     [[ " ${ALL_SERVICES[*]} " == *" $s "* ]] || { echo "unknown service: $s" >&2; usage; }
     SERVICES+=("$s")
   done
@@ -30,7 +34,7 @@ pick_services() {
 cmd_up() {
   local start=$SECONDS s failed=() pids=()
   for s in "${SERVICES[@]}"; do
-    "${s}_up" &
+    "${s//-/_}_up" &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do
@@ -46,7 +50,7 @@ cmd_up() {
 cmd_down() {
   local s pids=() rc=0
   for s in "${SERVICES[@]}"; do
-    "${s}_down" &
+    "${s//-/_}_down" &
     pids+=($!)
   done
   for s in "${pids[@]}"; do wait "$s" || rc=1; done
@@ -57,7 +61,7 @@ cmd_down() {
 cmd_stop() {
   local s pids=() rc=0
   for s in "${SERVICES[@]}"; do
-    if declare -F "${s}_stop" >/dev/null; then "${s}_stop" & else "${s}_down" & fi
+    if declare -F "${s//-/_}_stop" >/dev/null; then "${s//-/_}_stop" & else "${s//-/_}_down" & fi
     pids+=($!)
   done
   for s in "${pids[@]}"; do wait "$s" || rc=1; done
@@ -66,7 +70,7 @@ cmd_stop() {
 
 cmd_status() {
   local s rc=0
-  for s in "${SERVICES[@]}"; do "${s}_status" || rc=1; done
+  for s in "${SERVICES[@]}"; do "${s//-/_}_status" || rc=1; done
   return "$rc"
 }
 
@@ -83,5 +87,7 @@ case "$action" in
     "cmd_$action"
     ;;
   status) cmd_status ;;
+  # Where the Kafka Connect worker's jars are (resolved first if missing): for tests and docs.
+  connect-classpath) kafka_connect_fetch >&2 && kafka_connect_libs ;;
   *) usage ;;
 esac

@@ -462,7 +462,7 @@ describe('deploy/compose/compose.yaml', () => {
   const composeDir = join(root, 'deploy/compose');
   const compose = parse(readFileSync(join(composeDir, 'compose.yaml'), 'utf8'), { merge: true }) as Json;
   const services = compose.services as Record<string, Json>;
-  const INFRA = ['kafka', 'elasticsearch', 'hbase', 'redis'];
+  const INFRA = ['kafka', 'schema-registry', 'elasticsearch', 'hbase', 'redis'];
   const kafkaEnv = stringValues(services.kafka!.environment);
   const internalKafkaPort = Number(/INTERNAL:\/\/[^,]*:(\d+)/.exec(kafkaEnv.KAFKA_LISTENERS!)![1]);
   /** Where each store listens inside the compose network (Elasticsearch and Redis: their images' defaults). */
@@ -470,10 +470,11 @@ describe('deploy/compose/compose.yaml', () => {
     kafka: internalKafkaPort,
     elasticsearch: 9200,
     redis: 6379,
+    'schema-registry': 8080,
     hbase: Number(imageConfig(hbaseDockerfile.stages, hbaseDockerfile.stages.at(-1)!.name).expose[0]),
   };
 
-  it('runs the four services and their stores, nothing else', () => {
+  it('runs the four services, their stores and the schema registry, nothing else', () => {
     expect(Object.keys(services).sort()).toEqual([...SERVICES, ...INFRA].sort());
   });
 
@@ -488,7 +489,7 @@ describe('deploy/compose/compose.yaml', () => {
     }
     expect(resolve(composeDir, services.hbase!.build.context)).toBe(resolve(root));
     expect(services.hbase!.build.dockerfile).toBe('deploy/docker/hbase/Dockerfile');
-    for (const name of ['kafka', 'elasticsearch', 'redis']) expectPinned(services[name]!.image);
+    for (const name of ['kafka', 'elasticsearch', 'redis', 'schema-registry']) expectPinned(services[name]!.image);
   });
 
   it('gives each service exactly the variables it reads, with values its settings accept, pointing at the stores', () => {
@@ -498,9 +499,15 @@ describe('deploy/compose/compose.yaml', () => {
       const runtime = checkServiceEnv(service, env, `compose ${service}`);
       expect(runtime.topicPrefix).toBe('');
       const dependsOn = spec.depends_on as Record<string, { condition: string }>;
-      for (const name of ['KAFKA_BROKERS', 'ELASTICSEARCH_URL', 'REDIS_URL', 'HBASE_REST_URL'].filter(
-        (variable) => env[variable],
-      )) {
+      // Every service writes through the registry, so every one waits for it.
+      expect(env.SCHEMA_REGISTRY_URL, service).toBeDefined();
+      for (const name of [
+        'KAFKA_BROKERS',
+        'SCHEMA_REGISTRY_URL',
+        'ELASTICSEARCH_URL',
+        'REDIS_URL',
+        'HBASE_REST_URL',
+      ].filter((variable) => env[variable])) {
         for (const address of env[name]!.split(',')) {
           const { host, port } = hostPort(address);
           expect(INFRA, `${service}: ${name}`).toContain(host);
@@ -668,7 +675,7 @@ describe('deploy/k8s', () => {
       }
     }
     for (const key of SECRET_SETTINGS) {
-      if (['REDIS_URL', 'HBASE_REST_URL'].includes(key)) continue;
+      if (['REDIS_URL', 'HBASE_REST_URL', 'SCHEMA_REGISTRY_URL'].includes(key)) continue;
       for (const configMap of ofKind('ConfigMap'))
         expect(Object.keys(configMap.data ?? {}), `${configMap.metadata.name}`).not.toContain(key);
     }

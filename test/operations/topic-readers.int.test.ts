@@ -10,6 +10,7 @@ import { sampleMessages } from '@crawler/core/testing';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docCodeBlock } from './doc-code-blocks.js';
+import { runJavaReader } from './java-reader.js';
 
 const run = promisify(execFile);
 const schemasDir = fileURLToPath(new URL('../../schemas/', import.meta.url));
@@ -43,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(() => bus.close());
 
-describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows', () => {
+describe('reading a crawl topic outside the crawler without a registry, as docs/DATA.md shows', () => {
   it('the Python example decodes every record with fastavro and schemas/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-python-reader-'));
     writeFileSync(join(dir, 'read_crawl_topic.py'), docCodeBlock('### Python', 'python'));
@@ -57,13 +58,14 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
         (line) =>
           JSON.parse(line) as {
             offset: number;
+            framing: string;
             headers: Record<string, string>;
             value: { url: string; traceId: string; body: string; depth: number };
           },
       );
-    expect(records.map((record) => [record.offset, record.value.url, record.value.traceId])).toEqual([
-      [0, savedValue.url, savedValue.traceId],
-      [1, today.url, today.traceId],
+    expect(records.map((record) => [record.offset, record.framing, record.value.url, record.value.traceId])).toEqual([
+      [0, 'single-object', savedValue.url, savedValue.traceId],
+      [1, 'single-object', today.url, today.traceId],
     ]);
     expect(records[1]!.headers[TRACE_HEADER]).toBe(today.traceId);
     expect(Buffer.from(records[1]!.value.body, 'base64')).toEqual(today.body);
@@ -71,29 +73,10 @@ describe('reading a crawl topic outside the crawler, as docs/OPERATIONS.md shows
 
   it('the Java example compiles against Maven Central jars and decodes every record with BinaryMessageDecoder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawler-java-reader-'));
-    writeFileSync(join(dir, 'pom.xml'), docCodeBlock('### Java', 'xml'));
-    writeFileSync(join(dir, 'ReadCrawlTopic.java'), docCodeBlock('### Java', 'java'));
-    await run(
-      'mvn',
-      [
-        '-B',
-        '-q',
-        '-f',
-        join(dir, 'pom.xml'),
-        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath',
-        `-Dmdep.outputFile=${join(dir, 'cp.txt')}`,
-      ],
-      { timeout: 300_000 },
-    );
-    const classpath = readFileSync(join(dir, 'cp.txt'), 'utf8').trim();
-    const { stdout } = await run(
-      'java',
-      ['-cp', classpath, join(dir, 'ReadCrawlTopic.java'), brokers, topic, 'crawler.StoredPage', schemasDir, '2'],
-      { timeout: 120_000 },
-    );
-    expect(stdout.trim().split('\n')).toEqual([
-      `0/0 ${savedValue.url} trace ${savedValue.traceId}`,
-      `0/1 ${today.url} trace ${today.traceId}`,
+    const lines = await runJavaReader(dir, [brokers, topic, 'crawler.StoredPage', schemasDir, '2']);
+    expect(lines).toEqual([
+      `0/0 single-object ${savedValue.url} trace ${savedValue.traceId}`,
+      `0/1 single-object ${today.url} trace ${today.traceId}`,
     ]);
   }, 420_000);
 });

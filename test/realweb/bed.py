@@ -7,6 +7,7 @@ nginx's access log and from what the crawler stored (WARC files or HBase rows, i
 
     bed.py truth --bed BED_JSON                       ground truth of every site, as JSON
     bed.py score --bed BED_JSON --truth TRUTH --ua TOKEN (--out DIR | --stack ... | --stored FILE)   a crawl's score
+    bed.py recall --bed BED_JSON --truth TRUTH --texts TEXTS    main texts {url: text} against the content areas
     bed.py content --bed BED_JSON --url URL           one page's content area (for debugging)
 
 Only the standard library: it must run wherever the bed runs.
@@ -471,27 +472,51 @@ def score(bed, truth_doc, ua_token, stored, linkbase):
     }
 
 
-def text_recall(bed, truth_doc, stored):
-    """Per stored truth page: the share of its content area's words found in the crawler's main text."""
+def word_counts(words):
+    """How many times each word occurs."""
+    counts = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def text_score(expected, text):
+    """Recall: the share of the content area's words found in the text; precision: the share of the
+    text's words that are in the content area (each word counted as often as it occurs in both)."""
+    got = WORD.findall(text.lower())
+    want, have = word_counts(expected), word_counts(got)
+    hit = sum(min(n, have.get(w, 0)) for w, n in want.items())
+    return {'recall': hit / len(expected), 'precision': hit / len(got) if got else 0.0, 'words': len(expected)}
+
+
+def text_recall(bed, truth_doc, texts):
+    """Per truth page with a text and a non-empty content area: recall and precision of the text."""
     results = []
     for page in truth_doc['pages']:
-        entry = stored.get(page['url'])
-        if not entry or entry.get('text') is None:
+        text = texts.get(page['url'])
+        if text is None:
             continue
         site = site_of(bed, page['url'])
         with open(page['file'], 'rb') as f:
             expected = content_words(site, f.read())
         if not expected:
             continue
-        got = {}
-        for word in WORD.findall(entry['text'].lower()):
-            got[word] = got.get(word, 0) + 1
-        want = {}
-        for word in expected:
-            want[word] = want.get(word, 0) + 1
-        hit = sum(min(n, got.get(w, 0)) for w, n in want.items())
-        results.append({'url': page['url'], 'recall': hit / len(expected), 'words': len(expected)})
+        results.append({'url': page['url'], **text_score(expected, text)})
     return results
+
+
+def recall_summary(results, threshold=0.95):
+    """The share of pages at `threshold` recall or more, mean recall and mean precision."""
+    n = len(results) or 1
+    return {
+        'pages': len(results),
+        'atThreshold': threshold,
+        'shareAtThreshold': sum(1 for r in results if r['recall'] >= threshold) / n,
+        'meanRecall': sum(r['recall'] for r in results) / n,
+        'meanPrecision': sum(r['precision'] for r in results) / n,
+        # Over all words of all pages: a big page weighs by its size.
+        'wordPrecision': sum(r['precision'] * r['words'] for r in results) / (sum(r['words'] for r in results) or 1),
+    }
 
 
 def main(argv):
@@ -510,6 +535,11 @@ def main(argv):
     s.add_argument('--hbase-table')
     s.add_argument('--stored', help='a file of the URLs a crawler without a link base kept, one a line')
     s.add_argument('--text-recall', action='store_true', help='also score main text against content areas')
+    r = sub.add_parser('recall')
+    r.add_argument('--bed', required=True)
+    r.add_argument('--truth', required=True)
+    r.add_argument('--texts', required=True, help='a JSON object {url: main text}')
+    r.add_argument('--worst', type=int, default=0, help='also list the N pages of lowest recall')
     c = sub.add_parser('content')
     c.add_argument('--bed', required=True)
     c.add_argument('--url', required=True)
@@ -517,6 +547,17 @@ def main(argv):
     bed = load_bed(args.bed)
     if args.command == 'truth':
         json.dump(truth(bed), sys.stdout, indent=1)
+    elif args.command == 'recall':
+        with open(args.truth, encoding='utf-8') as f:
+            truth_doc = json.load(f)
+        with open(args.texts, encoding='utf-8') as f:
+            texts = json.load(f)
+        results = text_recall(bed, truth_doc, texts)
+        summary = recall_summary(results)
+        summary['missing'] = sorted(p['url'] for p in truth_doc['pages'] if p['url'] not in texts)
+        if args.worst:
+            summary['worst'] = sorted(results, key=lambda r: r['recall'])[: args.worst]
+        json.dump(summary, sys.stdout, indent=1)
     elif args.command == 'content':
         site = site_of(bed, args.url)
         with open(file_of(site, args.url), 'rb') as f:
@@ -533,7 +574,9 @@ def main(argv):
             linkbase = linkbase_from_elasticsearch(args.es_url, args.es_index)
         result = score(bed, truth_doc, args.ua, stored, linkbase)
         if args.text_recall:
-            result['textRecall'] = text_recall(bed, truth_doc, stored)
+            texts = {url: entry['text'] for url, entry in stored.items() if entry.get('text') is not None}
+            result['textRecall'] = text_recall(bed, truth_doc, texts)
+            result['textRecallSummary'] = recall_summary(result['textRecall'])
         json.dump(result, sys.stdout, indent=1)
     sys.stdout.write('\n')
 

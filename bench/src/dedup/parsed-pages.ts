@@ -1,11 +1,6 @@
-import { canonicalUrl, parseCrawlJob, urlId, type FetchResult, type ParsedPage } from '@crawler/core';
-import {
-  createPageParser,
-  extractLimitsOf,
-  loadLinkextractConfig,
-  toParsedPage,
-  type PageInput,
-} from '@crawler/linkextract';
+import { canonicalUrl, urlId, type FetchResult, type ParsedPage } from '@crawler/core';
+import { toParsedPage, type PageInput } from '@crawler/linkextract';
+import { createDefaultPageParser } from '../default-page-parser.js';
 
 export type PageParser = (
   input: PageInput & { url: string },
@@ -18,13 +13,7 @@ export type PageParser = (
  * text, links, title), as the services would: a page's way through the loop without the bus.
  */
 export function createParsedPageBuilder(): PageParser {
-  const config = loadLinkextractConfig({ env: {} });
-  const parse = createPageParser({
-    job: parseCrawlJob({ scope: { mode: 'any' } }),
-    limits: extractLimitsOf(config),
-    followNofollow: false,
-    maxInputBytes: config.maxInputBytes,
-  });
+  const parse = createDefaultPageParser();
   return async (input, fetchedAt, previousDigest) => {
     const content = await parse(input);
     const url = canonicalUrl(input.url) ?? input.url;

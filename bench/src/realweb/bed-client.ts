@@ -40,7 +40,36 @@ export interface BedScore {
   falseDuplicates: { url: string; duplicateOf: string | null }[];
   conditionalRequests: number;
   notModified: number;
-  textRecall?: { url: string; recall: number; words: number }[];
+  /** With `textRecall`: each stored page's main text against its content area, and the summary. */
+  textRecall?: PageTextScore[];
+  textRecallSummary?: TextScore;
+}
+
+/** One page's main text against its generator's content area: shares of words (bed.py text_score). */
+export interface PageTextScore {
+  url: string;
+  /** Of the content area's words, the share found in the text. */
+  recall: number;
+  /** Of the text's words, the share that are in the content area. */
+  precision: number;
+  /** Words of the content area. */
+  words: number;
+}
+
+/** Main texts scored against the content areas (bed.py recall_summary). */
+export interface TextScore {
+  pages: number;
+  atThreshold: number;
+  /** Pages whose recall is at least `atThreshold`. */
+  shareAtThreshold: number;
+  meanRecall: number;
+  meanPrecision: number;
+  /** Precision over all words, a big page weighing by its size. */
+  wordPrecision: number;
+  /** Truth pages with no text given (bed.py recall only). */
+  missing?: string[];
+  /** The pages of lowest recall, when asked for. */
+  worst?: PageTextScore[];
 }
 
 export function bedFile(): string {
@@ -93,4 +122,13 @@ export async function scoreCrawl(
   const args = ['score', '--bed', bedFile(), '--truth', truthFile, '--ua', uaToken, ...where];
   if (options.textRecall) args.push('--text-recall');
   return JSON.parse(await python(args)) as BedScore;
+}
+
+/**
+ * Main texts produced without a crawl (`{url: text}` in `textsFile`, e.g. by
+ * bench/src/realweb/bed-texts.ts) scored by bed.py against each truth page's content area.
+ */
+export async function scoreTexts(truthFile: string, textsFile: string, worst = 0): Promise<TextScore> {
+  const args = ['recall', '--bed', bedFile(), '--truth', truthFile, '--texts', textsFile, '--worst', String(worst)];
+  return JSON.parse(await python(args)) as TextScore;
 }

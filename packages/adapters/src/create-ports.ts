@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
-import { loadCatalog } from '@crawler/core';
+import { loadCatalog, tracePort } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -20,13 +20,21 @@ export interface PortOptions {
   readOnly?: boolean;
 }
 
-/** The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX. */
+/**
+ * The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX; on
+ * Kafka with SCHEMA_REGISTRY_URL set, every topic's schema registered too (a change the registry
+ * refuses as incompatible stops the service here, before it consumes anything).
+ */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
-  const bus =
-    runtime.bus === 'kafka'
-      ? createKafkaBus(loadKafkaConfig({ env: options.env }), logger)
-      : (options.embeddedBus ?? new InProcessBus());
-  await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name })));
+  const topics = loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name }));
+  if (runtime.bus !== 'kafka') {
+    const bus = options.embeddedBus ?? new InProcessBus();
+    await bus.createTopics(topics);
+    return bus;
+  }
+  const bus = createKafkaBus(loadKafkaConfig({ env: options.env }), logger);
+  await bus.createTopics(topics);
+  await bus.registerSchemas(topics.map((topic) => ({ topic: topic.name, schema: topic.value })));
   return bus;
 }
 
@@ -55,9 +63,13 @@ export async function createPageStore(
   logger: Logger,
   options: PortOptions = {},
 ): Promise<PageStore> {
-  if (runtime.pageStore === 'hbase') return createHbasePageStore(loadHbaseConfig({ env: options.env }), logger);
-  return WarcPageStore.open(join(runtime.dataDir, 'warc'), {
-    ...loadWarcConfig({ env: options.env }),
-    readOnly: options.readOnly,
-  });
+  // Every store call is a span in the trace of the page being handled ("page-store put").
+  const store =
+    runtime.pageStore === 'hbase'
+      ? await createHbasePageStore(loadHbaseConfig({ env: options.env }), logger)
+      : await WarcPageStore.open(join(runtime.dataDir, 'warc'), {
+          ...loadWarcConfig({ env: options.env }),
+          readOnly: options.readOnly,
+        });
+  return tracePort(store, 'page-store');
 }

@@ -1,4 +1,4 @@
-import { loadConfig, runtimeSettings, type SettingsSpec } from '@crawler/core';
+import { loadConfig, runtimeSettings, tracingSettings, type SettingsSpec } from '@crawler/core';
 import { elasticsearchSettings } from '@crawler/elasticsearch';
 import { warcSettings } from '@crawler/embedded';
 import { hbaseSettings } from '@crawler/hbase';
@@ -12,6 +12,7 @@ import { schedulerSettings } from '@crawler/scheduler';
 /** Every group of settings: its section in the CRAWLER_CONFIG file, its heading in the docs, its schema. */
 export const settingGroups: readonly [section: string, title: string, spec: SettingsSpec][] = [
   ['runtime', 'every service (runtime)', runtimeSettings],
+  ['tracing', 'OpenTelemetry tracing (every service)', tracingSettings],
   ['kafka', 'Kafka (bus)', kafkaSettings],
   ['elasticsearch', 'Elasticsearch (link base: scheduler)', elasticsearchSettings],
   ['redis', 'Redis (fingerprints: dedup; robots and politeness state: fetcher)', redisSettings],

@@ -13,6 +13,7 @@ export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
 export * from './service/index.js';
+export * from './tracing/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
 export * from './files/replace-file.js';

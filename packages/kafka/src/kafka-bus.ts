@@ -2,6 +2,7 @@ import type {
   Bus,
   BusConsumer,
   BusProducer,
+  ConsumerHandlers,
   ConsumerOptions,
   GroupDescription,
   Logger,
@@ -15,19 +16,27 @@ import { KafkaConsumer } from './kafka-consumer.js';
 import { createScrubber } from './kafka-log.js';
 import { KafkaProducer } from './kafka-producer.js';
 import { checkKafkaConfig, type KafkaConfig } from './kafka-settings.js';
+import { registryFramingOf, type RegistryFraming, type TopicSchema } from './registry-framing.js';
+
+/** The Bus port on Kafka, plus what only Kafka has: a schema registry beside it. */
+export interface KafkaBusPort extends Bus {
+  /** Registers the topics' value schemas when SCHEMA_REGISTRY_URL is set (refused: SCHEMA_INCOMPATIBLE); else nothing. */
+  registerSchemas(topics: readonly TopicSchema[]): Promise<void>;
+}
 
 /** The Bus port on a Kafka cluster. Nothing connects until a method needs the cluster. */
-export function createKafkaBus(config: KafkaConfig, logger: Logger): Bus {
+export function createKafkaBus(config: KafkaConfig, logger: Logger): KafkaBusPort {
   return new KafkaBus(checkKafkaConfig(config), logger);
 }
 
-class KafkaBus implements Bus {
+class KafkaBus implements KafkaBusPort {
   private readonly kafka: Kafka;
   private readonly admin: KafkaTopicAdmin;
   private readonly producers = new Set<KafkaProducer>();
   private readonly consumers = new Set<KafkaConsumer>();
   private readonly scrub: (text: string) => string;
   private readonly log: Logger;
+  private readonly framing: RegistryFraming | null;
 
   constructor(
     private readonly config: KafkaConfig,
@@ -43,10 +52,15 @@ class KafkaBus implements Bus {
       this.log.child({ component: 'kafka-admin' }),
       this.scrub,
     );
+    this.framing = registryFramingOf(config, this.log);
   }
 
   createTopics(topics: TopicConfig[]): Promise<void> {
     return this.admin.createTopics(topics);
+  }
+
+  async registerSchemas(topics: readonly TopicSchema[]): Promise<void> {
+    await this.framing?.register(topics);
   }
 
   producer(): BusProducer {
@@ -57,7 +71,17 @@ class KafkaBus implements Bus {
       this.scrub,
     );
     this.producers.add(producer);
-    return producer;
+    const framing = this.framing;
+    if (!framing) return producer;
+    return {
+      async send(topic, messages) {
+        const framed = await Promise.all(
+          messages.map(async (message) => ({ ...message, value: await framing.toWire(topic, message.value) })),
+        );
+        return producer.send(topic, framed);
+      },
+      close: () => producer.close(),
+    };
   }
 
   consumer(options: ConsumerOptions): BusConsumer {
@@ -73,7 +97,22 @@ class KafkaBus implements Bus {
       this.scrub,
     );
     this.consumers.add(consumer);
-    return consumer;
+    const framing = this.framing;
+    if (!framing) return consumer;
+    return {
+      start: (handlers: ConsumerHandlers) =>
+        consumer.start({
+          ...handlers,
+          async onMessage(message) {
+            message.value = await framing.fromWire(message.value);
+            return handlers.onMessage(message);
+          },
+        }),
+      commit: (offsets) => consumer.commit(offsets),
+      pause: () => consumer.pause(),
+      resume: () => consumer.resume(),
+      stop: () => consumer.stop(),
+    };
   }
 
   lag(groupId: string, topics: string[]): Promise<PartitionLag[]> {

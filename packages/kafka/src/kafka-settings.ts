@@ -48,6 +48,19 @@ export const kafkaSettings = {
     z.number().int().min(1000).default(60_000),
     'How long a member may take, once a rebalance starts, to finish the message it holds, commit and rejoin.',
   ),
+  // Secret because a registry behind a proxy may take user:password@ in the URL.
+  schemaRegistryUrl: setting(
+    'SCHEMA_REGISTRY_URL',
+    z
+      .string()
+      .regex(
+        /^https?:\/\/[^\s/]+(\/[^\s]*)?$/,
+        'expected the http(s) base URL of a Confluent-compatible schema registry, e.g. http://registry:8080/apis/ccompat/v6',
+      )
+      .optional(),
+    "Base URL of a schema registry that speaks the Confluent REST API (Apicurio Registry: http://host:port/apis/ccompat/v6). When set, services register the catalog's schemas at start (subject <topic>-value, BACKWARD compatibility) and write the registry wire format (byte 0, 4-byte schema id, Avro body); readers accept it and single-object encoding alike. Unset, messages are single-object encoded.",
+    { secret: true },
+  ),
   logLevel: setting(
     'KAFKA_LOG_LEVEL',
     z.enum(['error', 'warn', 'info', 'debug']).default('warn'),

@@ -5,6 +5,7 @@ import { createKafkaClient, secretsOf } from './kafka-client.js';
 import { toBusError } from './kafka-errors.js';
 import { createScrubber } from './kafka-log.js';
 import type { KafkaConfig } from './kafka-settings.js';
+import { registryFramingOf, type RegistryFraming } from './registry-framing.js';
 
 export interface RecentRecord {
   partition: number;
@@ -32,6 +33,7 @@ export class RecentRecords {
   private readonly admin: Admin;
   private readonly scrub: (text: string) => string;
   private connected: Promise<void> | null = null;
+  private readonly framing: RegistryFraming | null;
 
   constructor(
     config: KafkaConfig,
@@ -41,6 +43,7 @@ export class RecentRecords {
     this.admin = this.kafka.admin();
     const scrubber = createScrubber(secretsOf(config));
     this.scrub = (text) => scrubber(text) as string;
+    this.framing = registryFramingOf(config, logger);
   }
 
   /** Records produced to the topic at or after `since` (epoch ms). */
@@ -84,7 +87,9 @@ export class RecentRecords {
             partition,
             offset,
             timestamp: Number(message.timestamp),
-            value: message.value ?? Buffer.alloc(0),
+            value: this.framing
+              ? await this.framing.fromWire(message.value ?? Buffer.alloc(0))
+              : (message.value ?? Buffer.alloc(0)),
           });
           if (behind.has(partition) && offset >= ends.get(partition)! - 1) {
             behind.delete(partition);

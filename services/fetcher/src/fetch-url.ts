@@ -1,4 +1,4 @@
-import { canonicalize, type Hop, type Outcome } from '@crawler/core';
+import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome } from '@crawler/core';
 import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
@@ -204,6 +204,12 @@ async function fetchHops(
     const { signal } = deadline.current;
     const jarHeader = deps.cookies ? await deps.cookies.header(request.jobId, url) : null;
     const requestStarted = performance.now();
+    // One span per HTTP request, a child of the fetcher's span for the URL: the hops of a redirect chain followed inline.
+    const hopSpan = startCallSpan('GET', {
+      'url.full': url.href,
+      'http.request.method': 'GET',
+      'crawler.hop': hops.length,
+    });
     let response: HopResponse;
     try {
       response = await deps.client.get({
@@ -214,6 +220,7 @@ async function fetchHops(
         wantBody: (code, headers) => code >= 200 && code < 300 && wantsBody(deps, headers),
       });
     } catch (error) {
+      failSpan(hopSpan, error).end();
       if (signals?.abort.aborted) {
         permit.release();
         throw new GateClosedError();
@@ -235,6 +242,7 @@ async function fetchHops(
       );
       return result;
     }
+    hopSpan.setAttribute('http.response.status_code', response.status).end();
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
     const feedback: Feedback = BUSY.has(response.status)
       ? { signal: 'busy', durationMs: performance.now() - requestStarted, retryAfterMs }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Codec, loadCatalog, parseCrawlJob, silentLogger, Topics } from '@crawler/core';
+import { Codec, loadCatalog, parseCrawlJob, silentLogger, Topics, TRACE_HEADER } from '@crawler/core';
 import type { FrontierRequest } from '@crawler/core';
 import { makeLinkRecord } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
@@ -17,8 +17,14 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}, alreadyHan
   const bus = new InProcessBus();
   await bus.createTopics(loadCatalog().topics);
   const sent: FrontierRequest[] = [];
+  const headers: Record<string, string>[] = [];
   const consumer = bus.consumer({ groupId: 'probe', topics: [Topics.frontier], fromBeginning: true });
-  await consumer.start({ onMessage: async (message) => void sent.push(codec.decode(message.value)) });
+  await consumer.start({
+    onMessage: async (message) => {
+      sent.push(codec.decode(message.value));
+      headers.push(message.headers);
+    },
+  });
   let clock = 10_000;
   const emitter = new FrontierEmitter(
     {
@@ -50,7 +56,7 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}, alreadyHan
     await linkbase.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { linkbase, emitter, sent, cleanup, tick: (ms: number) => (clock += ms) };
+  return { linkbase, emitter, sent, headers, cleanup, tick: (ms: number) => (clock += ms) };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -86,7 +92,14 @@ describe('FrontierEmitter', () => {
     expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([
       0, 1, 2, 3,
     ]);
-    expect(ctx.sent.every((request) => request.leaseUntil === 11_000 && request.traceId.length > 0)).toBe(true);
+    expect(ctx.sent.every((request) => request.leaseUntil === 11_000)).toBe(true);
+    // Each URL starts a W3C trace, even with tracing off: its id is the request's and the header's.
+    ctx.sent.forEach((request, i) => {
+      expect(request.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(ctx.headers[i]!.traceparent).toMatch(new RegExp(`^00-${request.traceId}-[0-9a-f]{16}-01$`));
+      expect(ctx.headers[i]![TRACE_HEADER]).toBe(request.traceId);
+    });
+    expect(new Set(ctx.sent.map((request) => request.traceId)).size).toBe(ctx.sent.length);
   });
 
   it('re-sends a URL whose lease ran out, and fails it after too many lost leases', async () => {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import {
   Schemas,
   Topics,
+  startTrace,
   TRACE_HEADER,
   type BusProducer,
   type Codec,
@@ -202,18 +202,31 @@ export class FrontierEmitter {
       const delay = this.politenessOf(record.queueKey).minDelayMs;
       if (delay) this.nextAllowed.set(record.queueKey, now + delay);
     }
-    await this.options.producer.send(
-      (this.options.topicPrefix ?? '') + Topics.frontier,
-      sendable.map((record) => {
-        const request = toRequest(record, now, until);
-        // The trace id also travels as a header, as on every message the stage runners produce.
-        return {
-          key: record.queueKey,
-          value: this.options.codec.encode(Schemas.FrontierRequest, request),
-          headers: { [TRACE_HEADER]: request.traceId },
-        };
+    // Each URL handed out starts a trace: its W3C trace id is the request's traceId, and its
+    // traceparent travels as a header, as on every message the stage runners produce.
+    const traces = sendable.map((record) =>
+      startTrace('schedule', {
+        'url.full': record.url,
+        'crawler.depth': record.depth,
+        'crawler.job': record.jobId,
+        'crawler.traffic_class': record.trafficClass,
       }),
     );
+    try {
+      await this.options.producer.send(
+        (this.options.topicPrefix ?? '') + Topics.frontier,
+        sendable.map((record, i) => {
+          const request = toRequest(record, now, until, traces[i]!.traceId);
+          return {
+            key: record.queueKey,
+            value: this.options.codec.encode(Schemas.FrontierRequest, request),
+            headers: { ...traces[i]!.headers, [TRACE_HEADER]: request.traceId },
+          };
+        }),
+      );
+    } finally {
+      for (const { span } of traces) span.end();
+    }
     this.emitted += sendable.length;
     this.options.onHandedOut?.(sendable);
     return chosen.length >= room;
@@ -270,7 +283,7 @@ export class FrontierEmitter {
   }
 }
 
-function toRequest(record: LinkRecord, now: number, until: number): FrontierRequest {
+function toRequest(record: LinkRecord, now: number, until: number, traceId: string): FrontierRequest {
   return {
     url: record.url,
     urlId: record.id,
@@ -278,7 +291,7 @@ function toRequest(record: LinkRecord, now: number, until: number): FrontierRequ
     queueKey: record.queueKey,
     depth: record.depth,
     jobId: record.jobId,
-    traceId: randomUUID(),
+    traceId,
     attempt: record.consecutiveFailures,
     scheduledAt: now,
     leaseUntil: until,

@@ -7,6 +7,9 @@ import { SchemaRegistry, type SchemaVersion } from './schema-registry.js';
 const MARKER_0 = 0xc3;
 const MARKER_1 = 0x01;
 const HEADER_BYTES = 10;
+/** Schema-registry wire format: magic byte 0 and a 4-byte big-endian schema id (packages/kafka/src/registry-framing.ts). */
+const REGISTRY_MAGIC = 0;
+const REGISTRY_HEADER_BYTES = 5;
 
 /**
  * Writes and reads Avro single-object encoded messages. Readers resolve any known writer version to
@@ -74,6 +77,13 @@ export class Codec {
 
   /** Reads only the header: which schema version wrote these bytes. */
   identify(bytes: Buffer): SchemaVersion {
+    if (bytes.length >= REGISTRY_HEADER_BYTES && bytes[0] === REGISTRY_MAGIC) {
+      // The bus hands over registry-framed bytes as single-object ones; these it could not map.
+      throw new CodecError(
+        'CODEC_UNKNOWN_SCHEMA',
+        `schema-registry framing with schema id ${bytes.readInt32BE(1)} that no schema in schemas/ matches; is SCHEMA_REGISTRY_URL set, and schemas/ as new as the producer?`,
+      );
+    }
     if (bytes.length < HEADER_BYTES || bytes[0] !== MARKER_0 || bytes[1] !== MARKER_1) {
       throw new CodecError(
         'CODEC_BAD_HEADER',

@@ -12,6 +12,8 @@ export interface SchemaVersion {
   fingerprint: bigint;
   fingerprintHex: string;
   type: avro.Type;
+  /** The schema as written in its .avsc file (docs and defaults kept), compact: what a schema registry is given. */
+  definition: string;
   current: boolean;
 }
 
@@ -42,7 +44,8 @@ export class SchemaRegistry {
   }
 
   private add(path: string, current: boolean, lock: LockFile): void {
-    const type = avro.Type.forSchema(JSON.parse(readFileSync(path, 'utf8')));
+    const json: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const type = avro.Type.forSchema(json as avro.Schema);
     const name = type.name;
     if (!name) throw new CodecError('CODEC_INVALID_VALUE', `${path}: top-level schema must be a named record`);
     const fingerprint = rabinFingerprint(JSON.stringify(type.schema()));
@@ -54,7 +57,15 @@ export class SchemaRegistry {
         `${path}: fingerprint ${hex} of ${name} is not in schemas/fingerprints.json; a changed schema needs a new version (see schemas/README.md)`,
       );
     }
-    const entry: SchemaVersion = { name, version: pinned.version, fingerprint, fingerprintHex: hex, type, current };
+    const entry: SchemaVersion = {
+      name,
+      version: pinned.version,
+      fingerprint,
+      fingerprintHex: hex,
+      type,
+      definition: JSON.stringify(json),
+      current,
+    };
     this.byFingerprint.set(fingerprint, entry);
     if (current) this.currentByName.set(name, entry);
   }
@@ -71,6 +82,24 @@ export class SchemaRegistry {
 
   all(): SchemaVersion[] {
     return [...this.byFingerprint.values()];
+  }
+
+  /** The version whose Parsing Canonical Form a schema text has (as a registry hands it back), if it is one of ours. */
+  identify(definition: string): SchemaVersion | undefined {
+    try {
+      return this.find(
+        rabinFingerprint(JSON.stringify(avro.Type.forSchema(JSON.parse(definition) as avro.Schema).schema())),
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Every known version of one schema, oldest first. */
+  versionsOf(name: string): SchemaVersion[] {
+    return this.all()
+      .filter((entry) => entry.name === name)
+      .sort((a, b) => a.version - b.version);
   }
 
   /** Problems that would stop the current schemas from reading bytes written by older versions. */

@@ -11,6 +11,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'healthHost',
     'logLevel',
   ],
+  tracing: ['endpoint', 'sampleRatio', 'serviceName'],
   kafka: [
     'brokers',
     'clientId',
@@ -23,6 +24,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'connectionTimeoutMs',
     'sessionTimeoutMs',
     'rebalanceTimeoutMs',
+    'schemaRegistryUrl',
     'logLevel',
   ],
   elasticsearch: [

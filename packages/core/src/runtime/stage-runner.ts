@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context } from '@opentelemetry/api';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
 import type { Codec } from '../codec/codec.js';
 import {
@@ -13,7 +14,9 @@ import type { Logger } from '../log/logger.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
+import { failSpan, traceRecord, type RecordTrace } from '../tracing/trace-context.js';
 import { Semaphore } from './semaphore.js';
+import { outcomeAttributes } from './span-attributes.js';
 import { backoffMs, sleep } from './sleep.js';
 import type { Emission, Stage } from './stage.js';
 
@@ -170,7 +173,22 @@ export class StageRunner<In> {
     this.inFlight.set(work, partitionKey);
   }
 
+  /** One span per message and stage, a child of the context its headers carry; what the stage produces carries it on. */
   private async process(message: IncomingMessage): Promise<void> {
+    const traced = traceRecord(this.options.stage.name, message.headers, {
+      'messaging.destination.name': message.topic,
+      'messaging.destination.partition.id': String(message.partition),
+      'messaging.kafka.offset': message.offset,
+    });
+    try {
+      await this.processIn(message, traced);
+    } finally {
+      traced.span.end();
+    }
+  }
+
+  private async processIn(message: IncomingMessage, traced: RecordTrace): Promise<void> {
+    const { span } = traced;
     const { stage, codec } = this.options;
     const started = performance.now();
     let input: In;
@@ -180,7 +198,8 @@ export class StageRunner<In> {
         throw new InputTooLargeError(`${message.value.length} bytes exceed ${stage.input.topic} max ${limit}`);
       input = codec.decode<In>(message.value, stage.input.schema);
     } catch (error) {
-      await this.deadLetter(message, error, 1, []);
+      failSpan(span, error);
+      await this.deadLetter(message, error, 1, [], traced);
       return this.finish(message, started, 'dead_letter', undefined, message.headers[TRACE_HEADER]);
     }
     const traceId = message.headers[TRACE_HEADER] ?? (input as { traceId?: string }).traceId ?? randomUUID();
@@ -190,11 +209,13 @@ export class StageRunner<In> {
     let emissions: Emission[] | null = null;
     for (let attempt = 1; emissions === null; attempt++) {
       try {
-        emissions = await stage.handle(input, { message, traceId, log });
+        // Spans the stage opens (an HTTP hop, a store call) are children of this one.
+        emissions = await context.with(traced.context, () => stage.handle(input, { message, traceId, log }));
       } catch (error) {
         if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
         if (!isRetriable(error) || (attempt >= maxAttempts && !this.waitsOutOutage(error, started))) {
-          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
+          failSpan(span, error);
+          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traced, traceId);
           return this.finish(message, started, 'dead_letter', input, traceId);
         }
         this.options.observer?.retried?.(stage.name, errorCode(error));
@@ -211,13 +232,15 @@ export class StageRunner<In> {
         await sleep(backoffMs(attempt, this.options.retryBaseMs ?? 200, 10_000));
       }
     }
+    if (span.isRecording()) span.setAttributes(outcomeAttributes(input, emissions));
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.produce(emissions, traceId);
+        await this.produce(emissions, traceId, traced);
         return this.finish(message, started, 'ok', input, traceId);
       } catch (error) {
         if (!isRetriable(error)) {
-          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traceId);
+          failSpan(span, error);
+          await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traced, traceId);
           return this.finish(message, started, 'dead_letter', input, traceId);
         }
         if (this.stopping) return; // not committed: redelivered after a restart
@@ -261,8 +284,9 @@ export class StageRunner<In> {
   }
 
   /** Encodes and sends every emission; resolves once all are acknowledged. */
-  private async produce(emissions: Emission[], traceId: string): Promise<void> {
+  private async produce(emissions: Emission[], traceId: string, traced: RecordTrace): Promise<void> {
     if (emissions.length === 0) return;
+    const headers = { ...traced.headers, [TRACE_HEADER]: traceId };
     const byTopic = new Map<TopicName, OutgoingMessage[]>();
     for (const emission of emissions) {
       if (!this.options.stage.outputs.includes(emission.topic)) {
@@ -279,7 +303,7 @@ export class StageRunner<In> {
         );
       let list = byTopic.get(emission.topic);
       if (!list) byTopic.set(emission.topic, (list = []));
-      list.push({ key: emission.key, value, headers: { [TRACE_HEADER]: traceId } });
+      list.push({ key: emission.key, value, headers });
     }
     await Promise.all(
       [...byTopic].map(async ([topic, messages]) => {
@@ -293,6 +317,7 @@ export class StageRunner<In> {
     error: unknown,
     attempts: number,
     extra: Emission[],
+    traced: RecordTrace,
     traceId?: string,
   ): Promise<void> {
     const { stage, codec, producer } = this.options;
@@ -316,7 +341,7 @@ export class StageRunner<In> {
     for (let attempt = 1; ; attempt++) {
       try {
         await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value }]);
-        if (extra.length > 0) await this.produce(extra, traceId ?? randomUUID());
+        if (extra.length > 0) await this.produce(extra, traceId ?? randomUUID(), traced);
         return;
       } catch (sendError) {
         if (this.stopping) throw sendError;

@@ -3,6 +3,8 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { loadRuntimeConfig, type RuntimeConfig } from './runtime-settings.js';
 import { startHealthServer } from './health-server.js';
 import { serviceUsage } from './service-usage.js';
+import { startTracing } from '../tracing/start-tracing.js';
+import { loadTracingConfig, type TracingConfig } from '../tracing/tracing-settings.js';
 import type { SettingsSection } from './settings-section.js';
 
 export interface RunningService {
@@ -44,8 +46,10 @@ export async function runService(
     return;
   }
   let runtime: RuntimeConfig;
+  let tracingConfig: TracingConfig;
   try {
     runtime = loadRuntimeConfig();
+    tracingConfig = loadTracingConfig();
     for (const section of settings) section.check(runtime, process.env);
   } catch (error) {
     const bad = error instanceof ConfigError;
@@ -56,6 +60,8 @@ export async function runService(
     return;
   }
   const logger = createLogger(name, { level: runtime.logLevel });
+  const tracing = await startTracing(tracingConfig, name);
+  if (tracingConfig.endpoint) logger.info({ endpoint: tracingConfig.endpoint }, 'exporting traces over OTLP');
   let service: RunningService | null = null;
   let stopping = false;
   const health = await startHealthServer(runtime.healthHost, runtime.healthPort, {
@@ -73,6 +79,7 @@ export async function runService(
     // A ConfigError already names the service and the setting.
     process.stderr.write(bad ? `${errorMessage(error)}\n` : `${name}: ${errorMessage(error)}\n`);
     await health.close();
+    await tracing.shutdown();
     logger.flush();
     process.exit(bad ? 2 : 1);
   }
@@ -83,6 +90,7 @@ export async function runService(
     logger.info({ signal }, 'stopping: no new work, finishing or handing back in-flight work, committing');
     try {
       await service!.stop();
+      await tracing.shutdown();
       logger.info('stopped cleanly');
       process.exitCode = 0;
     } catch (error) {

@@ -1,5 +1,6 @@
 import { loadCatalog } from '../catalog.js';
 import { describeSettings } from '../config/define-config.js';
+import { tracingSettings } from '../tracing/tracing-settings.js';
 import { runtimeSettings } from './runtime-settings.js';
 import type { SettingsSection } from './settings-section.js';
 
@@ -10,7 +11,15 @@ export function serviceUsage(name: string, sections: readonly SettingsSection[])
     .filter((group) => group.service === name)
     .map((group) => `${group.topics.join(', ')} (group ${group.group})`);
   const produces = topics.filter((topic) => topic.producers.includes(name)).map((topic) => topic.name);
-  const all = [{ name: 'runtime', title: 'every service (runtime)', spec: runtimeSettings }, ...sections];
+  const all = [
+    { name: 'runtime', title: 'every service (runtime)', spec: runtimeSettings },
+    {
+      name: 'tracing',
+      title: 'OpenTelemetry tracing (every service; off unless OTEL_EXPORTER_OTLP_ENDPOINT)',
+      spec: tracingSettings,
+    },
+    ...sections,
+  ];
   return [
     `Usage: crawler-${name} [-h | --help]`,
     '',

@@ -1,4 +1,5 @@
 import type { ContentNode } from './content-node.js';
+import { leadingHeading } from './section-heading.js';
 
 // Class and id words that mark page furniture or the article. The lists follow what Readability
 // and trafilatura learned from real sites; they are signals to weigh, never proof on their own.
@@ -51,7 +52,31 @@ export function isBoilerplate(node: ContentNode, byClass = true): boolean {
   if (JUNK_TAGS.has(node.tag)) return true;
   if (node.role !== null && JUNK_ROLES.has(node.role)) return true;
   if (!byClass || node.signature === '' || isEmbeddedPost(node)) return false;
-  return STRONG_UNLIKELY.test(node.signature) || (UNLIKELY.test(node.signature) && !MAYBE_CONTENT.test(node.signature));
+  return readsAs(node, readsAsFurniture);
+}
+
+function readsAsFurniture(signature: string): boolean {
+  return STRONG_UNLIKELY.test(signature) || (UNLIKELY.test(signature) && !MAYBE_CONTENT.test(signature));
+}
+
+function readsAsNegative(signature: string): boolean {
+  return NEGATIVE.test(signature);
+}
+
+/**
+ * Whether the class/id words pass `test`. An id on a section (an element whose text opens with a
+ * heading) names its subject, not its place on the page ("cookie-objects", "credits",
+ * "sql-for-update-share"): there only the class is read. The heading is looked for only when the
+ * words matched, which is rare.
+ */
+function readsAs(node: ContentNode, test: (signature: string) => boolean): boolean {
+  if (!test(node.signature)) return false;
+  if (node.id === '') return true;
+  if (test(node.signature.slice(node.id.length + 1))) return true;
+  const heading = leadingHeading(node);
+  if (heading === null) return true;
+  if (heading.tag === 'h1' && plainText(heading)) return false;
+  return node.id.split(/[-_\s.:]+/).filter(Boolean).length < 2;
 }
 
 export function isEmbeddedPost(node: ContentNode): boolean {
@@ -62,7 +87,17 @@ export function isEmbeddedPost(node: ContentNode): boolean {
 export function classWeight(node: ContentNode): number {
   if (node.signature === '' || isEmbeddedPost(node)) return 0;
   let weight = 0;
-  if (NEGATIVE.test(node.signature)) weight -= 25;
+  if (readsAs(node, readsAsNegative)) weight -= 25;
   if (POSITIVE.test(node.signature)) weight += 25;
   return weight;
+}
+
+function plainText(node: ContentNode): boolean {
+  const stack = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.tag === 'a' || current.tag === 'img') return false;
+    for (const child of current.children) if (typeof child !== 'string') stack.push(child);
+  }
+  return true;
 }

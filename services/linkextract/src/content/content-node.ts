@@ -7,6 +7,8 @@ export interface ContentNode {
   tag: string;
   /** Lowercased `id` and `class`, space separated: the class/id signals read this. */
   signature: string;
+  /** Lowercased `id` (also the start of `signature`). */
+  id: string;
   role: string | null;
   itemprop: string | null;
   /** hidden attribute, aria-hidden="true" or an inline display:none / visibility:hidden. */
@@ -33,6 +35,7 @@ export function createNode(
   return {
     tag,
     signature: id || cls ? `${id} ${cls}`.toLowerCase().slice(0, 300) : '',
+    id: id.toLowerCase(),
     role: attributes.role?.toLowerCase() ?? null,
     itemprop: attributes.itemprop?.toLowerCase() ?? null,
     hidden:

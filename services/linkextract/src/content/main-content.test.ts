@@ -13,7 +13,7 @@ const page = `<body>
   <header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav></header>
   <div class="layout">
     <div class="sidebar"><h3>Most read</h3>${paragraphs('sidebar', 2)}</div>
-    <div class="story-body"><h1>Budget passes</h1>${paragraphs('budget', 6)}
+    <div class="story-body"><h1>Budget passes</h1>${paragraphs('budget', 10)}
       <p><strong>READ MORE:</strong> <a href="/other">A much longer headline about something else entirely</a></p>
       <div class="share"><a href="#">Share on X</a> <a href="#">Share by mail</a></div>
       <ul class="related"><li><a href="/1">Related one</a></li><li><a href="/2">Related two</a></li></ul>
@@ -27,7 +27,7 @@ describe('extractMainContent', () => {
   it('keeps the article and drops navigation, sidebar, comments, share and related boxes and link lines', () => {
     const result = mainText(page, 'Budget passes - The Paper');
     expect(result.method).toBe('scored');
-    expect(result.text.split('\n')).toEqual(Array.from({ length: 6 }, (_, i) => sentence('budget', i)));
+    expect(result.text.split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => sentence('budget', i)));
   });
 
   it('joins article chunks that share the container markup, skipping what sits between them', () => {
@@ -45,6 +45,18 @@ describe('extractMainContent', () => {
   it('scores text written straight into a container between its blocks', () => {
     const html = `<body><div class="menu-links"><a href="/a">A</a> <a href="/b">B</a></div><div class="post">${sentence('loose', 1)}<br><div class="separator"><img src="x.jpg"></div>${sentence('loose', 2)}<br>${sentence('loose', 3)}</div></body>`;
     expect(mainText(html).text.split('\n')).toEqual([1, 2, 3].map((i) => sentence('loose', i)));
+  });
+
+  it('keeps a list of points in the story, even one that scores below zero; a list of links goes', () => {
+    // Items wrapped in paragraphs give the list only half their points: four of them leave it
+    // below the score a list starts from.
+    const list = (items: string[]) => `<ul>${items.map((item) => `<li><p>${item}</p></li>`).join('')}</ul>`;
+    const points = ['Rates go up by a quarter point', 'Mortgages get dearer this spring', 'Savers gain a little more'];
+    const related = ['One', 'Two', 'Three'].map((n) => `<a href="/${n}">Related story number ${n} here</a>`);
+    const html = `<body><article>${paragraphs('rates', 4)}${list(points)}${paragraphs('rates', 4)}${list(related)}</article></body>`;
+    const text = mainText(html).text;
+    expect(text).toContain(points.join('\n'));
+    expect(text).not.toContain('Related story');
   });
 
   it('keeps embedded posts quoted in the story', () => {
@@ -68,11 +80,11 @@ describe('extractMainContent', () => {
     expect(mainText(html).text).toBe('Navigation\nPick a page.\nWelcome');
   });
 
-  it('drops the headline that repeats the page title', () => {
-    const html = `<body><article><h1>Rates rise again</h1><h2>What it means for you</h2>${paragraphs('rates', 4)}</article></body>`;
+  it('drops the headline that repeats the page title from a story (a short page keeps it)', () => {
+    const html = `<body><article><h1>Rates rise again</h1><h2>What it means for you</h2>${paragraphs('rates', 10)}</article></body>`;
     const lines = mainText(html, 'Rates rise again | Daily').text.split('\n');
     expect(lines[0]).toBe('What it means for you');
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(11);
   });
 
   it('handles a tree far deeper than the call stack', () => {

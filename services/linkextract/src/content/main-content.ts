@@ -3,6 +3,7 @@ import { isNode, type ContentNode } from './content-node.js';
 import { betterAncestor, contains, withSiblings, withTwins } from './container-choice.js';
 import { scoreContainers } from './container-scores.js';
 import { cleanConditionally, removeTitleHeading } from './content-cleaning.js';
+import { chooseContent } from './content-shape.js';
 import { computeStats, descendants } from './node-stats.js';
 import { renderText } from './render-text.js';
 
@@ -87,6 +88,7 @@ const ATTEMPTS: Attempt[] = [
   { stripUnlikely: false, weighClasses: false, clean: false },
 ];
 const ENOUGH_TEXT = 500;
+const KEEP_HEADING_BELOW_CHARS = 1000;
 
 function attemptExtraction(root: ContentNode, title: string | null, attempt: Attempt): AttemptResult {
   let weighted = false;
@@ -109,12 +111,14 @@ function attemptExtraction(root: ContentNode, title: string | null, attempt: Att
       cleanRemovals: 0,
     };
   const finalScores = new Map(ranked.map((entry) => [entry.node, entry.score]));
-  const container = betterAncestor(top, ranked, finalScores);
-  const parts = withTwins(withSiblings(container, finalScores), container, all);
+  const { container, kind } = chooseContent(betterAncestor(top, ranked, finalScores), root, removed);
+  const parts = kind === 'index' ? [container] : withTwins(withSiblings(container, finalScores), container, all);
   const beforeCleaning = removed.size;
-  if (attempt.clean) for (const part of parts) cleanConditionally(part, removed, finalScores, weigh);
+  if (attempt.clean) for (const part of parts) cleanConditionally(part, removed, finalScores, weigh, kind);
   const cleanRemovals = removed.size - beforeCleaning;
-  removeTitleHeading(parts, title, removed);
+  // On a short page the heading is much of what it says (a chapter's table of contents, a stub).
+  if (parts.reduce((sum, part) => sum + part.textChars, 0) >= KEEP_HEADING_BELOW_CHARS)
+    removeTitleHeading(parts, title, removed);
   return {
     text: renderText(parts, (node) => removed.has(node)),
     method: 'scored',
