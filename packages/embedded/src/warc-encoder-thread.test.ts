@@ -15,6 +15,7 @@ const page = (n: number): WarcPageInput => ({
   body: new Uint8Array(Buffer.from(`<html><body>page ${n} ${'text '.repeat(n * 50)}</body></html>`)),
   metadata: JSON.stringify({ url: `http://127.0.0.1/page/${n}`, title: `page ${n}` }),
   truncated: null,
+  httpRequest: null,
 });
 
 describe('WarcEncoderThread', () => {

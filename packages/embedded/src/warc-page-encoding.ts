@@ -24,6 +24,8 @@ export interface WarcPageInput extends CaptureInput {
   body: Uint8Array;
   /** Why the payload is shorter than what was served (WARC 1.1 `WARC-Truncated`: length, time...), or null. */
   truncated: string | null;
+  /** The HTTP request line and headers the response answered, CRLF-separated, or null when not known. */
+  httpRequest: string | null;
 }
 
 export interface WarcRevisitInput extends CaptureInput {
@@ -36,7 +38,7 @@ export interface WarcRevisitInput extends CaptureInput {
 export type WarcCaptureInput = WarcPageInput | WarcRevisitInput;
 
 export interface EncodedCapture {
-  /** The capture's gzip members: its response (or revisit) record, then its metadata record. */
+  /** The capture's gzip members: its response (or revisit) record, its request record when known, its metadata record. */
   bytes: Uint8Array;
   /** Length of the first member: what a CDXJ line points at. */
   recordLength: number;
@@ -82,6 +84,17 @@ export function encodeWarcCapture(capture: WarcCaptureInput, gzipLevel: number):
     });
   }
   const members = [gzipMember(main.bytes, gzipLevel)];
+  if (capture.kind === 'page' && capture.httpRequest !== null) {
+    const request = serializeWarcRecord({
+      type: 'request',
+      targetUri: capture.url,
+      date,
+      contentType: 'application/http; msgtype=request',
+      block: Buffer.from(`${capture.httpRequest}\r\n\r\n`, 'latin1'),
+      headers: { 'WARC-Concurrent-To': main.recordId },
+    });
+    members.push(gzipMember(request.bytes, gzipLevel));
+  }
   const metadata = serializeWarcRecord({
     type: 'metadata',
     targetUri: capture.url,

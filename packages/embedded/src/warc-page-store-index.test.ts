@@ -133,7 +133,8 @@ describe('WARC page store indexes', () => {
           httpHead: 'HTTP/1.1 200 OK\r\ncontent-type: text/html',
           body: new Uint8Array(stored.body),
           truncated: null,
-          metadata: JSON.stringify({ ...stored, body: undefined, bodyEncoding: undefined }),
+          httpRequest: null,
+          metadata: JSON.stringify({ ...stored, body: undefined, bodyEncoding: undefined, requestHeaders: undefined }),
         },
         6,
       );
@@ -146,7 +147,7 @@ describe('WARC page store indexes', () => {
     writeFileSync(join(dir, 'pages-00000.warc.gz'), Buffer.concat([...chunks, gzipMember(Buffer.from('torn'), 6)]));
     writeFileSync(join(dir, 'pages.cdxj'), `${legacy.join('\n')}\n`);
     const store = await WarcPageStore.open(dir);
-    expect((await store.get('http://b.test/'))[0]?.fetchedAt).toBe(1000);
+    expect((await store.get('http://b.test/'))[0]).toMatchObject({ fetchedAt: 1000, requestHeaders: {} });
     expect((await store.get('http://a.test/'))[0]?.fetchedAt).toBe(2000);
     await store.close();
     expect(readdirSync(dir)).not.toContain('pages.cdxj');

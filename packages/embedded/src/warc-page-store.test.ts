@@ -24,11 +24,13 @@ describePageStoreContract('WARC files (embedded)', async () => {
 });
 
 describe('WARC output', () => {
-  it('is read by warcio as WARC/1.1: a warcinfo record, then response + metadata records with valid digests', async () => {
+  it('is read by warcio as WARC/1.1: a warcinfo record, then response, request and metadata records with valid digests', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warc-'));
     const store = await WarcPageStore.open(dir, { operator: 'Archive Team <archive@example.test>' });
     const page = sampleMessages[Schemas.StoredPage];
-    await store.put([page]);
+    // Stored before pages carried their request: no request record is made up for it.
+    const older = { ...page, url: 'http://news.example.test/older', requestHeaders: {} };
+    await store.put([page, older]);
     await store.close();
     const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
     const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
@@ -40,9 +42,19 @@ describe('WARC output', () => {
         version: record.warcHeaders.protocol,
         payload: Buffer.from(await record.readFully()),
         headers: record.warcHeaders.headers,
+        http: record.httpHeaders,
       });
     }
-    expect(records.map((r) => r.type)).toEqual(['warcinfo', 'response', 'metadata']);
+    expect(records.map((r) => r.type)).toEqual(['warcinfo', 'response', 'request', 'metadata', 'response', 'metadata']);
+    const request = records[2]!;
+    expect(request.uri).toBe(page.url);
+    expect(request.headers.get('WARC-Concurrent-To')).toBe(records[1]!.headers.get('WARC-Record-ID'));
+    expect(request.headers.get('Content-Type')).toBe('application/http; msgtype=request');
+    expect(request.http?.method).toBe('GET');
+    expect(request.http?.requestPath).toBe('/article/7');
+    expect(request.http?.headers.get('host')).toBe('news.example.test');
+    for (const [name, value] of Object.entries(page.requestHeaders))
+      expect(request.http?.headers.get(name), name).toBe(value);
     const info = records[0]!.payload.toString();
     expect(records[0]!.headers.get('WARC-Filename')).toBe(file);
     expect(info).toMatch(/^software: crawler\/\d+\.\d+\.\d+ /m);
@@ -56,7 +68,7 @@ describe('WARC output', () => {
     expect(records[1]!.headers.get('WARC-Payload-Digest')).toBe(
       `sha1:${base32(createHash('sha1').update(page.body).digest())}`,
     );
-    expect(JSON.parse(records[2]!.payload.toString()).title).toBe(page.title);
+    expect(JSON.parse(records[3]!.payload.toString()).title).toBe(page.title);
     rmSync(dir, { recursive: true, force: true });
   });
 

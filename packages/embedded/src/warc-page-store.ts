@@ -243,7 +243,9 @@ export class WarcPageStore implements PageStore {
       const headEnd = main.block.indexOf('\r\n\r\n');
       const body = Buffer.from(main.block.subarray(headEnd + 4));
       const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<StoredPage, 'body' | 'bodyEncoding'>;
-      out.push({ ...meta, body, bodyEncoding: 'identity', bodyLength: body.length });
+      // Pages stored before they carried their request have none.
+      const sent: Record<string, string> | undefined = meta.requestHeaders;
+      out.push({ ...meta, requestHeaders: sent ?? {}, body, bodyEncoding: 'identity', bodyLength: body.length });
     }
     return out;
   }
@@ -394,6 +396,18 @@ export function httpResponseHead(status: number, headers: Record<string, string>
   return lines.join('\r\n');
 }
 
+/**
+ * The request line and headers a response answered, as sent: Host is the one undici derives from the
+ * URL. Null for a page stored before pages carried their request headers: no request is made up.
+ */
+function httpRequestHead(url: string, headers: Record<string, string> | undefined): string | null {
+  if (!headers || Object.keys(headers).length === 0) return null;
+  const parsed = new URL(url);
+  const lines = [`GET ${parsed.pathname}${parsed.search} HTTP/1.1`, `host: ${parsed.host}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`);
+  return lines.join('\r\n');
+}
+
 /** The strings and bytes of a capture's records; the encoder thread digests and compresses them. */
 function captureInput(capture: Capture): WarcCaptureInput {
   if (capture.kind === 'revisit') {
@@ -422,6 +436,7 @@ function captureInput(capture: Capture): WarcCaptureInput {
     body: new Uint8Array(body),
     // The fetcher cuts a body only at its size cap (a deadline ends a fetch as a timeout instead).
     truncated: page.truncated ? 'length' : null,
+    httpRequest: httpRequestHead(page.url, page.requestHeaders),
     metadata: JSON.stringify(meta),
   };
 }

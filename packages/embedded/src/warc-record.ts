@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sha1Digest } from '@crawler/core';
 
 export interface WarcRecordInput {
-  type: 'response' | 'revisit' | 'metadata' | 'warcinfo' | 'resource';
+  type: 'response' | 'request' | 'revisit' | 'metadata' | 'warcinfo' | 'resource';
   targetUri?: string;
   date: Date;
   contentType: string;

@@ -25,6 +25,13 @@ describe('page cells', () => {
     expect(await decodePage(stored, meta, 'v')).toEqual({ ...page, bodyEncoding: 'identity' });
   });
 
+  it('reads a row written before pages carried their request with no request headers', async () => {
+    const { requestHeaders: _sent, ...older } = samplePage('http://cells.test/older', 1234);
+    const cells = await encodePage(older as ReturnType<typeof samplePage>, 4096);
+    const stored = version(1234, cells);
+    expect((await decodePage(stored, await decodeMeta(stored, 'v'), 'v')).requestHeaders).toEqual({});
+  });
+
   it('decodes a gzip body once at write, and returns it decoded', async () => {
     const body = Buffer.from('<html>'.concat('x'.repeat(10_000)));
     const gzipped = gzipSync(body);

@@ -115,5 +115,15 @@ export async function decodePage(version: PageVersion, meta: PageMeta, what: str
     ),
     decodeCell(required(version, PageQualifier.text, what), `${what} ${PAGE_FAMILY}:text`),
   ]);
-  return { ...meta, headers, text: text.toString('utf8'), body, bodyEncoding: 'identity', bodyLength: body.length };
+  // Rows written before pages carried their request have none.
+  const sent: Record<string, string> | undefined = meta.requestHeaders;
+  return {
+    ...meta,
+    requestHeaders: sent ?? {},
+    headers,
+    text: text.toString('utf8'),
+    body,
+    bodyEncoding: 'identity',
+    bodyLength: body.length,
+  };
 }

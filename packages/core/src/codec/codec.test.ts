@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import avro from 'avsc';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodecError } from '../errors.js';
-import { Schemas, type Link, type Outlinks } from '../messages.js';
+import { Schemas, type FetchMeta, type Link, type Outlinks } from '../messages.js';
 import { sampleMessages } from '../testing/sample-messages.js';
 import { Codec } from './codec.js';
 import { rabinFingerprint } from './rabin-fingerprint.js';
@@ -101,10 +101,10 @@ describe('codec', () => {
     expect(codeOf(() => codec.encode(Schemas.FrontierRequest, bad))).toBe('CODEC_INVALID_VALUE');
   });
 
-  it('reads links written before the sitemap hints with null lastmod and changefreq (Outlinks, ParsedPage, StoredPage v1 -> v2)', () => {
+  it('reads links written before the sitemap hints with null lastmod and changefreq (Outlinks, ParsedPage, StoredPage v1 -> current)', () => {
     for (const name of [Schemas.Outlinks, Schemas.ParsedPage, Schemas.StoredPage]) {
       const decoded = codec.decodeWithSchema<{ links: Link[] }>(readFileSync(join(samplesDir, `${name}.v1.bin`)), name);
-      expect([decoded.writer.version, decoded.reader.version], name).toEqual([1, 2]);
+      expect([decoded.writer.version, decoded.reader.version], name).toEqual([1, codec.registry.current(name).version]);
       expect(decoded.value.links.length, name).toBeGreaterThan(0);
       for (const link of decoded.value.links)
         expect([link.lastmod, link.changefreq], `${name} ${link.url}`).toEqual([null, null]);
@@ -118,6 +118,22 @@ describe('codec', () => {
       lastmod: 1_789_900_000_000,
       changefreq: 'daily',
     });
+  });
+
+  it('reads fetches written before the request headers with none (FetchResult v1, ParsedPage and StoredPage v2)', () => {
+    for (const [name, version] of [
+      [Schemas.FetchResult, 1],
+      [Schemas.ParsedPage, 2],
+      [Schemas.StoredPage, 2],
+    ] as const) {
+      const old = codec.decodeWithSchema<FetchMeta>(readFileSync(join(samplesDir, `${name}.v${version}.bin`)), name);
+      expect(old.value.requestHeaders, name).toEqual({});
+      const next = codec.decodeWithSchema<FetchMeta>(
+        readFileSync(join(samplesDir, `${name}.v${version + 1}.bin`)),
+        name,
+      );
+      expect(next.value.requestHeaders['user-agent'], name).toMatch(/^crawler\//);
+    }
   });
 
   it('keeps every historic schema version readable by the current one', () => {

@@ -79,6 +79,7 @@ export function describePageStoreContract(adapter: string, create: () => Promise
         httpStatus: 200,
       });
       expect(read?.links).toEqual(written.links);
+      expect(read?.requestHeaders).toEqual(written.requestHeaders);
     });
 
     it('keeps versions newest first and caps how many are returned', async () => {
