@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawler, TEST_WEB_ENV } from './crawler-cli.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from './replayed-page.js';
+import { expectRequestBesideEachResponse } from './request-records.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay } from '../support/replay-tools.js';
 
 /**
@@ -49,7 +50,7 @@ describe('an embedded crawl as a web archive', () => {
     removeScratchDir(scratch);
   }, 60_000);
 
-  it('passes warcio check: every block and payload digest right, revisits included', () => {
+  it('passes warcio check: every block and payload digest right, revisits and request records included', () => {
     const files = readdirSync(join(out, 'warc'))
       .filter((name) => name.endsWith('.warc.gz'))
       .map((name) => join(out, 'warc', name));
@@ -58,6 +59,7 @@ describe('an embedded crawl as a web archive', () => {
     expect(check.failed).toBe(0);
     expect(check.passed).toBeGreaterThan(200);
     expect(check.output).toContain('(revisit)');
+    expectRequestBesideEachResponse(files);
   });
 
   it('exports a WACZ that wacz validate accepts', async () => {

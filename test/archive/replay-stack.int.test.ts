@@ -10,6 +10,7 @@ import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { crawler, TEST_WEB_ENV } from './crawler-cli.js';
 import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from './replayed-page.js';
+import { expectRequestBesideEachResponse } from './request-records.js';
 
 /**
  * The distributed mode hands its archive over too: a crawl of the test web on the stack keeps its
@@ -52,7 +53,7 @@ describe('a crawl on the stack as a web archive', () => {
       process.stderr.write(`cleanup of ${names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
   }, 60_000);
 
-  it('exports WARC files from HBase that warcio check passes, for the whole crawl and for a time range', async () => {
+  it('exports WARC files from HBase that warcio check passes, a request record beside each response, for the whole crawl and for a time range', async () => {
     const folder = join(scratch, 'warc');
     const said = await crawler(['export', 'warc', '--from-stack', '--job', 'default', folder], env);
     const [, pages, revisits] = /exported (\d+) page versions and (\d+) revisits/.exec(said) ?? [];
@@ -64,6 +65,7 @@ describe('a crawl on the stack as a web archive', () => {
     expect(check.failed).toBe(0);
     expect(check.passed).toBeGreaterThan(2 * Number(pages));
     expect(indexedCaptures(folder)).toHaveLength(Number(pages) + Number(revisits));
+    expectRequestBesideEachResponse(files.map((name) => join(folder, name)));
     // Nothing was fetched before 2000 or will be after 2100.
     const none = await crawler(['export', 'warc', '--from-stack', '--end', '2000-01-01', join(scratch, 'none')], env);
     expect(none).toMatch(/exported 0 page versions and 0 revisits/);

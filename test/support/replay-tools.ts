@@ -34,6 +34,20 @@ export function warcioCheck(files: string[]): { code: number | null; output: str
   };
 }
 
+/** Every record of WARC files as `warcio index` reads them: type, id, the record it is concurrent to, URI. */
+export function warcioRecords(files: string[]): Record<string, string>[] {
+  const result = spawnSync(
+    replayBin('warcio'),
+    ['index', '-f', 'warc-type,warc-record-id,warc-concurrent-to,warc-target-uri', ...files],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  if (result.status !== 0) throw new Error(`warcio index failed: ${result.stderr}`);
+  return result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string>);
+}
+
 /** `wacz validate -f FILE`: its exit code and output. */
 export function waczValidate(file: string): { code: number | null; output: string } {
   const result = spawnSync(replayBin('wacz'), ['validate', '-f', file], { encoding: 'utf8' });
