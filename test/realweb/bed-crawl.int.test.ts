@@ -11,6 +11,7 @@ import { waitFor } from '@crawler/core/testing';
 import type { CdxjFields } from '@crawler/core';
 import { indexedCaptures, WarcPageStore } from '@crawler/embedded';
 import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from '../archive/replayed-page.js';
+import { expectRequestBesideEachResponse } from '../archive/request-records.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck } from '../support/replay-tools.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
@@ -112,12 +113,9 @@ describe('crawler run on the real-web bed', () => {
         process.stderr.write(`cleanup of ${names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
     }, 60_000);
 
-    it('HBase rows and Elasticsearch documents', async () => {
-      const token = await crawl('stack', ['--stack', '--out', join(scratch, 'stack')], {
-        REDIS_CLUSTER_NODES: '',
-        ...stack,
-        ...names,
-      });
+    it('HBase rows and Elasticsearch documents; the archive exported from HBase replays', async () => {
+      const env = { REDIS_CLUSTER_NODES: '', ...stack, ...names };
+      const token = await crawl('stack', ['--stack', '--out', join(scratch, 'stack')], env);
       const stores: CrawlStores = {
         elasticsearchUrl: stack.ELASTICSEARCH_URL,
         index: names.ELASTICSEARCH_INDEX,
@@ -125,25 +123,34 @@ describe('crawler run on the real-web bed', () => {
         table: names.HBASE_TABLE,
       };
       expectRightAgainstTheTruth(await scoreCrawl(truthFile, token, stores));
-    }, 480_000);
+      // Laid out as an embedded crawl's folder keeps its WARC files, so both are checked alike.
+      const archive = join(scratch, 'stack-archive');
+      await run(
+        process.execPath,
+        [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'warc', '--from-stack', join(archive, 'warc')],
+        { env: { ...process.env, ...env } },
+      );
+      await expectReplayable(archive);
+    }, 600_000);
   });
 });
 
 /**
- * The crawl as a web archive: warcio finds every digest right, its WACZ passes `wacz validate`, and
- * pywb replays it into Chromium from the crawler's own index: a page of each site with the title
- * and main text nginx serves, and a duplicate's revisit as its original.
+ * The crawl as a web archive: warcio finds every digest right and a request record beside each
+ * response, its WACZ passes `wacz validate`, and pywb replays it into Chromium from the crawler's
+ * own index: a page of each site with the title and main text nginx serves, and a duplicate's
+ * revisit as its original.
  */
 async function expectReplayable(out: string): Promise<void> {
   const warc = join(out, 'warc');
-  const check = warcioCheck(
-    readdirSync(warc)
-      .filter((name) => name.endsWith('.warc.gz'))
-      .map((name) => join(warc, name)),
-  );
+  const files = readdirSync(warc)
+    .filter((name) => name.endsWith('.warc.gz'))
+    .map((name) => join(warc, name));
+  const check = warcioCheck(files);
   expect(check.code, check.output.slice(-2000)).toBe(0);
   expect(check.failed).toBe(0);
-  const wacz = join(out, '..', 'bed.wacz');
+  expectRequestBesideEachResponse(files);
+  const wacz = `${out}.wacz`;
   await run(process.execPath, [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'wacz', out, wacz]);
   const validation = waczValidate(wacz);
   expect(validation.code, validation.output).toBe(0);
