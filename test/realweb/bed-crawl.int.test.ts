@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -125,6 +125,7 @@ describe('crawler run on the real-web bed', () => {
       expectRightAgainstTheTruth(await scoreCrawl(truthFile, token, stores));
       // Laid out as an embedded crawl's folder keeps its WARC files, so both are checked alike.
       const archive = join(scratch, 'stack-archive');
+      mkdirSync(archive);
       await run(
         process.execPath,
         [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'warc', '--from-stack', join(archive, 'warc')],

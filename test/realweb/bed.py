@@ -324,7 +324,7 @@ def linkbase_from_elasticsearch(es_url, index):
 
 
 def stored_from_hbase(rest_url, table):
-    """Per URL: the number of versions of its row (row key = SURT; the URL is in the stored page's cells)."""
+    """Per URL: the number of page versions of its row (row key = SURT; the URL is in the stored page's cells)."""
     import base64
 
     stored = {}
@@ -345,7 +345,12 @@ def stored_from_hbase(rest_url, table):
                 rows = json.loads(response.read())['Row']
             for row in rows:
                 key = base64.b64decode(row['key']).decode('utf-8', 'replace')
-                versions = {cell['timestamp'] for cell in row['Cell']}
+                # A revisit (p:revisit) is a capture of bytes stored elsewhere, not a page version.
+                versions = {
+                    cell['timestamp'] for cell in row['Cell'] if base64.b64decode(cell['column']) != b'p:revisit'
+                }
+                if not versions:
+                    continue
                 entry = stored.setdefault(key, {'responses': 0, 'text': None})
                 entry['responses'] = max(entry['responses'], len(versions))
     finally:
