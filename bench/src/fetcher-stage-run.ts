@@ -1,6 +1,6 @@
-import { hostQueueKey, silentLogger, urlId, type FrontierRequest } from '@crawler/core';
-import { MemoryFingerprintStore } from '@crawler/embedded';
-import { createFetcherParts, createFetcherStage, loadFetcherConfig } from '@crawler/fetcher';
+import { Codec, hostQueueKey, parseCrawlJob, silentLogger, urlId, type FrontierRequest } from '@crawler/core';
+import { InProcessBus, MemoryFingerprintStore } from '@crawler/embedded';
+import { createFetcherService, loadFetcherConfig } from '@crawler/fetcher';
 
 export interface StageRunResult {
   pages: number;
@@ -38,9 +38,10 @@ function frontierRequest(url: string): FrontierRequest {
 }
 
 /**
- * The fetcher alone: its stage (robots, politeness gate, HTTP client, body compression, the
- * messages it would emit) over a list of URLs, with at most `accepted` URLs taken at once as the
- * stage runner would (FETCHER_QUEUED_MAX). No bus, no other service.
+ * The fetcher alone: the service's stage (robots, politeness gate, HTTP client, body compression,
+ * the messages it would emit), wired as the service wires it, over a list of URLs, with at most
+ * `accepted` URLs taken at once as the stage runner would (FETCHER_QUEUED_MAX). Its bus is never
+ * read: no other service runs.
  */
 export async function runFetcherStage(
   urls: string[],
@@ -48,12 +49,14 @@ export async function runFetcherStage(
   accepted: number,
   bodyCompression: 'gzip' | 'identity' = 'gzip',
 ): Promise<StageRunResult> {
-  const parts = createFetcherParts(
-    loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], ...settings } }),
-    new MemoryFingerprintStore(),
+  const bus = new InProcessBus();
+  const fetcher = createFetcherService(
+    loadFetcherConfig({ env: {}, overrides: { allowAddresses: ['127.0.0.1'], bodyCompression, ...settings } }),
+    parseCrawlJob({ id: 'bench' }),
+    { bus, producer: bus.producer(), codec: new Codec(), state: new MemoryFingerprintStore() },
     silentLogger(),
   );
-  const stage = createFetcherStage({ deps: parts.deps, bodyCompression, metrics: parts.metrics });
+  const { stage } = fetcher;
   const context = {} as Parameters<typeof stage.handle>[1];
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -65,7 +68,7 @@ export async function runFetcherStage(
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-    const depth = parts.gate.depth();
+    const depth = fetcher.gate.depth();
     peakWaiting = Math.max(peakWaiting, depth.waiting);
     peakQueues = Math.max(peakQueues, depth.queues);
   }, 50);
@@ -80,11 +83,11 @@ export async function runFetcherStage(
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   clearInterval(sampler);
-  parts.gate.close();
-  await parts.client.close();
+  await fetcher.stop();
+  await bus.close();
   return {
-    pages: parts.metrics.outcomes.get('ok') ?? 0,
-    outcomes: Object.fromEntries(parts.metrics.outcomes),
+    pages: fetcher.metrics.outcomes.get('ok') ?? 0,
+    outcomes: Object.fromEntries(fetcher.metrics.outcomes),
     seconds,
     perSecond: urls.length / seconds,
     cpuSecondsPer1000: ((cpu.user + cpu.system) / 1e6 / urls.length) * 1000,

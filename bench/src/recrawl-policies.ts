@@ -1,4 +1,4 @@
-import type { LinkRecord, StatusUpdate } from '@crawler/core';
+import { statusUpdate, type LinkRecord, type StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from '@crawler/scheduler';
 
 /** What a re-crawl policy learns from one fetch, and when it wants the page again. */
@@ -82,31 +82,16 @@ export function poissonAdaptive(policy: StatusPolicy, record: LinkRecord, valida
 
 /** A 200 answer for a simulated fetch of `record` at `at`, before any decision about its content. */
 export function fetchStatus(record: LinkRecord, at: number, lastModified: string | null): StatusUpdate {
-  return {
-    url: record.url,
-    urlId: record.id,
-    host: record.host,
-    queueKey: record.queueKey,
-    depth: record.depth,
-    jobId: record.jobId,
-    traceId: 'simulation',
-    outcome: 'ok',
-    httpStatus: 200,
-    fetchedAt: at,
-    attempt: 0,
-    redirectTo: null,
-    change: null,
-    duplicateOf: null,
-    distance: null,
-    digest: null,
-    rawDigest: null,
-    etag: null,
-    lastModified,
-    retryAfterMs: null,
-    errorCode: null,
-    errorMessage: null,
-    retriable: false,
-    verdict: null,
-    meta: {},
-  };
+  return statusUpdate(
+    {
+      url: record.url,
+      urlId: record.id,
+      host: record.host,
+      queueKey: record.queueKey,
+      depth: record.depth,
+      jobId: record.jobId,
+      traceId: 'simulation',
+    },
+    { outcome: 'ok', httpStatus: 200, fetchedAt: at, lastModified },
+  );
 }

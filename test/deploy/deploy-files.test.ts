@@ -52,8 +52,16 @@ interface Backend {
   required: string[][];
 }
 
+const KAFKA: Backend = {
+  settings: kafkaSettings,
+  load: (env) => loadKafkaConfig({ env }),
+  required: [['KAFKA_BROKERS']],
+};
+/** What each composition root imports from @crawler/adapters, by the backend it connects to. */
 const BACKENDS: Record<string, Backend> = {
-  createBus: { settings: kafkaSettings, load: (env) => loadKafkaConfig({ env }), required: [['KAFKA_BROKERS']] },
+  createBus: KAFKA,
+  // A service's side of the bus: createBus and the metrics every service has.
+  createServiceBus: KAFKA,
   createLinkBase: {
     settings: elasticsearchSettings,
     load: (env) => loadElasticsearchConfig({ env }),
@@ -95,8 +103,8 @@ function profileOf(service: Service): Profile {
     .filter((name) => name in BACKENDS)
     .map((name) => BACKENDS[name]!);
   // A composition root that no longer imports like this would silently drop every connection check.
-  if (!backends.includes(BACKENDS.createBus!))
-    throw new Error(`compose-${service}.ts: no createBus import from @crawler/adapters`);
+  if (!backends.includes(KAFKA))
+    throw new Error(`compose-${service}.ts: no createServiceBus import from @crawler/adapters`);
   const own = OWN[service];
   return {
     backends,

@@ -98,6 +98,7 @@ describe('service binaries', () => {
       .map((name) => name.trim());
     const ports = {
       createBus: 'bus',
+      createServiceBus: 'bus',
       createLinkBase: 'linkbase',
       createFingerprintStore: 'fingerprints',
       createPageStore: 'pageStore',

@@ -5,6 +5,7 @@ import { checkAgainstTruth } from '@crawler/cli';
 import {
   canonicalUrl,
   catalogGroups,
+  prefixTopics,
   silentLogger,
   type Bus,
   type LinkBase,
@@ -76,8 +77,8 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     }
     await Promise.all(services.map((service) => waitUntilReady(service, Date.now() + 120_000)));
     const logger = silentLogger();
-    bus = createKafkaBus(loadKafkaConfig({ env }), logger);
-    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
+    bus = prefixTopics(createKafkaBus(loadKafkaConfig({ env }), logger), env.CRAWLER_TOPIC_PREFIX!);
+    await waitForFetcherGroup(bus, 2);
     services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger);
     pages = await createHbasePageStore(loadHbaseConfig({ env }), logger);
@@ -93,7 +94,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
 
   async function lagTotal(): Promise<number> {
     let total = 0;
-    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX)) {
+    for (const group of catalogGroups()) {
       const lags = await bus.lag(group.group, group.topics);
       for (const lag of lags) total += Math.max(lag.lag, 0);
     }
@@ -147,7 +148,7 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
 
     // The frontier's partitions were shared, and each fetcher did the work of the ones it owns: the
     // six hosts (random ports) all land in one fetcher's partitions in about one run in 32.
-    const group = await describeFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!);
+    const group = await describeFetcherGroup(bus);
     expect(group.members).toHaveLength(2);
     let processedTotal = 0;
     for (const service of [services[2]!, services[3]!]) {

@@ -164,6 +164,9 @@ describe('the crawl as a data team reads it', () => {
     expect(pages.length).toBeGreaterThan(10);
     expect(pages.length).toBe(counts.get(Topics.pages));
     expect(new Set(pages.map((record) => record.framing))).toEqual(new Set(['registry']));
+    // Every page is HTML: each carries its main content as Markdown too, the same words as its text.
+    for (const record of pages)
+      expect(record.value.markdown, record.value.url as string).toContain((record.value.text as string).slice(0, 60));
     const fetched = new Set<string>();
     const seeds = new Set<string>();
     for await (const record of linkbase.scan()) {
@@ -322,8 +325,14 @@ describe('the crawl as a data team reads it', () => {
       url: page!.value.url,
       httpStatus: 200,
       change: 'new',
-      encoding: { body: expect.stringMatching(/^0[01]$/), headers: '00', meta: expect.stringMatching(/^0[01]$/) },
+      encoding: {
+        body: expect.stringMatching(/^0[01]$/),
+        headers: '00',
+        markdown: expect.stringMatching(/^0[01]$/),
+        meta: expect.stringMatching(/^0[01]$/),
+      },
     });
+    expect(version!.markdown).toBe((page!.value.markdown as string).slice(0, 60));
     expect(version!.bodyBytes).toBe(page!.value.bodyLength);
   }, 60_000);
 

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogGroups, silentLogger, urlId, type Bus, type LinkBase, type PageStore } from '@crawler/core';
+import {
+  catalogGroups,
+  prefixTopics,
+  silentLogger,
+  urlId,
+  type Bus,
+  type LinkBase,
+  type PageStore,
+} from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -80,8 +88,8 @@ describe('operating a distributed crawl', () => {
       services.push(await startServiceProcess(service, name, env, logDir));
     }
     await Promise.all(services.map((service) => waitUntilReady(service)));
-    bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
-    await waitForFetcherGroup(bus, env.CRAWLER_TOPIC_PREFIX!, 2);
+    bus = prefixTopics(createKafkaBus(loadKafkaConfig({ env }), silentLogger()), prefix);
+    await waitForFetcherGroup(bus, 2);
     services.push(await startServiceProcess('scheduler', 'scheduler', env, logDir));
     await waitUntilReady(services.at(-1)!);
     prometheus = await startPrometheus(services.map((service) => `127.0.0.1:${service.healthPort}`));
@@ -125,7 +133,7 @@ describe('operating a distributed crawl', () => {
     const stats = await linkbase.stats(Date.now());
     const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
     if (stats.total === 0 || pending > 0 || stats.leased > 0) return false;
-    for (const group of catalogGroups(prefix))
+    for (const group of catalogGroups())
       if ((await bus.lag(group.group, group.topics)).some((entry) => entry.lag > 0)) return false;
     return true;
   }
@@ -153,8 +161,8 @@ describe('operating a distributed crawl', () => {
 
     const lag = await prometheus.query('sum by (group) (max by (group, topic, partition) (crawler_consumer_lag))');
     expect(lag.map((sample) => sample.metric.group).sort()).toEqual(
-      catalogGroups(prefix)
-        .map((group) => group.group)
+      catalogGroups()
+        .map((group) => prefix + group.group)
         .sort(),
     );
     const fetchers = await prometheus.query(

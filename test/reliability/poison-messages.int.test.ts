@@ -2,6 +2,7 @@ import {
   BatchingProducer,
   Codec,
   loadCatalog,
+  prefixTopics,
   silentLogger,
   StageRunner,
   Topics,
@@ -54,12 +55,15 @@ describe('poison messages on every consumed topic (Kafka)', () => {
   const dead: DeadLetter[] = [];
 
   beforeAll(async () => {
-    bus = createKafkaBus(
-      loadKafkaConfig({ env: { KAFKA_BROKERS: stack.KAFKA_BROKERS, KAFKA_COMPRESSION: 'gzip' } }),
-      silentLogger(),
+    bus = prefixTopics(
+      createKafkaBus(
+        loadKafkaConfig({ env: { KAFKA_BROKERS: stack.KAFKA_BROKERS, KAFKA_COMPRESSION: 'gzip' } }),
+        silentLogger(),
+      ),
+      prefix,
     );
-    await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
-    tap = bus.consumer({ groupId: `${prefix}dlq-tap`, topics: [prefix + Topics.dlq], fromBeginning: true });
+    await bus.createTopics(loadCatalog().topics);
+    tap = bus.consumer({ groupId: 'dlq-tap', topics: [Topics.dlq], fromBeginning: true });
     await tap.start({ onMessage: async (message) => void dead.push(codec.decode<DeadLetter>(message.value)) });
   });
 
@@ -85,14 +89,13 @@ describe('poison messages on every consumed topic (Kafka)', () => {
             logger: silentLogger(),
             concurrency: 4,
             commitIntervalMs: 200,
-            topicPrefix: prefix,
           }),
       ),
     );
     await Promise.all(runners.map((runner) => runner.start()));
 
     const records = consumed.map((entry) => poisonSequence(entry, 'int'));
-    for (const [i, entry] of consumed.entries()) await bus.producer().send(prefix + entry.topic, records[i]!.sequence);
+    for (const [i, entry] of consumed.entries()) await bus.producer().send(entry.topic, records[i]!.sequence);
 
     await waitFor(
       () => dead.length >= 3 * consumed.length && stages.every((stage) => stage.seen.length === 2),
@@ -106,7 +109,7 @@ describe('poison messages on every consumed topic (Kafka)', () => {
     expect(dead).toHaveLength(3 * consumed.length);
     await waitFor(
       async () => {
-        const lags = await Promise.all(consumed.map((entry) => bus.lag(prefix + entry.group, [prefix + entry.topic])));
+        const lags = await Promise.all(consumed.map((entry) => bus.lag(entry.group, [entry.topic])));
         return lags.flat().every((partition) => partition.end === 0 || partition.committed === partition.end);
       },
       15_000,

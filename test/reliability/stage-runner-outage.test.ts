@@ -97,11 +97,9 @@ describe('StageRunner during an outage', () => {
   });
 
   it('still gives a failing message up after maxAttempts when the fault is not an outage', async () => {
-    const stage = flakyStage(
-      () => new CrawlerError('JUDGE_UNAVAILABLE', 'classifier answered 500', { retriable: true }),
-    );
+    const stage = flakyStage(() => new CrawlerError('DEDUP_JUDGE_UNAVAILABLE', 'classifier answered 500'));
     const outputs = await run(stage);
     await waitFor(() => outputs.dead.length === 1, 5000);
-    expect(outputs.dead[0]).toMatchObject({ errorCode: 'JUDGE_UNAVAILABLE', attempts: 3 });
+    expect(outputs.dead[0]).toMatchObject({ errorCode: 'DEDUP_JUDGE_UNAVAILABLE', attempts: 3 });
   });
 });

@@ -86,8 +86,8 @@ export async function waitUntilReady(service: ServiceProcess, deadline = Date.no
 }
 
 /** The fetchers' consumer group: its members with the partitions each owns, and each partition's offsets. */
-export function describeFetcherGroup(bus: Bus, topicPrefix: string): Promise<GroupDescription> {
-  const fetchers = catalogGroups(topicPrefix).find((group) => group.group === `${topicPrefix}fetcher`)!;
+export function describeFetcherGroup(bus: Bus): Promise<GroupDescription> {
+  const fetchers = catalogGroups().find((group) => group.group === 'fetcher')!;
   return bus.describeGroup!(fetchers.group, fetchers.topics);
 }
 
@@ -95,14 +95,9 @@ export function describeFetcherGroup(bus: Bus, topicPrefix: string): Promise<Gro
  * Resolves once the fetchers' group is stable with `members` members, each owning frontier
  * partitions. Ready is not joined: a scheduler started before that may hand one fetcher every URL.
  */
-export async function waitForFetcherGroup(
-  bus: Bus,
-  topicPrefix: string,
-  members: number,
-  deadline = Date.now() + 60_000,
-): Promise<void> {
+export async function waitForFetcherGroup(bus: Bus, members: number, deadline = Date.now() + 60_000): Promise<void> {
   for (;;) {
-    const description = await describeFetcherGroup(bus, topicPrefix);
+    const description = await describeFetcherGroup(bus);
     if (
       description.state === 'Stable' &&
       description.members.length === members &&

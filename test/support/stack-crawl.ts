@@ -6,7 +6,6 @@ import { Client } from '@elastic/elasticsearch';
 import {
   BatchingProducer,
   Codec,
-  jobContentTypes,
   loadCatalog,
   silentLogger,
   Topics,
@@ -83,11 +82,7 @@ export async function startStackCrawl(
       ...options.fetcher,
     },
   });
-  const fetcher = createFetcherService(
-    { ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] },
-    { bus, producer, codec, state: fingerprints },
-    logger,
-  );
+  const fetcher = createFetcherService(fetcherConfig, job, { bus, producer, codec, state: fingerprints }, logger);
   const linkextract = createLinkextractService(
     loadLinkextractConfig({ env: {} }),
     job,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catalogGroups, silentLogger } from '@crawler/core';
+import { catalogGroups, prefixTopics, silentLogger } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { benchCrawlEnv } from '../bench-crawl-settings.js';
@@ -34,7 +34,8 @@ export async function runServicesPeer(
     LOG_LEVEL: 'warn',
   };
   const logger = silentLogger();
-  const bus = createKafkaBus(loadKafkaConfig({ env }), logger);
+  // The crawl's topics and groups, as the services name them (CRAWLER_TOPIC_PREFIX applied by the bus).
+  const bus = prefixTopics(createKafkaBus(loadKafkaConfig({ env }), logger), env.CRAWLER_TOPIC_PREFIX ?? '');
   const linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger);
   const services: ServiceProcess[] = [];
   try {
@@ -93,8 +94,7 @@ export async function runServicesPeer(
 
   async function lagTotal(): Promise<number> {
     let total = 0;
-    // Groups carry the topic prefix too, so crawls sharing a broker never join each other's groups.
-    for (const group of catalogGroups(env.CRAWLER_TOPIC_PREFIX)) {
+    for (const group of catalogGroups()) {
       for (const lag of await bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
     }
     return total;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bus, FingerprintStore, LinkBase, Logger, PageStore, RuntimeConfig } from '@crawler/core';
-import { loadCatalog, tracePort } from '@crawler/core';
+import { brokerName, loadCatalog, prefixTopics, tracePort } from '@crawler/core';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { FileLinkBase, InProcessBus, loadWarcConfig, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -21,20 +21,24 @@ export interface PortOptions {
 }
 
 /**
- * The bus, with every catalog topic created (idempotent), prefixed by CRAWLER_TOPIC_PREFIX; on
- * Kafka with SCHEMA_REGISTRY_URL set, every topic's schema registered too (a change the registry
- * refuses as incompatible stops the service here, before it consumes anything).
+ * The crawl's bus, with every catalog topic created (idempotent). Services name topics and groups
+ * as the catalog does; on Kafka the bus puts CRAWLER_TOPIC_PREFIX before them (prefixTopics), and
+ * with SCHEMA_REGISTRY_URL set every topic's schema is registered too (a change the registry
+ * refuses as incompatible stops the service here, before it consumes anything). An in-process bus
+ * is the crawl's alone and needs no prefix.
  */
 export async function createBus(runtime: RuntimeConfig, logger: Logger, options: PortOptions = {}): Promise<Bus> {
-  const topics = loadCatalog().topics.map((topic) => ({ ...topic, name: runtime.topicPrefix + topic.name }));
+  const topics = loadCatalog().topics;
   if (runtime.bus !== 'kafka') {
     const bus = options.embeddedBus ?? new InProcessBus();
     await bus.createTopics(topics);
     return bus;
   }
-  const bus = createKafkaBus(loadKafkaConfig({ env: options.env }), logger);
+  const kafka = createKafkaBus(loadKafkaConfig({ env: options.env }), logger);
+  const bus = prefixTopics(kafka, runtime.topicPrefix);
   await bus.createTopics(topics);
-  await bus.registerSchemas(topics.map((topic) => ({ topic: topic.name, schema: topic.value })));
+  // Registry subjects are named after the topics as Kafka names them.
+  await kafka.registerSchemas(topics.map((topic) => ({ topic: brokerName(bus, topic.name), schema: topic.value })));
   return bus;
 }
 

@@ -1,2 +1,3 @@
 export * from './create-ports.js';
 export * from './port-settings.js';
+export * from './service-bus.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createLogger, CrawlerError, type CrawlJob } from '@crawler/core';
+import { createLogger, CrawlerError, type CrawlJob, ErrorCode } from '@crawler/core';
 import { buildSummary, type CrawlSummary } from './crawl-summary.js';
 import { openCrawlLog } from './crawl-log.js';
 import { startOneProcessCrawl, type OneProcessCrawl, type OneProcessCrawlOptions } from './one-process-crawl.js';
@@ -59,7 +59,7 @@ export async function runCrawlSession(options: SessionOptions): Promise<CrawlSum
   process.once('SIGTERM', onSignal);
   const stateUnavailable = () => {
     throw new CrawlerError(
-      'CRAWL_STATE_UNAVAILABLE',
+      ErrorCode.CRAWL_STATE_UNAVAILABLE,
       `the link base did not answer within ${SNAPSHOT_BOUND_MS / 1000} s, so the crawl stopped without a summary`,
     );
   };

@@ -5,7 +5,6 @@ import {
   BatchingProducer,
   catalogGroups,
   Codec,
-  jobContentTypes,
   loadRuntimeConfig,
   type CrawlJob,
   type Logger,
@@ -51,7 +50,6 @@ function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
     fingerprints: 'memory',
     pageStore: 'warc',
     dataDir: outDir,
-    topicPrefix: '',
   };
 }
 
@@ -65,9 +63,8 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const env = options.env ?? process.env;
   mkdirSync(outDir, { recursive: true });
   const runtime = loadRuntimeConfig({ env, overrides: options.stack ? {} : embeddedRuntime(outDir) });
-  const fetcherConfig = loadFetcherConfig({ env, overrides: options.overrides?.fetcher });
   const configs = {
-    fetcher: { ...fetcherConfig, contentTypes: [...new Set([...fetcherConfig.contentTypes, ...jobContentTypes(job)])] },
+    fetcher: loadFetcherConfig({ env, overrides: options.overrides?.fetcher }),
     linkextract: loadLinkextractConfig({ env, overrides: options.overrides?.linkextract }),
     dedup: loadDedupConfig({ env, overrides: options.overrides?.dedup }),
     scheduler: loadSchedulerConfig({ env, overrides: options.overrides?.scheduler }),
@@ -77,7 +74,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   // is recovered by fetching the URLs that were leased again.
   const embeddedBus =
     runtime.bus === 'embedded'
-      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [runtime.topicPrefix + Topics.links] } })
+      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [Topics.links] } })
       : undefined;
   const portOptions = { env, embeddedBus };
   const watched = <T extends object>(port: T, where: string): T =>
@@ -91,29 +88,20 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
     lingerMs: runtime.bus === 'kafka' ? 5 : 0,
     maxBatchBytes: 1_000_000,
   });
-  const topicPrefix = runtime.topicPrefix;
-
-  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger, {
-    topicPrefix,
-  });
-  const fetcher = createFetcherService(configs.fetcher, { bus, producer, codec, state: fingerprints }, logger, {
-    topicPrefix,
-  });
+  const scheduler = await createSchedulerService(configs.scheduler, job, { bus, producer, codec, linkbase }, logger);
+  const fetcher = createFetcherService(configs.fetcher, job, { bus, producer, codec, state: fingerprints }, logger);
   // Frames to splice are fetched by this process's fetcher: robots.txt, address policy and politeness as for any URL.
   const linkextract = createLinkextractService(configs.linkextract, job, { bus, producer, codec }, logger, {
-    topicPrefix,
     frames: { fetchFrame: (url, signal) => fetcher.fetchDocument(url, job.id, signal) },
   });
-  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger, {
-    topicPrefix,
-  });
+  const dedup = createDedupService(configs.dedup, { bus, producer, codec, fingerprints, pages }, logger);
   await Promise.all([dedup.start(), linkextract.start(), fetcher.start()]);
   await scheduler.start();
 
   const started = performance.now();
 
   async function lags(): Promise<PartitionLag[]> {
-    const all = await Promise.all(catalogGroups(topicPrefix).map((group) => bus.lag(group.group, group.topics)));
+    const all = await Promise.all(catalogGroups().map((group) => bus.lag(group.group, group.topics)));
     return all.flat();
   }
 
@@ -124,7 +112,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   async function isIdle(snapshot: CrawlSnapshot): Promise<boolean> {
     if (snapshot.inFlight > 0 || snapshot.leased > 0) return false;
     if (snapshot.pending > 0 && !snapshot.budgetSpent) return false;
-    if (!(await settled(catalogGroups(topicPrefix)))) return false;
+    if (!(await settled(catalogGroups()))) return false;
     return !(await scheduler.hasDueWork());
   }
 
@@ -154,9 +142,7 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
       await scheduler.emitter.stop();
       await fetcher.stop();
       // The frontier keeps what the fetcher handed back: only the stages after it are waited for.
-      const downstream = catalogGroups(topicPrefix).filter(
-        (group) => !group.topics.includes(topicPrefix + Topics.frontier),
-      );
+      const downstream = catalogGroups().filter((group) => !group.topics.includes(Topics.frontier));
       // A store the disk refuses will not settle: nothing more is waited for then.
       const deadline = performance.now() + DRAIN_MS;
       while (performance.now() < deadline && !options.writeFailures?.failure && !(await settled(downstream)))

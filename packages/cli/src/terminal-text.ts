@@ -19,3 +19,11 @@ export function textLines(lines: readonly string[]): string {
 export function jsonLine(value: unknown): string {
   return `${escapeJsonControlCharacters(redactUrl(JSON.stringify(value)))}\n`;
 }
+
+/** Markdown as it is, lines and tabs kept (a tab in a code block stays a tab), other control characters escaped. */
+export function markdownText(markdown: string): string {
+  return `${markdown
+    .split('\n')
+    .map((line) => line.split('\t').map(shown).join('\t'))
+    .join('\n')}\n`;
+}

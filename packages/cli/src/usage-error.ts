@@ -1,8 +1,8 @@
-import { CrawlerError } from '@crawler/core';
+import { CrawlerError, ErrorCode } from '@crawler/core';
 
 /** A bad command line: printed as one line, exit code 2. */
 export class UsageError extends CrawlerError {
   constructor(message: string) {
-    super('CLI_USAGE', message);
+    super(ErrorCode.CLI_USAGE, message);
   }
 }

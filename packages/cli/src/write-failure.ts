@@ -1,4 +1,4 @@
-import { CrawlerError, decoratePort, errorMessage } from '@crawler/core';
+import { CrawlerError, decoratePort, errorMessage, ErrorCode } from '@crawler/core';
 
 /**
  * The crawl could not write its output (a full disk, a quota, a file size limit, a read-only or
@@ -6,7 +6,7 @@ import { CrawlerError, decoratePort, errorMessage } from '@crawler/core';
  */
 export class WriteFailedError extends CrawlerError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super('CRAWL_WRITE_FAILED', message, options);
+    super(ErrorCode.CRAWL_WRITE_FAILED, message, options);
   }
 }
 

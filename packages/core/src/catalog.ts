@@ -57,8 +57,3 @@ function load(dir: string) {
   cached = { dir, catalog, byName: new Map(catalog.topics.map((topic) => [topic.name, topic])) };
   return cached;
 }
-
-/** Topic names can be prefixed per deployment (e.g. per test run) without editing the catalog. */
-export function topicName(name: TopicName, prefix = ''): string {
-  return prefix + name;
-}

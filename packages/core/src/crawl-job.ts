@@ -1,20 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { regexSource } from './config/regex-source.js';
 import { ConfigError } from './errors.js';
 import type { CanonicalizeOptions } from './url/canonicalize.js';
-
-const regexSource = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'not a valid regular expression' },
-);
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

@@ -1,33 +1,32 @@
+import { ErrorCode, errorCodes } from './error-codes.js';
+
 /**
- * Every error the crawler raises on purpose is a CrawlerError with a fixed `code` and a `retriable`
- * flag. Retry logic reads the flag, never the message text.
+ * Every error the crawler raises on purpose is a CrawlerError with a fixed `code` from the
+ * registry (error-codes.ts), whose flag says whether it is `retriable`. Retry logic reads the
+ * flag, never the message text.
  */
 export class CrawlerError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly retriable: boolean;
 
-  constructor(code: string, message: string, options: { retriable?: boolean; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.retriable = options.retriable ?? false;
+    this.retriable = errorCodes[code].retriable;
   }
 }
 
 /** A setting is missing or invalid; the message names the environment variable and how to fix it. */
 export class ConfigError extends CrawlerError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super('CRAWLER_CONFIG_INVALID', message, options);
+    super(ErrorCode.CRAWLER_CONFIG_INVALID, message, options);
   }
 }
 
 /** Bytes on a topic are not a message of a known schema (bad magic, unknown fingerprint, corrupt body). */
 export class CodecError extends CrawlerError {
-  constructor(
-    code: 'CODEC_BAD_HEADER' | 'CODEC_UNKNOWN_SCHEMA' | 'CODEC_CORRUPT' | 'CODEC_WRONG_SCHEMA' | 'CODEC_INVALID_VALUE',
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
+  constructor(code: Extract<ErrorCode, `CODEC_${string}`>, message: string, options: { cause?: unknown } = {}) {
     super(code, message, options);
   }
 }
@@ -35,7 +34,7 @@ export class CodecError extends CrawlerError {
 /** A message is larger than its topic allows even after truncation. */
 export class MessageTooLargeError extends CrawlerError {
   constructor(message: string) {
-    super('MESSAGE_TOO_LARGE', message);
+    super(ErrorCode.MESSAGE_TOO_LARGE, message);
   }
 }
 
@@ -45,26 +44,33 @@ export class MessageTooLargeError extends CrawlerError {
  */
 export class InputTooLargeError extends CrawlerError {
   constructor(message: string) {
-    super('INPUT_TOO_LARGE', message);
+    super(ErrorCode.INPUT_TOO_LARGE, message);
   }
 }
 
-/** A store or bus is unreachable or answered with an error; usually worth retrying. */
+/**
+ * A store or the bus failed: unavailable for now (the default; worth retrying, and an outage when
+ * it lasts), or refusing the request as it is (BACKEND_REFUSED: a bad request, a closed store).
+ */
 export class BackendError extends CrawlerError {
-  constructor(message: string, options: { retriable?: boolean; cause?: unknown } = {}) {
-    super('BACKEND_UNAVAILABLE', message, { retriable: options.retriable ?? true, cause: options.cause });
+  constructor(
+    message: string,
+    options: { code?: typeof ErrorCode.BACKEND_UNAVAILABLE | typeof ErrorCode.BACKEND_REFUSED; cause?: unknown } = {},
+  ) {
+    super(options.code ?? ErrorCode.BACKEND_UNAVAILABLE, message, { cause: options.cause });
   }
 }
 
-/** Reads `retriable` from anything thrown; unknown errors are treated as retriable once by callers. */
+/** Whether another attempt may succeed: the flag of the error's code; an error the crawler did not name is tried again. */
 export function isRetriable(error: unknown): boolean {
-  return error instanceof CrawlerError ? error.retriable : true;
+  return error instanceof CrawlerError ? error.retriable : errorCodes.UNEXPECTED.retriable;
 }
 
+/** The error's code: the crawler's own, another library's (Node's errno, undici's), or UNEXPECTED. */
 export function errorCode(error: unknown): string {
   if (error instanceof CrawlerError) return error.code;
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
-  return 'UNEXPECTED';
+  return ErrorCode.UNEXPECTED;
 }
 
 export function errorMessage(error: unknown): string {

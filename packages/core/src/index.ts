@@ -1,5 +1,7 @@
 export * from './errors.js';
+export * from './error-codes.js';
 export * from './messages.js';
+export * from './status-update.js';
 export * from './body-codec.js';
 export * from './url-identity.js';
 export * from './catalog.js';
@@ -12,6 +14,7 @@ export * from './url/index.js';
 export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
+export * from './next-fetch.js';
 export * from './service/index.js';
 export * from './tracing/index.js';
 export * from './metrics/index.js';

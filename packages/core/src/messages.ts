@@ -122,6 +122,8 @@ export interface ParsedPage extends UrlIdentity, FetchMeta, BodyFields {
   lang: string | null;
   publishedAt: number | null;
   text: string;
+  /** The main content as Markdown; null for documents that are not HTML (and in messages before ParsedPage v3). */
+  markdown: string | null;
   links: Link[];
   noindex: boolean;
   nofollow: boolean;
@@ -178,6 +180,8 @@ export interface StoredPage extends FetchMeta, BodyFields {
   lang: string | null;
   publishedAt: number | null;
   text: string;
+  /** The main content as Markdown; null for documents that are not HTML (and in pages stored before StoredPage v3). */
+  markdown: string | null;
   links: Link[];
   fields: Record<string, string[]>;
   digest: string;

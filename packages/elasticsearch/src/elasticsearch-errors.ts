@@ -1,5 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
-import { BackendError } from '@crawler/core';
+import { BackendError, ErrorCode } from '@crawler/core';
 
 /** One bulk item the cluster refused for a reason other than the expected version conflict. */
 export interface BulkFailure {
@@ -27,7 +27,9 @@ export class BulkItemsError extends BackendError {
     super(
       `elasticsearch ${operation} on index ${index}: ${failures.length} bulk item(s) failed: ${shown.join('; ')}${failures.length > 3 ? '; ...' : ''}`,
       {
-        retriable: failures.every((failure) => isRetriableStatus(failure.status)),
+        code: failures.every((failure) => isRetriableStatus(failure.status))
+          ? ErrorCode.BACKEND_UNAVAILABLE
+          : ErrorCode.BACKEND_REFUSED,
       },
     );
   }
@@ -42,7 +44,7 @@ export function toBackendError(error: unknown, operation: string, index: string,
     const { type, reason } = responseCause(error);
     return new BackendError(
       `${where} failed: HTTP ${status} ${[type, reason].filter(Boolean).join(': ') || error.message}`,
-      { retriable: isRetriableStatus(status), cause: error },
+      { code: isRetriableStatus(status) ? ErrorCode.BACKEND_UNAVAILABLE : ErrorCode.BACKEND_REFUSED, cause: error },
     );
   }
   if (error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError) {
@@ -51,7 +53,7 @@ export function toBackendError(error: unknown, operation: string, index: string,
   if (error instanceof errors.TimeoutError) return new BackendError(`${where} timed out`, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new BackendError(`${where} failed: ${message}`, {
-    retriable: !(error instanceof errors.ConfigurationError),
+    code: error instanceof errors.ConfigurationError ? ErrorCode.BACKEND_REFUSED : ErrorCode.BACKEND_UNAVAILABLE,
     cause: error,
   });
 }

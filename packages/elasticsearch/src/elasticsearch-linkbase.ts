@@ -10,6 +10,7 @@ import {
   type LinkMutation,
   type LinkRecord,
   type Logger,
+  ErrorCode,
 } from '@crawler/core';
 import { createElasticsearchClient } from './elasticsearch-client.js';
 import { BulkItemsError, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
@@ -364,7 +365,8 @@ class ElasticsearchLinkBase implements LinkBase {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new BackendError(`the link base on index ${this.index} is closed`, { retriable: false });
+    if (this.closed)
+      throw new BackendError(`the link base on index ${this.index} is closed`, { code: ErrorCode.BACKEND_REFUSED });
   }
 }
 

@@ -6,7 +6,7 @@ type Property = estypes.MappingProperty;
 
 /** 8191 characters stay under Lucene's 32766-byte term limit: a longer value is kept in _source, not indexed. */
 const keyword: Property = { type: 'keyword', ignore_above: 8191 };
-/** Epoch milliseconds as given; `date` also holds the scheduler's NEVER (Number.MAX_SAFE_INTEGER). */
+/** Epoch milliseconds as given; `date` also holds NEVER_DUE (Number.MAX_SAFE_INTEGER, core next-fetch.ts). */
 const time: Property = { type: 'date', format: 'epoch_millis' };
 const integer: Property = { type: 'integer' };
 

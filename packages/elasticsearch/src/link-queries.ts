@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { LEVELS, type DueQuery, type LinkRecord, type LinkStatus } from '@crawler/core';
+import { LEVELS, NEVER_DUE, type DueQuery, type LinkRecord, type LinkStatus } from '@crawler/core';
 import type { QueuePageRequest } from './queue-rotation.js';
 
 /** Statuses that come due again; the others (redirect, duplicate, gone, blocked) are final. */
@@ -114,13 +114,13 @@ export function statsRequest(index: string, now: number, withDue: boolean): esty
       ...(withDue
         ? {
             due: { filter: { bool: { filter: dueFilter(now) } }, aggs: dueDetail },
-            // Never-again records carry nextFetchAt = MAX_SAFE_INTEGER: not "due later".
+            // Never-again records carry nextFetchAt = NEVER_DUE: not "due later".
             later: {
               filter: {
                 bool: {
                   filter: [
                     { terms: { status: [...SCHEDULABLE_STATUSES] } },
-                    { range: { nextFetchAt: { gt: now, lt: Number.MAX_SAFE_INTEGER } } },
+                    { range: { nextFetchAt: { gt: now, lt: NEVER_DUE } } },
                   ],
                 },
               },

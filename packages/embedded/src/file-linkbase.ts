@@ -3,7 +3,7 @@ import { appendFile, open, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DueQuery, LinkBase, LinkBaseControl, LinkBaseStats, LinkMutation, LinkRecord } from '@crawler/core';
-import { BackendError, EMPTY_CONTROL } from '@crawler/core';
+import { BackendError, EMPTY_CONTROL, ErrorCode } from '@crawler/core';
 import { DueIndex, isSchedulable } from './due-index.js';
 import { cutTornTail } from './torn-tail.js';
 
@@ -220,7 +220,10 @@ export class FileLinkBase implements LinkBase {
         ...(JSON.parse(await readFile(this.controlPath, 'utf8')) as Partial<LinkBaseControl>),
       };
     } catch (cause) {
-      throw new BackendError(`cannot read the link base control file ${this.controlPath}`, { cause, retriable: false });
+      throw new BackendError(`cannot read the link base control file ${this.controlPath}`, {
+        cause,
+        code: ErrorCode.BACKEND_REFUSED,
+      });
     }
   }
 
@@ -310,8 +313,8 @@ export class FileLinkBase implements LinkBase {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new BackendError('the link base is closed', { retriable: false });
+    if (this.closed) throw new BackendError('the link base is closed', { code: ErrorCode.BACKEND_REFUSED });
     if (this.options.readOnly)
-      throw new BackendError(`the link base in ${this.dir} is open read-only`, { retriable: false });
+      throw new BackendError(`the link base in ${this.dir} is open read-only`, { code: ErrorCode.BACKEND_REFUSED });
   }
 }

@@ -1,12 +1,17 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IncomingMessage } from '@crawler/core';
+import { prefixTopics, type IncomingMessage } from '@crawler/core';
 import { describeBusContract, waitFor } from '@crawler/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InProcessBus } from './in-process-bus.js';
 
 describeBusContract('in-process', async () => ({ bus: new InProcessBus(), rebalanceMs: 50 }));
+
+describeBusContract('in-process behind a topic prefix', async () => ({
+  bus: prefixTopics(new InProcessBus(), 'crawl-7.'),
+  rebalanceMs: 50,
+}));
 
 describeBusContract('in-process, every topic kept in a folder', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bus-contract-'));

@@ -1,4 +1,4 @@
-import { CrawlerError, partitionForKey } from '@crawler/core';
+import { CrawlerError, partitionForKey, ErrorCode } from '@crawler/core';
 import { TopicJournal } from './topic-journal.js';
 import type {
   Bus,
@@ -162,14 +162,14 @@ export class InProcessBus implements Bus {
     const topic = this.topics.get(name);
     if (!topic)
       throw new CrawlerError(
-        'BUS_UNKNOWN_TOPIC',
+        ErrorCode.BUS_UNKNOWN_TOPIC,
         `topic ${name} does not exist; topics are created from schemas/catalog.json at start`,
       );
     return topic;
   }
 
   private append(name: string, messages: OutgoingMessage[]): void {
-    if (this.closed) throw new CrawlerError('BUS_CLOSED', 'the bus is closed', { retriable: true });
+    if (this.closed) throw new CrawlerError(ErrorCode.BUS_CLOSED, 'the bus is closed');
     const topic = this.topic(name);
     const count = topic.partitions.length;
     const now = Date.now();

@@ -3,6 +3,7 @@ import {
   Codec,
   CrawlerError,
   loadCatalog,
+  prefixTopics,
   Schemas,
   silentLogger,
   StageRunner,
@@ -123,6 +124,59 @@ describe('StageRunner', () => {
     expect(dead[0]!.service).toBe('test');
   });
 
+  it('behind a topic prefix works by catalog names, and names topics as Kafka does in dead letters and counts', async () => {
+    const inner = new InProcessBus();
+    const bus = prefixTopics(inner, 'crawl-7.');
+    await bus.createTopics(loadCatalog().topics);
+    const consumed: string[] = [];
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => [statusFor(input, 'ok')],
+    };
+    const runner = new StageRunner({
+      stage,
+      bus,
+      codec,
+      producer: new BatchingProducer(bus.producer()),
+      groupId: 'fetcher',
+      logger: silentLogger(),
+      concurrency: 2,
+      commitIntervalMs: 20,
+      observer: { consumed: (topic) => void consumed.push(topic) },
+    });
+    const dead: DeadLetter[] = [];
+    const statuses: string[] = [];
+    const tap = inner.consumer({
+      groupId: 'tap',
+      topics: ['crawl-7.crawl.status', 'crawl-7.crawl.dlq'],
+      fromBeginning: true,
+    });
+    await tap.start({
+      onMessage: async (message) => {
+        if (message.topic === 'crawl-7.crawl.dlq') dead.push(codec.decode(message.value));
+        else statuses.push(codec.decode<StatusUpdate>(message.value).url);
+      },
+    });
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await inner.close();
+    };
+    await runner.start();
+    await bus.producer().send(Topics.frontier, [
+      { key: 'a.test', value: request(1) },
+      { key: 'a.test', value: Buffer.from('garbage') },
+    ]);
+    await waitFor(() => statuses.length === 1 && dead.length === 1);
+    expect(dead[0]).toMatchObject({ topic: 'crawl-7.crawl.frontier', consumerGroup: 'crawl-7.fetcher' });
+    expect(consumed).toEqual(['crawl-7.crawl.frontier', 'crawl-7.crawl.frontier']);
+    await waitFor(async () =>
+      (await inner.lag('crawl-7.fetcher', ['crawl-7.crawl.frontier'])).some((partition) => partition.committed === 2),
+    );
+  });
+
   it('retries retriable failures, then dead-letters and emits the give-up status', async () => {
     let calls = 0;
     const stage: Stage<FrontierRequest> = {
@@ -131,7 +185,7 @@ describe('StageRunner', () => {
       outputs: [Topics.status],
       handle: async () => {
         calls++;
-        throw new CrawlerError('FLAKY', 'store unavailable', { retriable: true });
+        throw new CrawlerError('DEDUP_JUDGE_UNAVAILABLE', 'judge unavailable');
       },
       onGiveUp: (input) => [statusFor(input, 'processing_failed')],
     };
@@ -144,8 +198,49 @@ describe('StageRunner', () => {
     await send([request(1)]);
     await waitFor(() => dead.length === 1 && statuses.length === 1);
     expect(calls).toBe(3);
-    expect(dead[0]).toMatchObject({ errorCode: 'FLAKY', attempts: 3 });
+    expect(dead[0]).toMatchObject({ errorCode: 'DEDUP_JUDGE_UNAVAILABLE', attempts: 3 });
     expect(statuses[0]!.outcome).toBe('processing_failed');
+  });
+
+  it('handles inputs of one order key one after another, retries included, and other keys alongside', async () => {
+    const events: string[] = [];
+    let failedOnce = false;
+    const stage: Stage<FrontierRequest> = {
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      orderKey: (input) => input.url,
+      handle: async (input) => {
+        const name = `${input.url.slice(-1)}@${input.attempt}`;
+        events.push(`start ${name}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (name === '1@1' && !failedOnce) {
+          failedOnce = true;
+          events.push(`fail ${name}`);
+          throw new CrawlerError('DEDUP_JUDGE_UNAVAILABLE', 'judge unavailable');
+        }
+        events.push(`end ${name}`);
+        return [statusFor(input, 'ok')];
+      },
+    };
+    const { bus, runner, statuses, send, tap } = await setup(stage, { concurrency: 4 });
+    cleanup = async () => {
+      await runner.stop();
+      await tap.stop();
+      await bus.close();
+    };
+    const fetchOf = (n: number, fetchAttempt: number) =>
+      codec.encode(Schemas.FrontierRequest, {
+        ...sampleMessages[Schemas.FrontierRequest],
+        url: `http://news.example.test/${n}`,
+        attempt: fetchAttempt,
+      });
+    await send([fetchOf(1, 1), fetchOf(1, 2), fetchOf(2, 1)]);
+    await waitFor(() => statuses.length === 3);
+    // The second fetch of /1 begins only after the first one's retry has ended; /2 did not wait.
+    expect(events.indexOf('start 1@2')).toBeGreaterThan(events.indexOf('end 1@1'));
+    expect(events.filter((event) => event === 'start 1@1')).toHaveLength(2);
+    expect(events.indexOf('start 2@1')).toBeLessThan(events.indexOf('end 1@1'));
   });
 
   it('does not retry a non-retriable failure', async () => {
@@ -156,7 +251,7 @@ describe('StageRunner', () => {
       outputs: [Topics.status],
       handle: async () => {
         calls++;
-        throw new CrawlerError('BROKEN_INPUT', 'cannot handle', { retriable: false });
+        throw new CrawlerError('CODEC_INVALID_VALUE', 'cannot handle');
       },
     };
     const { bus, runner, dead, send, tap } = await setup(stage);

@@ -1,4 +1,4 @@
-import { BackendError } from '@crawler/core';
+import { BackendError, ErrorCode } from '@crawler/core';
 import { Worker } from 'node:worker_threads';
 import { builtModule } from './built-module.js';
 import type { EncodeReply } from './warc-encoder-worker.js';
@@ -45,7 +45,7 @@ export class WarcEncoderThread {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    this.failAll(new BackendError('the WARC encoder was closed', { retriable: true }));
+    this.failAll(new BackendError('the WARC encoder was closed'));
     await worker?.terminate();
   }
 
@@ -71,7 +71,10 @@ export class WarcEncoderThread {
             bytes: Buffer.from(capture.bytes.buffer, capture.bytes.byteOffset, capture.bytes.byteLength),
           })),
         );
-      else batch.reject(new BackendError(`cannot encode WARC records: ${reply.message}`, { retriable: false }));
+      else
+        batch.reject(
+          new BackendError(`cannot encode WARC records: ${reply.message}`, { code: ErrorCode.BACKEND_REFUSED }),
+        );
     });
     let failure: unknown = null;
     worker.on('error', (error) => (failure = error));
@@ -80,12 +83,7 @@ export class WarcEncoderThread {
       this.worker = null;
       this.crashes++;
       const reason = failure instanceof Error ? failure.message : `exit code ${exitCode}`;
-      this.failAll(
-        new BackendError(`the WARC encoder thread stopped: ${reason}`, {
-          retriable: true,
-          cause: failure ?? undefined,
-        }),
-      );
+      this.failAll(new BackendError(`the WARC encoder thread stopped: ${reason}`, { cause: failure ?? undefined }));
     });
     this.worker = worker;
     return worker;

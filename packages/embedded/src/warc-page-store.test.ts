@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Schemas, sha1Digest } from '@crawler/core';
+import { Schemas, sha1Digest, type StoredPage } from '@crawler/core';
 import { describePageStoreContract, sampleMessages } from '@crawler/core/testing';
 import { WARCParser } from 'warcio';
 import { describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ describe('WARC output', () => {
     expect(records[1]!.headers.get('WARC-Payload-Digest')).toBe(
       `sha1:${base32(createHash('sha1').update(page.body).digest())}`,
     );
-    expect(JSON.parse(records[3]!.payload.toString()).title).toBe(page.title);
+    expect(JSON.parse(records[3]!.payload.toString())).toMatchObject({ title: page.title, markdown: page.markdown });
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -112,6 +112,17 @@ describe('WARC output', () => {
     expect(responses[0]!.payload.equals(cut)).toBe(true);
     expect(responses[1]!.truncated).toBeFalsy();
     expect(responses[1]!.http).toEqual(sample.headers);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads a metadata record written before pages had Markdown as a page without one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const { markdown: _markdown, ...before } = sampleMessages[Schemas.StoredPage];
+    await store.put([before as unknown as StoredPage]);
+    const [read] = await store.get(before.url);
+    expect(read).toMatchObject({ text: before.text, markdown: null });
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

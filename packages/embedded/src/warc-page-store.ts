@@ -8,6 +8,7 @@ import {
   archiveSurtKey,
   BackendError,
   cdxDigest,
+  ErrorCode,
   cdxMime,
   cdxTimestamp,
   formatCdxjLine,
@@ -128,7 +129,7 @@ export class WarcPageStore implements PageStore {
           if (this.options.readOnly) continue;
           throw new BackendError(`${path} line ${number} is not a CDXJ line of this store`, {
             cause,
-            retriable: false,
+            code: ErrorCode.BACKEND_REFUSED,
           });
         }
         lines.push(line);
@@ -150,7 +151,9 @@ export class WarcPageStore implements PageStore {
 
   private enqueue(captures: Capture[]): Promise<void> {
     if (this.options.readOnly)
-      return Promise.reject(new BackendError(`the WARC files in ${this.dir} are open read-only`, { retriable: false }));
+      return Promise.reject(
+        new BackendError(`the WARC files in ${this.dir} are open read-only`, { code: ErrorCode.BACKEND_REFUSED }),
+      );
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.flushPending());
       this.pending.push({ captures, resolve, reject });
@@ -243,9 +246,17 @@ export class WarcPageStore implements PageStore {
       const headEnd = main.block.indexOf('\r\n\r\n');
       const body = Buffer.from(main.block.subarray(headEnd + 4));
       const meta = JSON.parse(metadata.block.toString('utf8')) as Omit<StoredPage, 'body' | 'bodyEncoding'>;
-      // Pages stored before they carried their request have none.
+      // Pages stored before they carried their Markdown or their request have none.
+      const markdown: string | null | undefined = meta.markdown;
       const sent: Record<string, string> | undefined = meta.requestHeaders;
-      out.push({ ...meta, requestHeaders: sent ?? {}, body, bodyEncoding: 'identity', bodyLength: body.length });
+      out.push({
+        ...meta,
+        markdown: markdown ?? null,
+        requestHeaders: sent ?? {},
+        body,
+        bodyEncoding: 'identity',
+        bodyLength: body.length,
+      });
     }
     return out;
   }
@@ -269,7 +280,7 @@ export class WarcPageStore implements PageStore {
       const metadata = records.find((record) => record.headers.get('warc-type') === 'metadata');
       if (!main || !metadata)
         throw new BackendError(`WARC records of ${entry.url} in ${entry.filename}@${entry.offset} are incomplete`, {
-          retriable: false,
+          code: ErrorCode.BACKEND_REFUSED,
         });
       return { main, metadata };
     } finally {

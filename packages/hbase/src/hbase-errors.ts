@@ -1,16 +1,16 @@
-import { BackendError, CrawlerError, redactUrl } from '@crawler/core';
+import { BackendError, CrawlerError, redactUrl, ErrorCode } from '@crawler/core';
 
 /** A page has a cell larger than HBase accepts even after compression; retrying cannot help. */
 export class CellTooLargeError extends CrawlerError {
   constructor(message: string) {
-    super('HBASE_CELL_TOO_LARGE', message);
+    super(ErrorCode.HBASE_CELL_TOO_LARGE, message);
   }
 }
 
 /** A stored cell (or a page's gzip body) cannot be decoded: unknown encoding byte, bad gzip or JSON. */
 export class CellEncodingError extends CrawlerError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super('HBASE_CELL_ENCODING', message, options);
+    super(ErrorCode.HBASE_CELL_ENCODING, message, options);
   }
 }
 
@@ -36,9 +36,9 @@ export function httpError(context: RestCallContext, status: number, body: string
   const reason =
     body.split(/\r?\n/).find((line) => line.trim() !== '' && !/^(Not found|Bad request)\s*$/i.test(line.trim())) ??
     body.trim();
-  const retriable = status >= 500 || status === 408 || status === 429;
+  const passing = status >= 500 || status === 408 || status === 429;
   return new BackendError(`${describeContext(context)} failed: HTTP ${status} ${reason.slice(0, 300)}`.trimEnd(), {
-    retriable,
+    code: passing ? ErrorCode.BACKEND_UNAVAILABLE : ErrorCode.BACKEND_REFUSED,
   });
 }
 
@@ -50,7 +50,6 @@ export function networkError(context: RestCallContext, baseUrl: string, error: u
     cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
   const detail = timedOut ? 'no answer in time' : `${code ?? (cause instanceof Error ? cause.message : String(cause))}`;
   return new BackendError(`${describeContext(context)} failed: ${detail} (gateway ${redactUrl(baseUrl)})`, {
-    retriable: true,
     cause: error,
   });
 }

@@ -1,4 +1,12 @@
-import { BackendError, surtKey, type Logger, type PageStore, type Revisit, type StoredPage } from '@crawler/core';
+import {
+  BackendError,
+  ErrorCode,
+  surtKey,
+  type Logger,
+  type PageStore,
+  type Revisit,
+  type StoredPage,
+} from '@crawler/core';
 import { CellTooLargeError } from './hbase-errors.js';
 import type { HbaseConfig } from './hbase-settings.js';
 import {
@@ -194,7 +202,9 @@ class HbasePageStore implements PageStore {
 
   private assertOpen(): void {
     if (this.closed)
-      throw new BackendError(`hbase page store on table ${this.config.table} is closed`, { retriable: false });
+      throw new BackendError(`hbase page store on table ${this.config.table} is closed`, {
+        code: ErrorCode.BACKEND_REFUSED,
+      });
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -10,18 +10,21 @@ function version(timestamp: number, cells: { qualifier: PageQualifier; value: Bu
 }
 
 describe('page cells', () => {
-  it('splits a page into body, headers, text and meta cells and puts it back together', async () => {
+  it('splits a page into body, headers, text, Markdown and meta cells and puts it back together', async () => {
     const page = samplePage('http://cells.test/a', 1234, {
       headers: { 'content-type': 'text/html', etag: '"x"' },
       text: 'words '.repeat(2000),
+      markdown: '## Words\n\n'.concat('*words* '.repeat(2000)),
     });
     const cells = await encodePage(page, 4096);
-    expect(cells.map((cell) => cell.qualifier)).toEqual(['body', 'headers', 'text', 'meta']);
+    expect(cells.map((cell) => cell.qualifier)).toEqual(['body', 'headers', 'text', 'markdown', 'meta']);
     expect(cells.find((cell) => cell.qualifier === 'text')?.value[0]).toBe(CellEncoding.gzip);
+    expect(cells.find((cell) => cell.qualifier === 'markdown')?.value[0]).toBe(CellEncoding.gzip);
     const stored = version(1234, cells);
     const meta = await decodeMeta(stored, 'v');
     expect(meta).not.toHaveProperty('body');
     expect(meta).not.toHaveProperty('text');
+    expect(meta).not.toHaveProperty('markdown');
     expect(await decodePage(stored, meta, 'v')).toEqual({ ...page, bodyEncoding: 'identity' });
   });
 
@@ -30,6 +33,14 @@ describe('page cells', () => {
     const cells = await encodePage(older as ReturnType<typeof samplePage>, 4096);
     const stored = version(1234, cells);
     expect((await decodePage(stored, await decodeMeta(stored, 'v'), 'v')).requestHeaders).toEqual({});
+  });
+
+  it('reads a version stored before pages had Markdown, and writes none for a page without', async () => {
+    const page = samplePage('http://cells.test/old', 1, { markdown: null });
+    const cells = await encodePage(page, 4096);
+    expect(cells.map((cell) => cell.qualifier)).toEqual(['body', 'headers', 'text', 'meta']);
+    const stored = version(1, cells);
+    expect(await decodePage(stored, await decodeMeta(stored, 'v'), 'v')).toMatchObject({ markdown: null });
   });
 
   it('decodes a gzip body once at write, and returns it decoded', async () => {

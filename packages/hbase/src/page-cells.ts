@@ -7,15 +7,22 @@ import type { HbaseCell } from './rest-client.js';
 export const PAGE_FAMILY = 'p';
 
 /**
- * A page version is four cells with the same timestamp (its fetchedAt). Body and text live apart
- * from the small metadata, so a reader that needs only the fields skips the large cells.
+ * A page version is five cells with the same timestamp (its fetchedAt). Body, text and Markdown
+ * live apart from the small metadata, so a reader that needs only the fields skips the large
+ * cells. A version stored before pages had Markdown has no markdown cell.
  */
-export const PageQualifier = { body: 'body', headers: 'headers', text: 'text', meta: 'meta' } as const;
+export const PageQualifier = {
+  body: 'body',
+  headers: 'headers',
+  text: 'text',
+  markdown: 'markdown',
+  meta: 'meta',
+} as const;
 export type PageQualifier = (typeof PageQualifier)[keyof typeof PageQualifier];
 const QUALIFIERS = new Set<string>(Object.values(PageQualifier));
 
-/** Everything but the body, headers and text, as stored in the `meta` cell. */
-export type PageMeta = Omit<StoredPage, 'body' | 'bodyEncoding' | 'bodyLength' | 'headers' | 'text'>;
+/** Everything but the body, headers, text and Markdown, as stored in the `meta` cell. */
+export type PageMeta = Omit<StoredPage, 'body' | 'bodyEncoding' | 'bodyLength' | 'headers' | 'text' | 'markdown'>;
 
 export interface PageCell {
   qualifier: PageQualifier;
@@ -29,7 +36,7 @@ export interface PageVersion {
 
 /** The cells of one page; a gzip body is checked (and decoded) here, so a corrupt one is refused at write, not found at read. */
 export async function encodePage(page: StoredPage, compressMinBytes: number): Promise<PageCell[]> {
-  const { body, bodyEncoding, bodyLength: _length, headers, text, ...meta } = page;
+  const { body, bodyEncoding, bodyLength: _length, headers, text, markdown, ...meta } = page;
   let bodyCell: Buffer;
   if (bodyEncoding === 'gzip') {
     const decoded = await gunzipOrThrow(body, `body of ${page.url}`);
@@ -41,15 +48,17 @@ export async function encodePage(page: StoredPage, compressMinBytes: number): Pr
       `body of ${page.url}: unsupported bodyEncoding ${JSON.stringify(bodyEncoding)} (expected identity or gzip)`,
     );
   }
-  const [headersCell, textCell, metaCell] = await Promise.all([
+  const [headersCell, textCell, markdownCell, metaCell] = await Promise.all([
     encodeCell(Buffer.from(JSON.stringify(headers)), { compressMinBytes }),
     encodeCell(Buffer.from(text), { compressMinBytes }),
+    markdown === null ? null : encodeCell(Buffer.from(markdown), { compressMinBytes }),
     encodeCell(Buffer.from(JSON.stringify(meta satisfies PageMeta)), { compressMinBytes }),
   ]);
   return [
     { qualifier: PageQualifier.body, value: bodyCell },
     { qualifier: PageQualifier.headers, value: headersCell },
     { qualifier: PageQualifier.text, value: textCell },
+    ...(markdownCell === null ? [] : [{ qualifier: PageQualifier.markdown, value: markdownCell }]),
     { qualifier: PageQualifier.meta, value: metaCell },
   ];
 }
@@ -107,13 +116,15 @@ export function decodeMeta(version: PageVersion, what: string): Promise<PageMeta
 
 /** A whole page from its version's cells, body decoded (`bodyEncoding: 'identity'`). */
 export async function decodePage(version: PageVersion, meta: PageMeta, what: string): Promise<StoredPage> {
-  const [body, headers, text] = await Promise.all([
+  const markdownCell = version.cells.get(PageQualifier.markdown);
+  const [body, headers, text, markdown] = await Promise.all([
     decodeCell(required(version, PageQualifier.body, what), `${what} ${PAGE_FAMILY}:body`),
     decodeJson<Record<string, string>>(
       required(version, PageQualifier.headers, what),
       `${what} ${PAGE_FAMILY}:headers`,
     ),
     decodeCell(required(version, PageQualifier.text, what), `${what} ${PAGE_FAMILY}:text`),
+    markdownCell ? decodeCell(markdownCell, `${what} ${PAGE_FAMILY}:markdown`) : null,
   ]);
   // Rows written before pages carried their request have none.
   const sent: Record<string, string> | undefined = meta.requestHeaders;
@@ -122,6 +133,7 @@ export async function decodePage(version: PageVersion, meta: PageMeta, what: str
     requestHeaders: sent ?? {},
     headers,
     text: text.toString('utf8'),
+    markdown: markdown?.toString('utf8') ?? null,
     body,
     bodyEncoding: 'identity',
     bodyLength: body.length,

@@ -9,6 +9,7 @@ import {
   type Logger,
   type TopicPartition,
   type TopicPartitionOffset,
+  ErrorCode,
 } from '@crawler/core';
 import {
   AssignerProtocol,
@@ -123,7 +124,10 @@ export class KafkaConsumer implements BusConsumer {
   start(handlers: ConsumerHandlers): Promise<void> {
     if (this.starting)
       return Promise.reject(
-        new CrawlerError('BUS_CONSUMER_STARTED', `consumer of group ${this.options.groupId} was already started`),
+        new CrawlerError(
+          ErrorCode.BUS_CONSUMER_STARTED,
+          `consumer of group ${this.options.groupId} was already started`,
+        ),
       );
     this.handlers = handlers;
     this.starting = this.join();

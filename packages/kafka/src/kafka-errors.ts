@@ -1,4 +1,4 @@
-import { BackendError, CrawlerError, errorMessage, MessageTooLargeError } from '@crawler/core';
+import { BackendError, CrawlerError, errorMessage, MessageTooLargeError, ErrorCode } from '@crawler/core';
 
 /** Broker error types that name a record too large for the topic or the broker. */
 const TOO_LARGE = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
@@ -23,7 +23,7 @@ export function toBusError(
   }
   if (types.some((type) => UNKNOWN_TOPIC.has(type))) {
     return new CrawlerError(
-      'BUS_UNKNOWN_TOPIC',
+      ErrorCode.BUS_UNKNOWN_TOPIC,
       `${action}: ${detail}; topics are created from schemas/catalog.json at start`,
       { cause: error },
     );

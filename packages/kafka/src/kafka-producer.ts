@@ -1,4 +1,4 @@
-import { CrawlerError, type BusProducer, type Logger, type OutgoingMessage } from '@crawler/core';
+import { CrawlerError, type BusProducer, type Logger, type OutgoingMessage, ErrorCode } from '@crawler/core';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { toBusError } from './kafka-errors.js';
 import type { KafkaConfig } from './kafka-settings.js';
@@ -62,8 +62,7 @@ export class KafkaProducer implements BusProducer {
 
   /** Resolves once the brokers acknowledged every message of this call. */
   send(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (this.closed)
-      return Promise.reject(new CrawlerError('BUS_CLOSED', 'the producer is closed', { retriable: true }));
+    if (this.closed) return Promise.reject(new CrawlerError(ErrorCode.BUS_CLOSED, 'the producer is closed'));
     if (messages.length === 0) return Promise.resolve();
     let bytes = 0;
     const records = messages.map((message) => {

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { BatchingProducer, Codec, loadCatalog, Schemas, silentLogger, StageRunner, Topics } from '@crawler/core';
+import {
+  BatchingProducer,
+  Codec,
+  loadCatalog,
+  prefixTopics,
+  Schemas,
+  silentLogger,
+  StageRunner,
+  Topics,
+} from '@crawler/core';
 import type { FrontierRequest, Stage, StatusUpdate } from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,8 +26,9 @@ afterAll(() => bus.close());
 
 describe('StageRunner on Kafka', () => {
   it('processes every message while a second member joins and the first leaves, and commits to the end', async () => {
-    const prefix = `sr-${randomUUID().slice(0, 8)}.`;
-    await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
+    // The topics and groups of a crawl of its own, as a service sees them.
+    const crawl = prefixTopics(bus, `sr-${randomUUID().slice(0, 8)}.`);
+    await crawl.createTopics(loadCatalog().topics);
     const stage: Stage<FrontierRequest> = {
       name: 'test',
       input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
@@ -34,21 +44,20 @@ describe('StageRunner on Kafka', () => {
         return [{ topic: Topics.status, schema: Schemas.StatusUpdate, key: input.queueKey, value }];
       },
     };
-    const producer = new BatchingProducer(bus.producer());
+    const producer = new BatchingProducer(crawl.producer());
     const runner = () =>
       new StageRunner({
         stage,
-        bus,
+        bus: crawl,
         codec,
         producer,
         groupId: 'stage',
         logger: silentLogger(),
         concurrency: 8,
         commitIntervalMs: 200,
-        topicPrefix: prefix,
       });
     const statuses = new Map<string, number>();
-    const tap = bus.consumer({ groupId: `${prefix}tap`, topics: [prefix + Topics.status], fromBeginning: true });
+    const tap = crawl.consumer({ groupId: 'tap', topics: [Topics.status], fromBeginning: true });
     await tap.start({
       onMessage: async (message) => {
         const url = codec.decode<StatusUpdate>(message.value).url;
@@ -61,8 +70,8 @@ describe('StageRunner on Kafka', () => {
     await first.start();
     const sending = (async () => {
       for (let batch = 0; batch < 30; batch++) {
-        await bus.producer().send(
-          prefix + Topics.frontier,
+        await crawl.producer().send(
+          Topics.frontier,
           Array.from({ length: total / 30 }, (_, i) => {
             const n = batch * (total / 30) + i;
             const value = codec.encode(Schemas.FrontierRequest, {
@@ -84,8 +93,7 @@ describe('StageRunner on Kafka', () => {
     await sending;
     await waitFor(() => statuses.size === total, 60_000);
     await waitFor(
-      async () =>
-        (await bus.lag(`${prefix}stage`, [prefix + Topics.frontier])).every((partition) => partition.lag === 0),
+      async () => (await crawl.lag('stage', [Topics.frontier])).every((partition) => partition.lag === 0),
       15_000,
     );
     await second.stop();

@@ -1,4 +1,4 @@
-import { errorMessage, SchemaRegistry, sleep, type Logger } from '@crawler/core';
+import { errorMessage, SchemaRegistry, sleep, type Logger, ErrorCode } from '@crawler/core';
 import type { KafkaConfig } from './kafka-settings.js';
 import {
   createSchemaRegistryClient,
@@ -72,7 +72,7 @@ export class RegistryFraming {
   private async registerTopic({ topic, schema }: TopicSchema): Promise<void> {
     const subject = `${topic}-value`;
     const [first, ...later] = this.schemas.versionsOf(schema);
-    if (!first) throw new SchemaRegistryError('SCHEMA_REGISTRY_REFUSED', `${topic}: no schema named ${schema}`);
+    if (!first) throw new SchemaRegistryError(ErrorCode.SCHEMA_REGISTRY_REFUSED, `${topic}: no schema named ${schema}`);
     this.remember(first.fingerprint, await withRetries(() => this.client.register(subject, first.definition)));
     // A subject exists only once it holds a version: its rule can be set from then on.
     await withRetries(() => this.client.setCompatibility(subject, 'BACKWARD'));
@@ -80,12 +80,12 @@ export class RegistryFraming {
       try {
         this.remember(version.fingerprint, await withRetries(() => this.client.register(subject, version.definition)));
       } catch (error) {
-        if (!(error instanceof SchemaRegistryError) || error.code !== 'SCHEMA_INCOMPATIBLE') throw error;
+        if (!(error instanceof SchemaRegistryError) || error.code !== ErrorCode.SCHEMA_INCOMPATIBLE) throw error;
         const file = version.current
           ? `schemas/avro/${schema}.avsc`
           : `schemas/history/${schema}.v${version.version}.avsc`;
         throw new SchemaRegistryError(
-          'SCHEMA_INCOMPATIBLE',
+          ErrorCode.SCHEMA_INCOMPATIBLE,
           `${schema} v${version.version} (${file}) is not BACKWARD compatible with the latest version the schema registry holds for ${subject}, so the registry refused it (${error.message}). Readers of ${topic} could not read old messages with it: change the schema compatibly (schemas/README.md) or write to a new topic.`,
           { cause: error },
         );

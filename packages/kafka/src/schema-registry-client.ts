@@ -1,4 +1,4 @@
-import { CrawlerError, errorMessage } from '@crawler/core';
+import { CrawlerError, errorMessage, ErrorCode } from '@crawler/core';
 
 /**
  * A schema registry refused or failed a call. `SCHEMA_INCOMPATIBLE` (a schema the subject's
@@ -6,12 +6,8 @@ import { CrawlerError, errorMessage } from '@crawler/core';
  * a 5xx is retriable.
  */
 export class SchemaRegistryError extends CrawlerError {
-  constructor(
-    code: 'SCHEMA_INCOMPATIBLE' | 'SCHEMA_REGISTRY_REFUSED' | 'SCHEMA_REGISTRY_UNAVAILABLE',
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(code, message, { retriable: code === 'SCHEMA_REGISTRY_UNAVAILABLE', cause: options.cause });
+  constructor(code: Extract<ErrorCode, `SCHEMA_${string}`>, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 
@@ -58,7 +54,7 @@ export function createSchemaRegistryClient(baseUrl: string, timeoutMs = 10_000):
       });
     } catch (cause) {
       throw new SchemaRegistryError(
-        'SCHEMA_REGISTRY_UNAVAILABLE',
+        ErrorCode.SCHEMA_REGISTRY_UNAVAILABLE,
         `schema registry at ${where} did not answer ${method} ${path}: ${errorMessage(cause)}`,
         { cause },
       );
@@ -72,7 +68,7 @@ export function createSchemaRegistryClient(baseUrl: string, timeoutMs = 10_000):
     }
     if (response.status >= 500)
       throw new SchemaRegistryError(
-        'SCHEMA_REGISTRY_UNAVAILABLE',
+        ErrorCode.SCHEMA_REGISTRY_UNAVAILABLE,
         `schema registry at ${where} failed ${method} ${path}: HTTP ${response.status} ${String(json.message ?? '')}`,
       );
     return { status: response.status, json };
@@ -81,7 +77,7 @@ export function createSchemaRegistryClient(baseUrl: string, timeoutMs = 10_000):
   const subjectPath = (subject: string) => `subjects/${encodeURIComponent(subject)}`;
   const refused = (what: string, status: number, json: Record<string, unknown>) =>
     new SchemaRegistryError(
-      status === 409 ? 'SCHEMA_INCOMPATIBLE' : 'SCHEMA_REGISTRY_REFUSED',
+      status === 409 ? ErrorCode.SCHEMA_INCOMPATIBLE : ErrorCode.SCHEMA_REGISTRY_REFUSED,
       `${what}: HTTP ${status} ${String(json.message ?? JSON.stringify(json))}`,
     );
 

@@ -1,4 +1,4 @@
-import { BackendError, type Logger } from '@crawler/core';
+import { BackendError, type Logger, ErrorCode } from '@crawler/core';
 import { Cluster, type ChainableCommander } from 'ioredis';
 import type { RedisClient, RedisConnection } from './redis-connection.js';
 import { describeRedisError, isAuthError, isRedirection, toBackendError } from './redis-errors.js';
@@ -52,7 +52,8 @@ export class PipelineRunner {
 
   /** Replies in the order of `commands`; any failure becomes a BackendError naming `operation`. */
   async execute(operation: string, commands: RoutedCommand[]): Promise<unknown[]> {
-    if (this.closed) throw new BackendError(`redis ${operation} failed: the store is closed`, { retriable: false });
+    if (this.closed)
+      throw new BackendError(`redis ${operation} failed: the store is closed`, { code: ErrorCode.BACKEND_REFUSED });
     if (commands.length === 0) return [];
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
@@ -97,7 +98,8 @@ export class PipelineRunner {
   private async ready(operation: string, signal: AbortSignal): Promise<void> {
     const { client } = this.connection;
     if (client.status === 'ready') return;
-    const closed = () => new BackendError(`redis ${operation} failed: the connection was closed`, { retriable: false });
+    const closed = () =>
+      new BackendError(`redis ${operation} failed: the connection was closed`, { code: ErrorCode.BACKEND_REFUSED });
     if (client.status === 'end') throw closed();
     if (isAuthError(this.connection.lastError())) throw this.connection.lastError();
     this.readiness ??= this.watchReadiness().finally(() => (this.readiness = undefined));

@@ -1,9 +1,9 @@
-import { BackendError, CrawlerError, redactUrl } from '@crawler/core';
+import { BackendError, CrawlerError, redactUrl, ErrorCode } from '@crawler/core';
 
 /** A namespace, key or TTL that cannot become a Redis key or expiry; a bug in the caller, not worth a retry. */
 export class FingerprintArgumentError extends CrawlerError {
   constructor(message: string) {
-    super('FINGERPRINT_INVALID_ARGUMENT', message);
+    super(ErrorCode.FINGERPRINT_INVALID_ARGUMENT, message);
   }
 }
 
@@ -58,5 +58,8 @@ export function toBackendError(operation: string, error: unknown, secrets: reado
       ? { code: error.code }
       : {}),
   });
-  return new BackendError(`redis ${operation} failed: ${description}`, { retriable: !isPermanent(error), cause });
+  return new BackendError(`redis ${operation} failed: ${description}`, {
+    code: isPermanent(error) ? ErrorCode.BACKEND_REFUSED : ErrorCode.BACKEND_UNAVAILABLE,
+    cause,
+  });
 }

@@ -1,13 +1,7 @@
-import { createBus, createFingerprintStore, createPageStore } from '@crawler/adapters';
+import { createFingerprintStore, createPageStore, createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  catalogGroups,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
   createStoreMetrics,
-  instrumentProducer,
-  registerGroupMetrics,
   type Logger,
   type RunningService,
   type RuntimeConfig,
@@ -27,17 +21,11 @@ export async function composeDedup(
   const stores = createStoreMetrics(registry);
   const fingerprints = stores.instrument(await createFingerprintStore(runtime, logger, { env }), 'fingerprints');
   const pages = stores.instrument(await createPageStore(runtime, logger, { env }), 'pages');
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
-  });
-  const service = createDedupService(config, { bus, producer, codec: new Codec(), fingerprints, pages }, logger, {
-    topicPrefix: runtime.topicPrefix,
-    observer: createStageMetrics(registry),
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = createDedupService(config, { ...wire.ports, fingerprints, pages }, logger, {
+    observer: wire.observer,
     metrics: createDedupMetrics(registry),
   });
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
@@ -48,10 +36,9 @@ export async function composeDedup(
     }),
     async stop() {
       await service.stop();
-      await producer.close();
+      await wire.close();
       await pages.close();
       await fingerprints.close();
-      await bus.close();
     },
   };
 }

@@ -54,6 +54,11 @@ export const dedupSettings = {
     z.number().int().min(1).default(12),
     'Content words a de-noised main text needs to be compared for near duplicates; shorter pages are only compared exactly.',
   ),
+  sharedJobs: setting(
+    'DEDUP_SHARED_JOBS',
+    z.array(z.string().min(1)).default([]),
+    'Crawl job ids whose pages are compared with one another\'s, in one shared pool of fingerprints (the layout before jobs had their own); "*" for all. Every other job is compared only with its own pages: content one job saw never makes another job\'s page a duplicate or holds back its links.',
+  ),
   templatePages: setting(
     'DEDUP_TEMPLATE_PAGES',
     z.number().int().min(3).default(10),

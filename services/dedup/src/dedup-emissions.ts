@@ -1,11 +1,11 @@
-import { Schemas, surtKey, Topics, urlIdentityOf } from '@crawler/core';
+import { Schemas, statusEmission, surtKey, Topics } from '@crawler/core';
 import type {
   ChangeDecision,
   Emission,
   Outlinks,
   ParsedPage,
   ReviewRecord,
-  StatusUpdate,
+  StatusFields,
   StoredPage,
 } from '@crawler/core';
 import type { Judgement } from './judge/judge.js';
@@ -50,6 +50,7 @@ export function toStoredPage(page: ParsedPage, fields: StoredFields): StoredPage
     lang: page.lang,
     publishedAt: page.publishedAt,
     text: page.text,
+    markdown: page.markdown,
     links: page.links,
     fields: page.fields,
     ...fields,
@@ -97,28 +98,14 @@ export function reviewEmission(
   return { topic: Topics.review, schema: Schemas.ReviewRecord, key: page.host, value };
 }
 
-export type StatusFields = Pick<
-  StatusUpdate,
-  'outcome' | 'change' | 'duplicateOf' | 'distance' | 'digest' | 'rawDigest' | 'verdict'
-> &
-  Partial<StatusUpdate>;
-
-/** The page's status for the scheduler: every dedup decision is a field of it. */
-export function statusEmission(page: ParsedPage, fields: StatusFields): Emission {
-  const value: StatusUpdate = {
-    ...urlIdentityOf(page),
+/** The page's status for the scheduler: every dedup decision is a field of it, the fetch's own come from the page. */
+export function pageStatusEmission(page: ParsedPage, fields: Omit<StatusFields, 'fetchedAt'>): Emission {
+  return statusEmission(page, {
     httpStatus: page.httpStatus,
     fetchedAt: page.fetchedAt,
-    attempt: 0,
-    redirectTo: null,
     etag: page.etag,
     lastModified: page.lastModified,
-    retryAfterMs: null,
-    errorCode: null,
-    errorMessage: null,
-    retriable: false,
     meta: page.meta,
     ...fields,
-  };
-  return { topic: Topics.status, schema: Schemas.StatusUpdate, key: page.queueKey, value };
+  });
 }

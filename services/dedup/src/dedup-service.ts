@@ -18,7 +18,7 @@ export function createDedupService(
   config: DedupConfig,
   ports: DedupPorts,
   logger: Logger,
-  options: { topicPrefix?: string; observer?: StageObserver; metrics?: DedupMetrics } = {},
+  options: { observer?: StageObserver; metrics?: DedupMetrics } = {},
 ) {
   const log = logger.child({ component: 'dedup' });
   const judge = createJudge(config);
@@ -38,7 +38,6 @@ export function createDedupService(
     groupId: 'dedup',
     logger: log,
     concurrency: config.concurrency,
-    topicPrefix: options.topicPrefix,
     observer: options.observer,
   });
   return {

@@ -2,6 +2,7 @@ import {
   Schemas,
   silentLogger,
   type FingerprintStore,
+  type Outlinks,
   type ParsedPage,
   type StageContext,
   type StatusUpdate,
@@ -9,10 +10,11 @@ import {
 } from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
 import { createRedisFingerprintStore } from '@crawler/redis';
-import { deleteKeysWithPrefix, localRedisConfig } from '@crawler/redis/testing';
+import { deleteKeysWithPrefix, localRedisConfig, openMasters, scanKeys } from '@crawler/redis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDedupConfig } from './config.js';
-import { createDedupStage } from './dedup-stage.js';
+import { createDedupStage, DIGEST_NAMESPACE } from './dedup-stage.js';
+import { jobScopeOf, scopedFingerprints } from './job-fingerprints.js';
 import { newsPage, storyText } from './template/test-pages.js';
 
 const settings = loadDedupConfig({ env: {} });
@@ -78,7 +80,8 @@ describe.each(['standalone', 'cluster'] as const)('dedup stage on Redis %s', (mo
         }),
       );
     }
-    expect(await store.get('template', ['news.test'])).not.toEqual([null]);
+    const job = jobScopeOf(sampleMessages[Schemas.ParsedPage].jobId, settings.sharedJobs);
+    expect(await scopedFingerprints(store, job).get('template', ['news.test'])).not.toEqual([null]);
     const original = await run(
       one,
       html('http://news.test/story', `<p>${article(1)}</p>`, { title: 'Harbor ferries | News', text: article(1) }),
@@ -98,5 +101,59 @@ describe.each(['standalone', 'cluster'] as const)('dedup stage on Redis %s', (mo
     expect(copy).toMatchObject({ change: 'duplicate', duplicateOf: 'http://news.test/story', verdict: 'ok' });
     expect(judged).toBe(11);
     expect(original.change).toBe('new');
+  });
+
+  it('keeps two jobs apart on one Redis: the second job’s byte-identical home page is new and passes on its links', async () => {
+    // Two workers, as two dedup processes would be; each job's pages may land on either.
+    const [one, two] = [
+      createDedupStage({ fingerprints: store, pages, settings }),
+      createDedupStage({ fingerprints: store, pages, settings }),
+    ];
+    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null });
+    const body = `<h1>Welcome</h1><p>${article(7)}</p>`;
+    const home = (host: string, jobId: string) =>
+      html(`http://${host}/`, body, {
+        jobId,
+        title: 'Welcome',
+        text: article(7),
+        links: [link(`http://${host}/about`), link('http://elsewhere.test/')],
+      });
+    const run = async (stage: typeof one, page: ParsedPage) => {
+      const emissions = await stage.handle(page, {} as StageContext);
+      const links = emissions.filter((emission) => emission.topic.endsWith('crawl.links'));
+      return {
+        status: emissions.at(-1)!.value as StatusUpdate,
+        links: links.flatMap((emission) => (emission.value as Outlinks).links.map((kept) => kept.url)),
+      };
+    };
+    const first = await run(one, home('a.test', `first-${mode}`));
+    const second = await run(two, home('b.test', `second-${mode}`));
+    expect(first).toMatchObject({
+      status: { change: 'new' },
+      links: ['http://a.test/about', 'http://elsewhere.test/'],
+    });
+    expect(second).toMatchObject({
+      status: { change: 'new', duplicateOf: null },
+      links: ['http://b.test/about', 'http://elsewhere.test/'],
+    });
+    expect(
+      (await run(one, html('http://b.test/copy', body, { jobId: `second-${mode}`, text: article(7) }))).status,
+    ).toMatchObject({ change: 'duplicate', duplicateOf: 'http://b.test/' });
+
+    // Each job's digest under its own key: <prefix>digest:<job>/<digest>.
+    const { masters, close } = await openMasters(config);
+    try {
+      const keys = (
+        await Promise.all(masters.map((master) => scanKeys(master, `${config.keyPrefix}${DIGEST_NAMESPACE}:`)))
+      )
+        .flat()
+        .filter((key) => key.endsWith(first.status.digest!));
+      expect(keys.sort()).toEqual([
+        `${config.keyPrefix}${DIGEST_NAMESPACE}:first-${mode}/${first.status.digest}`,
+        `${config.keyPrefix}${DIGEST_NAMESPACE}:second-${mode}/${first.status.digest}`,
+      ]);
+    } finally {
+      await close();
+    }
   });
 });

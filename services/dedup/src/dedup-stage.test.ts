@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDedupConfig } from './config.js';
 import { createDedupStage, MEDIA_NAMESPACE } from './dedup-stage.js';
 import { simhashHex } from './fingerprint/simhash.js';
+import { jobScopeOf, scopedFingerprints } from './job-fingerprints.js';
 import { fingerprintText } from './fingerprint/text-fingerprint.js';
 import type { Judge } from './judge/judge.js';
 import { HEADLINE_NAMESPACE, MAX_PAGES_PER_HEADLINE } from './near/near-duplicate-index.js';
@@ -85,8 +86,12 @@ function setup(
       status: emissions.at(-1)!.value as StatusUpdate,
     };
   };
-  return { stage, pages, fingerprints, run };
+  return { stage, pages, fingerprints, jobFingerprints: sampleJobFingerprints(fingerprints), run };
 }
+
+/** The fingerprints of the sample pages' job, as the stage keys them (job-fingerprints.ts). */
+const sampleJobFingerprints = (store: MemoryFingerprintStore) =>
+  scopedFingerprints(store, jobScopeOf(sampleMessages[Schemas.ParsedPage].jobId, settings.sharedJobs));
 
 const article = (n: number, sentences = 30) =>
   Array.from({ length: sentences }, (_, i) => `${storyText(n * 100 + i)}.`).join(' ');
@@ -117,6 +122,33 @@ describe('dedup stage', () => {
     expect(again.status.change).toBe('new');
     expect(again.topics).toEqual([Topics.pages, Topics.links, Topics.status]);
     expect(pages.stored.map((stored) => stored.fetchedAt)).toEqual([2]);
+  });
+
+  it('fails the message, not the process, when a fingerprint write fails while the page is being stored', async () => {
+    // A Redis outage mid-message: the writes begun before the page store's put fail during it.
+    class FailingWrites extends MemoryFingerprintStore {
+      override set = async () => Promise.reject(new Error('redis set failed'));
+      override addToSets = async () => Promise.reject(new Error('redis addToSets failed'));
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const slowPut = memoryPages().store;
+      const stage = createDedupStage({
+        fingerprints: new FailingWrites(),
+        pages: {
+          ...slowPut,
+          put: (pages) => new Promise((resolve) => setTimeout(() => resolve(slowPut.put(pages)), 20)),
+        },
+        settings,
+      });
+      await expect(stage.handle(page('http://a.test/1', article(1)), context)).rejects.toThrow(/redis/);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('passes sitemap hints on to crawl.links and crawl.pages as link extraction gave them', async () => {
@@ -312,14 +344,14 @@ describe('dedup stage', () => {
   });
 
   it(`files at most ${MAX_PAGES_PER_HEADLINE} different texts under one headline`, async () => {
-    const { fingerprints, run } = setup();
+    const { jobFingerprints, run } = setup();
     const title = 'Letters from our readers this week | News';
     for (let n = 1; n <= MAX_PAGES_PER_HEADLINE + 3; n++)
       expect(
         (await run(page(`http://news.test/letters/${n}`, vocabularyText(10 + n, 300).join(' '), { title }))).status
           .change,
       ).toBe('new');
-    const [filed] = await fingerprints.members(HEADLINE_NAMESPACE, [
+    const [filed] = await jobFingerprints.members(HEADLINE_NAMESPACE, [
       simhashHex(fingerprintText(title, '', 'en').title!),
     ]);
     expect(filed).toHaveLength(MAX_PAGES_PER_HEADLINE);
@@ -340,7 +372,8 @@ describe('dedup stage', () => {
     const story = page('http://news.test/story', vocabularyText(3, 300).join(' '), { title, fetchedAt: now });
     const first = (await stage.handle(story, context)).at(-1)!.value as StatusUpdate;
     const headlineKey = simhashHex(fingerprintText(title, '', 'en').title!);
-    const filed = async () => (await fingerprints.members(HEADLINE_NAMESPACE, [headlineKey]))[0]!.length;
+    const filed = async () =>
+      (await sampleJobFingerprints(fingerprints).members(HEADLINE_NAMESPACE, [headlineKey]))[0]!.length;
     expect(await filed()).toBe(1);
     now += ttlMs * 0.6;
     const again = (await stage.handle({ ...story, previousDigest: first.digest, fetchedAt: now }, context)).at(-1)!
@@ -371,11 +404,11 @@ describe('dedup stage', () => {
   });
 
   it('learns the site template, so a re-crawl whose only differences are template noise is unchanged', async () => {
-    const { fingerprints, pages, run } = setup();
+    const { jobFingerprints, pages, run } = setup();
     const digests = new Map<string, string>();
     for (let n = 1; n <= 12; n++)
       digests.set(`http://news.test/${n}`, (await run(htmlPage(`http://news.test/${n}`, newsPage(n)))).status.digest!);
-    expect(await fingerprints.get('template', ['news.test'])).not.toEqual([null]);
+    expect(await jobFingerprints.get('template', ['news.test'])).not.toEqual([null]);
     // The first pages were digested before the template existed: their re-crawl rechecks the stored version.
     const later = sampleMessages[Schemas.ParsedPage].fetchedAt + 60_000;
     const noisy = (n: number) => newsPage(n).replace(/Updated 10:\d+ · \d+ reads/, 'Updated 23:59 · 99999 reads');
@@ -457,13 +490,13 @@ describe('dedup stage', () => {
   });
 
   it('compares media by their bytes alone, in their own namespace', async () => {
-    const { fingerprints, pages, run } = setup();
+    const { jobFingerprints, pages, run } = setup();
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
     const image = (url: string) =>
       page(url, '', { contentType: 'image/png', body: png, bodyLength: png.length, text: '' });
     const first = await run(image('http://a.test/logo.png'));
     expect(first.status).toMatchObject({ change: 'new', digest: first.status.rawDigest });
-    expect(await fingerprints.get(MEDIA_NAMESPACE, [first.status.digest!])).not.toEqual([null]);
+    expect(await jobFingerprints.get(MEDIA_NAMESPACE, [first.status.digest!])).not.toEqual([null]);
     expect(pages.stored[0]!.simhash).toBeNull();
     expect((await run(image('http://b.test/same.png'))).status).toMatchObject({
       change: 'duplicate',
@@ -487,5 +520,47 @@ describe('dedup stage', () => {
     const third = await run(page('http://a.test/3', `${text} A third page.`, { links: [link('http://a.test/x')] }));
     expect(third.topics).toEqual([Topics.pages, Topics.status]);
     expect(of(third.emissions, Topics.review) as ReviewRecord[]).toEqual([]);
+  });
+
+  describe('per job', () => {
+    const link = (url: string) => ({ url, anchor: null, rel: null, source: 'a', lastmod: null, changefreq: null });
+    /** A job's home page, byte for byte the same on every host, linking its own pages and one page elsewhere. */
+    const home = (host: string, jobId: string) =>
+      page(`http://${host}/`, text, { jobId, links: [link(`http://${host}/about`), link('http://elsewhere.test/')] });
+    const linksOf = (emissions: Emission[]) =>
+      (of(emissions, Topics.links) as Outlinks[]).flatMap((outlinks) => outlinks.links.map((kept) => kept.url));
+
+    it('keeps each job to its own fingerprints: a second job’s byte-identical page is new and passes on its links', async () => {
+      const { pages, run } = setup();
+      const first = await run(home('a.test', 'job-a'));
+      const second = await run(home('b.test', 'job-b'));
+      expect(first.status.change).toBe('new');
+      expect(second.status).toMatchObject({ change: 'new', duplicateOf: null });
+      expect(second.topics).toEqual([Topics.pages, Topics.links, Topics.status]);
+      expect(linksOf(second.emissions)).toEqual(['http://b.test/about', 'http://elsewhere.test/']);
+      expect(pages.stored.map((stored) => [stored.url, stored.jobId])).toEqual([
+        ['http://a.test/', 'job-a'],
+        ['http://b.test/', 'job-b'],
+      ]);
+      // Within a job a copy is still a copy.
+      const copy = await run(page('http://b.test/copy', text, { jobId: 'job-b' }));
+      expect(copy.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://b.test/' });
+    });
+
+    it('compares the jobs that share (DEDUP_SHARED_JOBS, "*" for all) with one another, and no other', async () => {
+      const { run } = setup({ settings: { sharedJobs: ['job-a', 'job-c'] } });
+      await run(home('a.test', 'job-a'));
+      const shared = await run(home('c.test', 'job-c'));
+      expect(shared.status).toMatchObject({ change: 'duplicate', duplicateOf: 'http://a.test/' });
+      expect(shared.topics).toEqual([Topics.status]);
+      expect((await run(home('b.test', 'job-b'))).status.change).toBe('new');
+
+      const all = setup({ settings: { sharedJobs: ['*'] } });
+      await all.run(home('a.test', 'job-a'));
+      expect((await all.run(home('b.test', 'job-b'))).status).toMatchObject({
+        change: 'duplicate',
+        duplicateOf: 'http://a.test/',
+      });
+    });
   });
 });

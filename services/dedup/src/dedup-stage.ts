@@ -8,7 +8,7 @@ import { createDedupMetrics, type DedupMetrics } from './dedup-metrics.js';
 import {
   outlinksEmission,
   reviewEmission,
-  statusEmission,
+  pageStatusEmission,
   storedPageEmission,
   toStoredPage,
 } from './dedup-emissions.js';
@@ -21,6 +21,7 @@ import { VerdictCache } from './judge/verdict-cache.js';
 import { NearDuplicateIndex } from './near/near-duplicate-index.js';
 import type { NearLimits, NearSubject } from './near/near-duplicate-rule.js';
 import { indexKeysOf, subjectOf } from './near/near-subject.js';
+import { jobScopeOf, scopedFingerprints } from './job-fingerprints.js';
 import { passOutlinks } from './pass-outlinks.js';
 import { createStoredVersionRecheck, unrecordedFetch } from './recheck-stored-version.js';
 import { revisitOf } from './record-revisit.js';
@@ -52,6 +53,7 @@ export type DedupStageSettings = Pick<
   | 'templatePages'
   | 'templateRelearnMs'
   | 'harmfulVerdicts'
+  | 'sharedJobs'
 >;
 
 export interface DedupStageOptions {
@@ -88,39 +90,55 @@ export function nearLimitsOf(
  * of them (record-revisit.ts). Every decision is a field of the status and a metric.
  */
 export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> & { decisions: Map<string, number> } {
-  const { fingerprints, pages, settings } = options;
+  const { pages, settings } = options;
   const now = options.now ?? Date.now;
   const ttlMs = settings.digestTtlMs;
   const metrics = options.metrics ?? createDedupMetrics();
   const verdicts = new VerdictCache(options.judge ?? null, settings.harmfulVerdicts, metrics, options.logger ?? null);
-  const templates = new SiteTemplates({
-    store: fingerprints,
-    samplePages: settings.templatePages,
-    relearnAfterMs: settings.templateRelearnMs,
-    ttlMs,
-    now,
-  });
-  const index =
-    settings.nearDistance > 0
-      ? new NearDuplicateIndex(fingerprints, { maxDistance: settings.nearDistance, ttlMs })
-      : null;
+  const near = settings.nearDistance > 0;
   const byHeadline = settings.nearSameHeadlineDistance > settings.nearDistance;
-  const decideExact = createExactDecider({ fingerprints, ttlMs });
   const recheckStoredVersion = createStoredVersionRecheck({ pages, algorithm: settings.digestAlgorithm, metrics });
-  const findNearDuplicate = createNearDuplicateFinder({ fingerprints, limits: nearLimitsOf(settings) });
-  const fileInIndex = index ? createIndexFiler({ index, byHeadline, ttlMs, now }) : null;
-  const refiler = index
-    ? createSampledPageRefiler({
-        fingerprints,
-        pages,
-        index,
-        algorithm: settings.digestAlgorithm,
-        minTokens: settings.nearMinTokens,
-        byHeadline,
+  /** What one scope of fingerprints decides with. */
+  const scopeDeciders = (fingerprints: FingerprintStore) => {
+    const nearIndex = near ? new NearDuplicateIndex(fingerprints, { maxDistance: settings.nearDistance, ttlMs }) : null;
+    return {
+      fingerprints,
+      index: nearIndex,
+      templates: new SiteTemplates({
+        store: fingerprints,
+        samplePages: settings.templatePages,
+        relearnAfterMs: settings.templateRelearnMs,
         ttlMs,
-        maxPages: 4 * settings.templatePages,
-      })
-    : null;
+        now,
+      }),
+      decideExact: createExactDecider({ fingerprints, ttlMs }),
+      findNearDuplicate: createNearDuplicateFinder({ fingerprints, limits: nearLimitsOf(settings) }),
+      fileInIndex: nearIndex ? createIndexFiler({ index: nearIndex, byHeadline, ttlMs, now }) : null,
+      refiler: nearIndex
+        ? createSampledPageRefiler({
+            fingerprints,
+            pages,
+            index: nearIndex,
+            algorithm: settings.digestAlgorithm,
+            minTokens: settings.nearMinTokens,
+            byHeadline,
+            ttlMs,
+            maxPages: 4 * settings.templatePages,
+          })
+        : null,
+    };
+  };
+  /** The deciders of each scope of fingerprints (a job's own, or the shared pool), made on its first page. */
+  const scopes = new Map<string, ReturnType<typeof scopeDeciders>>();
+  const scopeOf = (jobId: string) => {
+    const scope = jobScopeOf(jobId, settings.sharedJobs);
+    let deciders = scopes.get(scope);
+    if (!deciders) {
+      deciders = scopeDeciders(scopedFingerprints(options.fingerprints, scope));
+      scopes.set(scope, deciders);
+    }
+    return deciders;
+  };
   const decisions = new Map<string, number>();
   /** The stage's own tally keeps its older form (a stored noindex page counts as noindex); the metric counts both. */
   const count = (decision: string, noindex = false) => {
@@ -135,8 +153,13 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     input: { topic: Topics.parsed, schema: Schemas.ParsedPage },
     outputs: [Topics.status, Topics.links, Topics.pages, Topics.review],
     decisions,
+    // Two fetches of one URL racing (a lease lost in an outage) would each find the other's page unstored and store both.
+    orderKey: (page) => page.url,
 
     async handle(page) {
+      const { fingerprints, index, templates, decideExact, findNearDuplicate, fileInIndex, refiler } = scopeOf(
+        page.jobId,
+      );
       const markup = isMarkup(page.contentType);
       const template = markup ? await templates.get(page.host) : null;
       const templateVersion = template?.version ?? NO_TEMPLATE;
@@ -207,6 +230,10 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       // Filed while the site's template is being learned: filed again once it is (refile-sampled-pages.ts).
       if (filing && observed) writes.push(refiler!.remember(page));
       if (registration) writes.push(fingerprints.set([registration]));
+      // Awaited below, after the page store's put: a write failing meanwhile must fail this message
+      // (retried), not go unhandled and end the process (a Redis outage did).
+      const written = Promise.all(writes);
+      written.catch(() => undefined);
 
       const emissions: Emission[] = [];
       if (stores && !page.noindex) {
@@ -230,7 +257,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       });
       if (outlinks.links.length + outlinks.held > 0) metrics.outlinks(outlinks.links.length, outlinks.held);
       if (outlinks.links.length > 0) emissions.push(outlinksEmission(page, outlinks.links));
-      await Promise.all(writes);
+      await written;
       if (observed === 'learned' && refiler) {
         const learned = await templates.get(page.host);
         if (learned) metrics.template('refiled', await refiler.refile(page.host, learned));
@@ -241,7 +268,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         metrics.review();
       }
       emissions.push(
-        statusEmission(page, {
+        pageStatusEmission(page, {
           outcome: page.noindex ? 'noindex' : 'ok',
           change: decided.change,
           duplicateOf: decided.duplicateOf,
@@ -257,14 +284,8 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     onGiveUp(page, error) {
       count('failed');
       return [
-        statusEmission(page, {
+        pageStatusEmission(page, {
           outcome: 'processing_failed',
-          change: null,
-          duplicateOf: null,
-          distance: null,
-          digest: null,
-          rawDigest: null,
-          verdict: null,
           errorCode: errorCode(error),
           errorMessage: errorMessage(error).slice(0, 500),
         }),

@@ -24,6 +24,7 @@ export * from './judge/rules-judge.js';
 export * from './judge/http-judge.js';
 export * from './judge/create-judge.js';
 export * from './url-seen-filter.js';
+export * from './job-fingerprints.js';
 export * from './dedup-metrics.js';
 export * from './dedup-stage.js';
 export * from './dedup-service.js';

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { ConfigError, CrawlerError, errorMessage } from '@crawler/core';
+import { ConfigError, CrawlerError, errorMessage, ErrorCode } from '@crawler/core';
 import { parseAllowEntry, type AllowEntry } from './address-allow-list.js';
 
 /** Ranges no crawler should reach by default: private, loopback, link-local (cloud metadata), multicast, reserved. */
@@ -45,7 +45,7 @@ export class BlockedAddressError extends CrawlerError {
     readonly address: string,
   ) {
     super(
-      'BLOCKED_ADDRESS',
+      ErrorCode.BLOCKED_ADDRESS,
       `${hostname} resolves to ${address}, which the address policy refuses (private, loopback, link-local or reserved)`,
     );
   }

@@ -1,15 +1,8 @@
-import { createBus, createFingerprintStore } from '@crawler/adapters';
+import { createFingerprintStore, createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  catalogGroups,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
   createStoreMetrics,
-  instrumentProducer,
-  jobContentTypes,
   loadCrawlJob,
-  registerGroupMetrics,
   type Logger,
   type RunningService,
   type RuntimeConfig,
@@ -24,12 +17,7 @@ export async function composeFetcher(
   logger: Logger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService> {
-  const loaded = loadFetcherConfig({ env });
-  // The job decides whether feeds, sitemaps and plain text are wanted besides HTML.
-  const config = {
-    ...loaded,
-    contentTypes: [...new Set([...loaded.contentTypes, ...jobContentTypes(loadCrawlJob(loaded.jobFile))])],
-  };
+  const config = loadFetcherConfig({ env });
   // A host name of FETCHER_ALLOW_ADDRESSES that does not resolve is a bad setting: said before connecting anywhere.
   await new AddressPolicy(config.allowAddresses).ready();
   const registry = createMetricsRegistry('fetcher');
@@ -38,14 +26,9 @@ export async function composeFetcher(
     await createFingerprintStore(runtime, logger, { env }),
     'state',
   );
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
-  });
-  const service = createFetcherService(config, { bus, producer, codec: new Codec(), state }, logger, {
-    topicPrefix: runtime.topicPrefix,
-    observer: createStageMetrics(registry),
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = createFetcherService(config, loadCrawlJob(config.jobFile), { ...wire.ports, state }, logger, {
+    observer: wire.observer,
   });
   service.metrics.register(registry, () => {
     const depth = service.gate.depth();
@@ -58,7 +41,6 @@ export async function composeFetcher(
     };
   });
   service.renderer?.metrics.register(registry, () => service.renderer!.gauges());
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
@@ -70,9 +52,8 @@ export async function composeFetcher(
     }),
     async stop() {
       await service.stop();
-      await producer.close();
+      await wire.close();
       await state.close();
-      await bus.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome } from '@crawler/core';
+import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome, ErrorCode } from '@crawler/core';
 import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
@@ -133,7 +133,7 @@ async function fetchHops(
       outcome: 'invalid_url',
       httpStatus: null,
       retriable: false,
-      errorCode: 'ERR_INVALID_URL',
+      errorCode: ErrorCode.ERR_INVALID_URL,
       errorMessage: `not a URL: ${request.url.slice(0, 200)}`,
     });
   }
@@ -232,7 +232,7 @@ async function fetchHops(
             outcome: 'timeout',
             httpStatus: null,
             retriable: true,
-            errorCode: 'FETCH_DEADLINE',
+            errorCode: ErrorCode.FETCH_DEADLINE,
             errorMessage: `no complete answer within ${deps.totalTimeoutMs} ms`,
           })
         : errorStatus(error);
@@ -261,7 +261,7 @@ async function fetchHops(
           outcome: 'invalid_url',
           httpStatus: response.status,
           retriable: false,
-          errorCode: 'REDIRECT_INVALID',
+          errorCode: ErrorCode.REDIRECT_INVALID,
           errorMessage: `redirect to an unusable location: ${location.slice(0, 200)}`,
         });
       if (visited.has(target.url))
@@ -269,7 +269,7 @@ async function fetchHops(
           outcome: 'redirect_loop',
           httpStatus: response.status,
           retriable: false,
-          errorCode: 'REDIRECT_LOOP',
+          errorCode: ErrorCode.REDIRECT_LOOP,
           errorMessage: `redirect loop back to ${target.url}`,
         });
       // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
@@ -296,7 +296,7 @@ async function fetchHops(
         retriable,
         ...(retryAfterMs !== null ? { retryAfterMs } : {}),
         ...(outcome === 'client_error' && REDIRECTS.has(response.status)
-          ? { errorCode: 'REDIRECT_WITHOUT_LOCATION' }
+          ? { errorCode: ErrorCode.REDIRECT_WITHOUT_LOCATION }
           : {}),
         etag: response.headers.etag ?? null,
         lastModified: response.headers['last-modified'] ?? null,
@@ -308,7 +308,7 @@ async function fetchHops(
         outcome: 'unsupported_type',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+        errorCode: ErrorCode.CONTENT_ENCODING_UNSUPPORTED,
         errorMessage: `Content-Encoding ${response.undecodedEncoding} was not asked for (Accept-Encoding: ${ACCEPT_ENCODING}) and cannot be decoded; the encoded bytes are not kept as the page`,
         headers: response.headers,
       });
@@ -319,7 +319,7 @@ async function fetchHops(
         outcome: 'unsupported_type',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'CONTENT_TYPE_REFUSED',
+        errorCode: ErrorCode.CONTENT_TYPE_REFUSED,
         errorMessage: `content type ${type ?? 'unknown'}${sniffed ? ` (sniffed; the header said ${declared ?? 'nothing'})` : ''} is not in FETCHER_CONTENT_TYPES`,
         headers: response.headers,
       });
@@ -330,7 +330,7 @@ async function fetchHops(
         outcome: 'too_large',
         httpStatus: response.status,
         retriable: false,
-        errorCode: 'BODY_TOO_LARGE',
+        errorCode: ErrorCode.BODY_TOO_LARGE,
         errorMessage: `${type} body over ${deps.maxBodyBytes} bytes; a cut ${type} is useless, so it is not kept`,
         headers: response.headers,
       });

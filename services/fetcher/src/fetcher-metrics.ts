@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, LATENCY_BUCKETS, type Metric, type Registry } from '@crawler/core';
+import { Counter, Gauge, Histogram, LATENCY_BUCKETS, type Metric, type Registry, ErrorCode } from '@crawler/core';
 import type { RobotsRecord } from './robots/robots-fetch.js';
 
 /** Gauges read at scrape time from the components that own them. */
@@ -88,7 +88,7 @@ export class FetcherMetrics {
 
 /** The metric class of a status outcome. */
 export function outcomeClass(result: { outcome: string; errorCode?: string }): string {
-  if (result.errorCode === 'FETCHER_QUEUE_FULL') return 'deferred';
-  if (result.errorCode === 'ROBOTS_UNAVAILABLE') return 'robots_unavailable';
+  if (result.errorCode === ErrorCode.FETCHER_QUEUE_FULL) return 'deferred';
+  if (result.errorCode === ErrorCode.ROBOTS_UNAVAILABLE) return 'robots_unavailable';
   return result.outcome;
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { Bus, BusProducer, Codec, FingerprintStore, Logger, StageObserver } from '@crawler/core';
-import { StageRunner } from '@crawler/core';
+import type { Bus, BusProducer, Codec, CrawlJob, FingerprintStore, Logger, StageObserver } from '@crawler/core';
+import { jobContentTypes, StageRunner } from '@crawler/core';
 import { AddressPolicy, effectivePort, type Resolver } from './address-policy.js';
 import { fetchDocument, type FetchedDocument } from './fetch-document.js';
 import { robotsTokenOf, type FetcherConfig } from './config.js';
@@ -112,13 +112,19 @@ export function createFetcherParts(
   return { deps, policy, client, gate, robots, queueState, metrics };
 }
 
-/** Wires the fetcher from its config and ports; main.ts and `crawler run` both use this. */
+/**
+ * Wires the fetcher for a crawl job from its config and ports: the one factory of the standalone
+ * service, `crawler run`, the benches and the stack tests. The job adds the content types it
+ * extracts (feeds, sitemaps, plain text) to FETCHER_CONTENT_TYPES.
+ */
 export function createFetcherService(
-  config: FetcherConfig,
+  settings: FetcherConfig,
+  job: CrawlJob,
   ports: FetcherPorts,
   logger: Logger,
-  options: { topicPrefix?: string; resolver?: Resolver; observer?: StageObserver } = {},
+  options: { resolver?: Resolver; observer?: StageObserver } = {},
 ): FetcherService {
+  const config = { ...settings, contentTypes: [...new Set([...settings.contentTypes, ...jobContentTypes(job)])] };
   const log = logger.child({ component: 'fetcher' });
   const parts = createFetcherParts(config, ports.state, log, { resolver: options.resolver });
   const stopWaiting = new AbortController();
@@ -154,7 +160,6 @@ export function createFetcherService(
     groupId: 'fetcher',
     logger: log,
     concurrency: config.queuedMax,
-    topicPrefix: options.topicPrefix,
     observer: options.observer,
     // URLs still waiting for their queue, or fetching past the drain, are handed back: redelivered after the restart.
     drainTimeoutMs: 5_000,

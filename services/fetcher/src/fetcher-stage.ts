@@ -4,20 +4,11 @@ import {
   errorCode,
   errorMessage,
   Schemas,
+  statusEmission,
   Topics,
   urlId,
-  urlIdentityOf,
 } from '@crawler/core';
-import type {
-  BodyEncoding,
-  Emission,
-  FetchResult,
-  FrontierRequest,
-  Logger,
-  Outlinks,
-  Stage,
-  StatusUpdate,
-} from '@crawler/core';
+import type { BodyEncoding, Emission, FetchResult, FrontierRequest, Logger, Outlinks, Stage } from '@crawler/core';
 import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
@@ -60,7 +51,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
       const result = afterRender(fetched, rendered);
       const emissions =
         result.kind === 'status'
-          ? [statusEmission(request, result, now(), rendered?.meta)]
+          ? [fetchStatusEmission(request, result, now(), rendered?.meta)]
           : pageEmissions(request, result, rendered?.meta);
       if (result.kind === 'page' && result.truncated)
         options.logger?.warn(
@@ -86,20 +77,15 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     onGiveUp(request, error) {
       metrics.countOutcome('processing_failed', 0);
       return [
-        statusEmission(
-          request,
-          {
-            kind: 'status',
-            outcome: 'processing_failed',
-            httpStatus: null,
-            retriable: true,
-            hops: [],
-            durationMs: 0,
-            errorCode: errorCode(error),
-            errorMessage: errorMessage(error).slice(0, 500),
-          },
-          now(),
-        ),
+        statusEmission(request, {
+          outcome: 'processing_failed',
+          fetchedAt: now(),
+          attempt: request.attempt,
+          retriable: true,
+          errorCode: errorCode(error),
+          errorMessage: errorMessage(error).slice(0, 500),
+          meta: request.meta,
+        }),
       ];
     },
   };
@@ -149,7 +135,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     if (redirected) {
       const first = result.hops[0]!;
       emissions.push(
-        statusEmission(
+        fetchStatusEmission(
           request,
           {
             kind: 'status',
@@ -169,34 +155,27 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
   }
 }
 
-export function statusEmission(
+/** The status of a fetch that published no page under the request's URL: its outcome as the fetcher saw it. */
+function fetchStatusEmission(
   request: FrontierRequest,
   result: StatusOutcome,
   fetchedAt: number,
   meta: Record<string, string> = {},
 ): Emission {
-  const value: StatusUpdate = {
-    ...urlIdentityOf(request),
+  return statusEmission(request, {
     outcome: result.outcome,
     httpStatus: result.httpStatus,
     fetchedAt,
     attempt: request.attempt,
-    redirectTo: result.redirectTo ?? null,
-    change: null,
-    duplicateOf: null,
-    distance: null,
-    digest: null,
-    rawDigest: null,
-    etag: result.etag ?? null,
-    lastModified: result.lastModified ?? null,
-    retryAfterMs: result.retryAfterMs ?? null,
-    errorCode: result.errorCode ?? null,
-    errorMessage: result.errorMessage ?? null,
+    redirectTo: result.redirectTo,
+    etag: result.etag,
+    lastModified: result.lastModified,
+    retryAfterMs: result.retryAfterMs,
+    errorCode: result.errorCode,
+    errorMessage: result.errorMessage,
     retriable: result.retriable,
-    verdict: null,
     meta: { ...request.meta, ...meta },
-  };
-  return { topic: Topics.status, schema: Schemas.StatusUpdate, key: request.queueKey, value };
+  });
 }
 
 /** A robots.txt's Sitemap lines, canonical and once each, as links one hop from the site's root; the scheduler scopes them. */

@@ -1,13 +1,7 @@
-import { createBus } from '@crawler/adapters';
+import { createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  catalogGroups,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
-  instrumentProducer,
   loadCrawlJob,
-  registerGroupMetrics,
   type Logger,
   type RunningService,
   type RuntimeConfig,
@@ -25,17 +19,9 @@ export async function composeLinkextract(
   const config = loadLinkextractConfig({ env });
   const job = loadCrawlJob(config.jobFile);
   const registry = createMetricsRegistry('linkextract');
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
-  });
-  const service = createLinkextractService(config, job, { bus, producer, codec: new Codec() }, logger, {
-    topicPrefix: runtime.topicPrefix,
-    observer: createStageMetrics(registry),
-  });
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = createLinkextractService(config, job, wire.ports, logger, { observer: wire.observer });
   registerLinkextractMetrics(registry, service.stage, () => service.runner.processed);
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   await service.start();
   return {
     metrics: () => registry.metrics(),
@@ -46,8 +32,7 @@ export async function composeLinkextract(
     }),
     async stop() {
       await service.stop();
-      await producer.close();
-      await bus.close();
+      await wire.close();
     },
   };
 }

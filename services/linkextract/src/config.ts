@@ -24,6 +24,11 @@ export const linkextractSettings = {
     z.number().int().min(1000).default(1_000_000),
     'Visible text kept per page.',
   ),
+  maxMarkdownChars: setting(
+    'LINKEXTRACT_MAX_MARKDOWN_CHARS',
+    z.number().int().min(1000).default(2_000_000),
+    "Markdown kept per page (the main text with its form and its links' URLs, so longer than the text); past it the Markdown ends at its last whole block and the page is flagged markdown-capped.",
+  ),
   maxInputBytes: setting(
     'LINKEXTRACT_MAX_INPUT_BYTES',
     z
@@ -79,6 +84,7 @@ export function extractLimitsOf(config: Pick<LinkextractConfig, keyof ExtractLim
     maxElements: config.maxElements,
     maxNesting: config.maxNesting,
     maxParseMs: config.maxParseMs,
+    maxMarkdownChars: config.maxMarkdownChars,
   };
 }
 

@@ -8,6 +8,7 @@ const limits: ExtractLimits = {
   maxElements: 10_000,
   maxNesting: 256,
   maxParseMs: 5000,
+  maxMarkdownChars: 20_000,
 };
 const linksOf = (html: string, options: ExtractOptions = { textLinks: true, feedLinks: false, robotsAgent: null }) =>
   extractHtml(html, limits, options).links.map((link) => [link.source, link.href, link.anchor, link.rel]);
@@ -140,5 +141,32 @@ describe('extractHtml', () => {
   it('survives broken markup', () => {
     const result = extractHtml('<div><a href="/ok">ok<p>unclosed <a href=/two>two</div></body><<<>', limits);
     expect(result.links.map((link) => link.href)).toEqual(['/ok', '/two']);
+  });
+
+  it('renders the main text as Markdown, links and images absolute against the page and its <base href>', () => {
+    const html = `<head><title>T</title><base href="https://cdn.example.test/docs/"></head><body><article>
+      <h2>Setup</h2><p>${'Read the guide before anything else, it explains the terms. '.repeat(3)}
+      <a href="next.html">Next page</a>, <a href="javascript:go()">a script</a> and <img src="/i.png" alt="diagram"></p></article></body>`;
+    const page = 'https://www.example.test/a/b.html';
+    const { markdown, text } = extractHtml(html, limits, undefined, page);
+    expect(markdown).toContain('## Setup\n\nRead the guide');
+    expect(markdown).toContain(
+      '[Next page](https://cdn.example.test/docs/next.html), a script and ![diagram](https://cdn.example.test/i.png)',
+    );
+    expect(text).toContain('Next page, a script and');
+    // Without the page's URL a relative link stays as written.
+    expect(extractHtml(html, limits).markdown).toContain('[Next page](next.html)');
+  });
+
+  it('ends the Markdown at its last whole block under the cap and flags the page', () => {
+    const html = Array.from(
+      { length: 40 },
+      (_, i) => `<p>Paragraph ${i} says something about the subject, at length.</p>`,
+    ).join('');
+    const result = extractHtml(html, { ...limits, maxMarkdownChars: 1000 });
+    expect(result.warnings).toContain('markdown-capped');
+    expect(result.markdown!.length).toBeLessThanOrEqual(1000);
+    expect(result.markdown!.endsWith('at length.')).toBe(true);
+    expect(result.text).toContain('Paragraph 39');
   });
 });

@@ -1,5 +1,7 @@
 import { createContentTreeBuilder } from './content/content-tree-builder.js';
 import { extractMainContent } from './content/main-content.js';
+import { renderMarkdown } from './content/render-markdown.js';
+import { documentBase } from './html/document-base.js';
 import { createHeadCollector } from './html/head-collector.js';
 import { runHtmlPass } from './html/html-pass.js';
 import { createLinkCollector } from './html/link-collector.js';
@@ -23,6 +25,8 @@ export interface ExtractLimits {
   maxNesting: number;
   /** Time budget of the parsing pass; the rest of a slower document is not parsed. */
   maxParseMs: number;
+  /** Characters of Markdown kept: it ends at the last whole block that fits. */
+  maxMarkdownChars: number;
 }
 
 export interface ExtractOptions {
@@ -46,13 +50,16 @@ export const defaultExtractOptions: ExtractOptions = Object.freeze({
 /**
  * One streaming pass over the markup feeds every collector: links (with anchor text and rel),
  * head metadata, JSON-LD, microdata, URLs in text and the content tree. Main-content
- * extraction then walks the tree. Every collection is capped, so hostile pages cost bounded
- * memory; each cap that was hit is named in `warnings`.
+ * extraction then walks the tree, and the chosen content is rendered as text and as Markdown,
+ * whose links and images are made absolute against `pageUrl` (and `<base href>`); without a page
+ * URL they stay as written. Every collection is capped, so hostile pages cost bounded memory;
+ * each cap that was hit is named in `warnings`.
  */
 export function extractHtml(
   html: string,
   limits: ExtractLimits,
   options: ExtractOptions = defaultExtractOptions,
+  pageUrl: string | null = null,
 ): PageExtraction {
   const warnings = new Set<string>();
   const warn = (reason: string) => warnings.add(reason);
@@ -95,6 +102,11 @@ export function extractHtml(
   const main = extractMainContent(tree.root, meta.title);
   // Block separators come on top of the capped tree text; the cap holds for the result too.
   if (main.text.length > limits.maxTextChars) warn('text-capped');
+  const markdown = renderMarkdown(main.parts, (node) => main.removed.has(node), {
+    resolveUrl: urlResolver(meta.baseHref, pageUrl),
+    maxChars: limits.maxMarkdownChars,
+  });
+  if (markdown.capped) warn('markdown-capped');
   return {
     title: meta.title,
     description: meta.description,
@@ -105,10 +117,36 @@ export function extractHtml(
     linksOverflow,
     text: main.text.slice(0, limits.maxTextChars),
     textMethod: main.method,
+    markdown: markdown.markdown,
     noindex: robots.noindex,
     nofollow: robots.nofollow,
     fields,
     publishedAt: findPublishedAt({ jsonLd: structured.datePublished, metas: meta.metas, microdata: microdata.fields }),
     warnings: [...warnings],
+  };
+}
+
+/** Schemes a reader of the Markdown can follow; anything else (javascript:, data:) is left as text. */
+const LINK_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'ftp:']);
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Resolves links and images of the Markdown against the document's base, as link extraction does. */
+function urlResolver(baseHref: string | null, pageUrl: string | null): (href: string) => string | null {
+  let base: URL | null = null;
+  try {
+    base = pageUrl ? documentBase(baseHref, new URL(pageUrl)) : null;
+  } catch {
+    base = null;
+  }
+  // Without a base a relative link stays as written; one of another scheme is still left out.
+  if (!base)
+    return (href) => (href !== '' && LINK_SCHEMES.has(SCHEME.exec(href)?.[0].toLowerCase() ?? 'http:') ? href : null);
+  return (href) => {
+    try {
+      const url = new URL(href, base);
+      return LINK_SCHEMES.has(url.protocol) ? url.href : null;
+    } catch {
+      return null;
+    }
   };
 }

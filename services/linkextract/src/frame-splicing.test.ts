@@ -27,7 +27,7 @@ describe('frame splicing', () => {
     };
     const page = new URL('http://a.test/dir/page');
     const spliced = await spliceFrames(
-      'page text',
+      { text: 'page text', markdown: 'page *text*' },
       [frame('#'), frame('page#top'), frame('f.html#'), frame('f.html'), frame('g.html#x')],
       page,
       page,
@@ -35,6 +35,12 @@ describe('frame splicing', () => {
       options,
     );
     expect(asked).toEqual(['http://a.test/dir/f.html', 'http://a.test/dir/g.html']);
-    expect(spliced).toEqual({ text: 'page text\n/dir/f.html\n/dir/g.html', spliced: 2, failed: 0 });
+    expect(spliced).toEqual({
+      text: 'page text\n/dir/f.html\n/dir/g.html',
+      markdown: 'page *text*\n\n/dir/f.html\n\n/dir/g.html',
+      spliced: 2,
+      failed: 0,
+      markdownCapped: false,
+    });
   });
 });

@@ -25,8 +25,15 @@ export interface SpliceOptions {
   document: DocumentOptions;
 }
 
-export interface Spliced {
+export interface SplicedContent {
   text: string;
+  /** The Markdown, the frames' after the page's. */
+  markdown: string | null;
+}
+
+export interface Spliced extends SplicedContent {
+  /** A frame's Markdown was left out: the page's would have passed the Markdown cap. */
+  markdownCapped: boolean;
   /** Frames whose text was stitched in, and frames that could not be fetched or parsed. */
   spliced: number;
   failed: number;
@@ -39,7 +46,7 @@ export interface Spliced {
  * nested framesets are not followed.
  */
 export async function spliceFrames(
-  pageText: string,
+  content: SplicedContent,
   links: readonly RawLink[],
   base: URL,
   page: URL,
@@ -60,27 +67,42 @@ export async function spliceFrames(
     urls.push(canonical.url);
     if (urls.length >= options.maxFrames) break;
   }
-  if (urls.length === 0) return { text: pageText, spliced: 0, failed: 0 };
+  if (urls.length === 0) return { ...content, spliced: 0, failed: 0, markdownCapped: false };
   const signal = AbortSignal.timeout(options.timeoutMs);
-  const texts = await Promise.all(
+  const frames = await Promise.all(
     urls.map(async (url) => {
       try {
         const frame = await fetcher.fetchFrame(url, signal);
         if (!frame) return null;
         const document = await extractDocument(
-          { body: frame.body, mediaType: frame.mediaType, charset: frame.charset },
+          { body: frame.body, mediaType: frame.mediaType, charset: frame.charset, url: frame.finalUrl },
           options.document,
         );
-        return document.kind === 'html' ? document.extraction.text : null;
+        return document.kind === 'html' ? document.extraction : null;
       } catch {
         return null;
       }
     }),
   );
-  const found = texts.filter((text): text is string => text !== null);
+  const found = frames.filter((frame) => frame !== null);
+  // Whole frames only: a frame's Markdown that would pass the cap is left out.
+  const markdown = content.markdown === null ? [] : [content.markdown];
+  let markdownChars = content.markdown?.length ?? 0;
+  let markdownCapped = false;
+  for (const frame of found) {
+    if (!frame.markdown) continue;
+    const next = markdownChars + frame.markdown.length + 2;
+    if (next > options.document.limits.maxMarkdownChars) markdownCapped = true;
+    else {
+      markdown.push(frame.markdown);
+      markdownChars = next;
+    }
+  }
   return {
-    text: [pageText, ...found].filter((text) => text.length > 0).join('\n'),
+    text: [content.text, ...found.map((frame) => frame.text)].filter((text) => text.length > 0).join('\n'),
+    markdown: markdown.filter((part) => part.length > 0).join('\n\n'),
     spliced: found.length,
-    failed: texts.length - found.length,
+    failed: frames.length - found.length,
+    markdownCapped,
   };
 }

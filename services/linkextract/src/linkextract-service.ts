@@ -16,7 +16,7 @@ export function createLinkextractService(
   job: CrawlJob,
   ports: LinkextractPorts,
   logger: Logger,
-  options: { topicPrefix?: string; observer?: StageObserver; frames?: FrameFetcher } = {},
+  options: { observer?: StageObserver; frames?: FrameFetcher } = {},
 ) {
   const log = logger.child({ component: 'linkextract' });
   // A standalone extractor has no fetcher of its own: frames fetched here would bypass the
@@ -43,7 +43,6 @@ export function createLinkextractService(
     groupId: 'linkextract',
     logger: log,
     concurrency: config.concurrency,
-    topicPrefix: options.topicPrefix,
     observer: options.observer,
   });
   return { stage, runner, start: () => runner.start(), stop: () => runner.stop() };

@@ -13,6 +13,7 @@ const limits: ExtractLimits = {
   maxElements: 10_000,
   maxNesting: 256,
   maxParseMs: 5000,
+  maxMarkdownChars: 20_000,
 };
 
 function fetched(html: Buffer | string, overrides: Partial<FetchResult> = {}): FetchResult {

@@ -1,5 +1,5 @@
-import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage, StatusUpdate } from '@crawler/core';
-import { errorCode, errorMessage, rawBody, Schemas, Topics, urlIdentityOf } from '@crawler/core';
+import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage } from '@crawler/core';
+import { errorCode, errorMessage, rawBody, Schemas, statusEmission, Topics } from '@crawler/core';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';
@@ -65,28 +65,17 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
     },
 
     onGiveUp(fetched, error): Emission[] {
-      const status: StatusUpdate = {
-        ...urlIdentityOf(fetched),
-        outcome: 'processing_failed',
-        httpStatus: fetched.httpStatus,
-        fetchedAt: fetched.fetchedAt,
-        attempt: fetched.attempt,
-        redirectTo: null,
-        change: null,
-        duplicateOf: null,
-        distance: null,
-        digest: null,
-        rawDigest: null,
-        etag: null,
-        lastModified: null,
-        retryAfterMs: null,
-        errorCode: errorCode(error),
-        errorMessage: errorMessage(error).slice(0, 500),
-        retriable: false,
-        verdict: null,
-        meta: fetched.meta,
-      };
-      return [{ topic: Topics.status, schema: Schemas.StatusUpdate, key: fetched.queueKey, value: status }];
+      return [
+        statusEmission(fetched, {
+          outcome: 'processing_failed',
+          httpStatus: fetched.httpStatus,
+          fetchedAt: fetched.fetchedAt,
+          attempt: fetched.attempt,
+          errorCode: errorCode(error),
+          errorMessage: errorMessage(error).slice(0, 500),
+          meta: fetched.meta,
+        }),
+      ];
     },
   };
 }

@@ -16,6 +16,8 @@ export interface PageExtraction {
   text: string;
   /** How the text was found: a scored HTML container, the whole page, or a non-HTML document. */
   textMethod: 'scored' | 'page' | 'document' | 'none';
+  /** The main content as Markdown (HTML only; null for other documents). */
+  markdown: string | null;
   /** From the document itself (meta robots); the stage adds X-Robots-Tag. */
   noindex: boolean;
   nofollow: boolean;
@@ -38,6 +40,7 @@ export function emptyExtraction(warnings: string[]): PageExtraction {
     linksOverflow: 0,
     text: '',
     textMethod: 'none',
+    markdown: null,
     noindex: false,
     nofollow: false,
     fields: new Map(),

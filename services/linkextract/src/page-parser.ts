@@ -4,6 +4,7 @@ import type { DocumentKind } from './documents/document-kind.js';
 import { extractDocument } from './documents/extract-document.js';
 import type { ExtractLimits } from './extract-html.js';
 import { spliceFrames, type FrameFetcher } from './frame-splicing.js';
+import { documentBase } from './html/document-base.js';
 import { createLinkFilter } from './link-filter.js';
 import { parseRobotsDirectives } from './robots-directives.js';
 import { applyRules, rulesFor } from './structured/apply-rules.js';
@@ -43,6 +44,8 @@ export interface ParsedContent {
   publishedAt: number | null;
   text: string;
   textMethod: string;
+  /** The main content as Markdown; null when the document is not HTML. */
+  markdown: string | null;
   links: Link[];
   noindex: boolean;
   nofollow: boolean;
@@ -77,7 +80,13 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
 
   return async (input) => {
     const document = await extractDocument(
-      { body: input.body, mediaType: input.mediaType, charset: input.charset, fetchedAt: input.fetchedAt },
+      {
+        body: input.body,
+        mediaType: input.mediaType,
+        charset: input.charset,
+        fetchedAt: input.fetchedAt,
+        url: input.finalUrl,
+      },
       documentOptions,
     );
     const extraction = document.extraction;
@@ -85,7 +94,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
     const noindex = extraction.noindex || header.noindex;
     const nofollow = extraction.nofollow || header.nofollow;
     const page = new URL(input.finalUrl);
-    const base = resolveBase(extraction.baseHref, page);
+    const base = documentBase(extraction.baseHref, page);
     const { links, dropped } = filterLinks({
       links: extraction.links,
       overflow: extraction.linksOverflow,
@@ -110,13 +119,16 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
     }
 
     let text = extraction.text;
+    let markdown = extraction.markdown;
     if (job.extraction.spliceFrames && options.frames && document.kind === 'html') {
-      const spliced = await spliceFrames(text, extraction.links, base, page, options.frames, {
+      const spliced = await spliceFrames({ text, markdown }, extraction.links, base, page, options.frames, {
         maxFrames: MAX_FRAMES,
         timeoutMs: FRAME_TIMEOUT_MS,
         document: documentOptions,
       });
       text = spliced.text.slice(0, options.limits.maxTextChars);
+      markdown = spliced.markdown;
+      if (spliced.markdownCapped && !warnings.includes('markdown-capped')) warnings.push('markdown-capped');
       if (spliced.failed > 0) warnings.push('frame-unavailable');
     }
 
@@ -131,6 +143,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
       publishedAt: extraction.publishedAt,
       text,
       textMethod: extraction.textMethod,
+      markdown,
       links,
       noindex,
       nofollow,
@@ -139,15 +152,4 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
       dropped,
     };
   };
-}
-
-/** <base href> applies when it resolves to an http(s) URL; otherwise the page URL is the base. */
-function resolveBase(baseHref: string | null, pageUrl: URL): URL {
-  if (!baseHref) return pageUrl;
-  try {
-    const base = new URL(baseHref.trim(), pageUrl);
-    return base.protocol === 'http:' || base.protocol === 'https:' ? base : pageUrl;
-  } catch {
-    return pageUrl;
-  }
 }

@@ -14,6 +14,7 @@ const limits: ExtractLimits = {
   maxElements: 200_000,
   maxNesting: 256,
   maxParseMs: 5000,
+  maxMarkdownChars: 20_000,
 };
 
 async function get(url: string): Promise<PageInput & { html: string }> {

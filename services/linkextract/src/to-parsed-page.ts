@@ -28,6 +28,7 @@ export function toParsedPage(fetched: FetchResult, content: ParsedContent): Pars
     lang: content.lang,
     publishedAt: content.publishedAt,
     text: content.text,
+    markdown: content.markdown,
     links: content.links,
     noindex: content.noindex,
     nofollow: content.nofollow,

@@ -1,8 +1,8 @@
-import { Schemas } from '@crawler/core';
+import { NEVER_DUE, Schemas } from '@crawler/core';
 import type { StatusUpdate } from '@crawler/core';
 import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { applyStatus, NEVER } from './apply-status.js';
+import { applyStatus } from './apply-status.js';
 
 const DAY = 86_400_000;
 const policy = {
@@ -109,11 +109,11 @@ describe('applyStatus', () => {
   it('never schedules gone or blocked URLs again', () => {
     expect(applyStatus(record, status({ outcome: 'gone', httpStatus: 410 }), now, policy)).toMatchObject({
       status: 'gone',
-      nextFetchAt: NEVER,
+      nextFetchAt: NEVER_DUE,
     });
     expect(applyStatus(record, status({ outcome: 'blocked_robots' }), now, policy)).toMatchObject({
       status: 'blocked',
-      nextFetchAt: NEVER,
+      nextFetchAt: NEVER_DUE,
     });
   });
 

@@ -1,4 +1,12 @@
-import { backoffMs, type LinkRecord, type StatusUpdate } from '@crawler/core';
+import {
+  backoffMs,
+  ErrorCode,
+  fetchAfter,
+  fetchNever,
+  withNextFetch,
+  type LinkRecord,
+  type StatusUpdate,
+} from '@crawler/core';
 import { appendObservations, fetchObservations } from './policy/change-observations.js';
 import { decayYield } from './policy/link-yield.js';
 import { recrawlPlan, type RecrawlPolicy } from './policy/recrawl-plan.js';
@@ -26,7 +34,6 @@ const FINAL: Record<string, LinkRecord['status']> = {
   blocked_robots: 'blocked',
   blocked_address: 'blocked',
 };
-export const NEVER = Number.MAX_SAFE_INTEGER;
 
 /**
  * The link base record after one fetch outcome: its status, validators, digest, failure count
@@ -49,25 +56,28 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
     rank: random(),
   };
   // A fetcher whose queue for the host was full handed the URL back unfetched: not an attempt.
-  if (status.errorCode === 'FETCHER_QUEUE_FULL')
-    return { ...record, leaseUntil: 0, nextFetchAt: now + (status.retryAfterMs ?? policy.retryBaseMs) };
-  const recrawlAt = now + policy.initialIntervalMs;
+  if (status.errorCode === ErrorCode.FETCHER_QUEUE_FULL)
+    return withNextFetch({ ...record, leaseUntil: 0 }, fetchAfter(status.retryAfterMs ?? policy.retryBaseMs), now);
+  const recrawl = fetchAfter(policy.initialIntervalMs);
   const final = FINAL[status.outcome];
-  if (final) return { ...base, status: final, nextFetchAt: NEVER };
+  if (final) return withNextFetch({ ...base, status: final }, fetchNever, now);
 
   switch (status.outcome) {
     case 'ok':
     case 'noindex': {
       const duplicate = status.change === 'duplicate' || status.change === 'near_duplicate';
       if (duplicate)
-        return {
-          ...base,
-          status: 'duplicate',
-          duplicateOf: status.duplicateOf,
-          digest: status.digest ?? record.digest,
-          consecutiveFailures: 0,
-          nextFetchAt: recrawlAt,
-        };
+        return withNextFetch(
+          {
+            ...base,
+            status: 'duplicate',
+            duplicateOf: status.duplicateOf,
+            digest: status.digest ?? record.digest,
+            consecutiveFailures: 0,
+          },
+          recrawl,
+          now,
+        );
       const changed = contentChanged(record, status);
       const seen: LinkRecord = {
         ...base,
@@ -92,13 +102,11 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
       return reschedule(seen, record, false, null, now, policy);
     }
     case 'redirect':
-      return {
-        ...base,
-        status: 'redirect',
-        redirectTo: status.redirectTo,
-        consecutiveFailures: 0,
-        nextFetchAt: recrawlAt,
-      };
+      return withNextFetch(
+        { ...base, status: 'redirect', redirectTo: status.redirectTo, consecutiveFailures: 0 },
+        recrawl,
+        now,
+      );
   }
   // A failure of an attempt already counted (a status redelivered after a scheduler restart, or a
   // second fetch of one hand-out after its lease ran out) changes nothing: counting it twice spends the budget.
@@ -106,9 +114,9 @@ export function applyStatus(record: LinkRecord, status: StatusUpdate, now: numbe
   const failures = record.consecutiveFailures + 1;
   if (RETRIABLE_OUTCOMES.has(status.outcome) && status.retriable !== false && failures < policy.maxAttempts) {
     const wait = Math.max(status.retryAfterMs ?? 0, backoffMs(failures, policy.retryBaseMs, policy.retryMaxMs, random));
-    return { ...base, status: 'retry', consecutiveFailures: failures, nextFetchAt: now + wait };
+    return withNextFetch({ ...base, status: 'retry', consecutiveFailures: failures }, fetchAfter(wait), now);
   }
-  return { ...base, status: 'error', consecutiveFailures: failures, nextFetchAt: recrawlAt };
+  return withNextFetch({ ...base, status: 'error', consecutiveFailures: failures }, recrawl, now);
 }
 
 /**
@@ -150,13 +158,16 @@ function reschedule(
     changeHistory: appendObservations(previous.changeHistory, observed),
   };
   const plan = recrawlPlan(next, policy);
-  return {
-    ...next,
-    changeRate: plan.changeRate,
-    value: plan.value,
-    priority: plan.priority,
-    level: plan.level,
-    trafficClass: plan.trafficClass,
-    nextFetchAt: now + plan.intervalMs,
-  };
+  return withNextFetch(
+    {
+      ...next,
+      changeRate: plan.changeRate,
+      value: plan.value,
+      priority: plan.priority,
+      level: plan.level,
+      trafficClass: plan.trafficClass,
+    },
+    fetchAfter(plan.intervalMs),
+    now,
+  );
 }

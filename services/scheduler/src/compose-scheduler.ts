@@ -1,14 +1,8 @@
-import { createBus, createLinkBase } from '@crawler/adapters';
+import { createLinkBase, createServiceBus } from '@crawler/adapters';
 import {
-  BatchingProducer,
-  catalogGroups,
-  Codec,
   createMetricsRegistry,
-  createStageMetrics,
   createStoreMetrics,
-  instrumentProducer,
   loadCrawlJob,
-  registerGroupMetrics,
   registerLinkBaseMetrics,
   type Logger,
   type RunningService,
@@ -29,16 +23,10 @@ export async function composeScheduler(
   const job = loadCrawlJob(config.jobFile);
   const registry = createMetricsRegistry('scheduler');
   const linkbase = createStoreMetrics(registry).instrument(await createLinkBase(runtime, logger, { env }), 'linkbase');
-  const bus = await createBus(runtime, logger, { env });
-  const producer = new BatchingProducer(instrumentProducer(bus.producer(), registry), {
-    lingerMs: 5,
-    maxBatchBytes: 1_000_000,
+  const wire = await createServiceBus(runtime, registry, logger, env);
+  const service = await createSchedulerService(config, job, { ...wire.ports, linkbase }, logger, {
+    observer: wire.observer,
   });
-  const service = await createSchedulerService(config, job, { bus, producer, codec: new Codec(), linkbase }, logger, {
-    topicPrefix: runtime.topicPrefix,
-    observer: createStageMetrics(registry),
-  });
-  registerGroupMetrics(registry, { bus, groups: catalogGroups(runtime.topicPrefix), logger });
   registerLinkBaseMetrics(registry, linkbase, logger);
   registerSchedulerMetrics(registry, service.gauges);
   await service.start();
@@ -61,9 +49,8 @@ export async function composeScheduler(
     async stop() {
       await adminServer?.close();
       await service.stop();
-      await producer.close();
+      await wire.close();
       await linkbase.close();
-      await bus.close();
     },
   };
 }

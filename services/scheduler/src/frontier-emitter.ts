@@ -10,8 +10,10 @@ import {
   type LinkBase,
   type LinkRecord,
   type Logger,
+  ErrorCode,
+  fetchNever,
+  withNextFetch,
 } from '@crawler/core';
-import { NEVER } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
 import { hostPoliteness, type HostPoliteness } from './jobs/host-politeness.js';
 import { selectRound, type SelectionPolicy } from './selection/round-selection.js';
@@ -34,7 +36,6 @@ export interface FrontierEmitterOptions {
   exclude?: () => DueQuery['exclude'];
   /** Called with the records of every round as they are sent. */
   onHandedOut?(records: readonly LinkRecord[]): void;
-  topicPrefix?: string;
   now?: () => number;
   random?: () => number;
 }
@@ -193,7 +194,7 @@ export class FrontierEmitter {
       now,
     );
     const poisoned = leased.filter((record) => record.leaseExpiries > this.options.maxLeaseExpiries);
-    if (poisoned.length > 0) await this.giveUpOn(poisoned);
+    if (poisoned.length > 0) await this.giveUpOn(poisoned, now);
     const sendable = leased.filter((record) => record.leaseExpiries <= this.options.maxLeaseExpiries);
     for (const record of sendable) {
       this.inFlight.set(record.id, { queueKey: record.queueKey, until });
@@ -214,7 +215,7 @@ export class FrontierEmitter {
     );
     try {
       await this.options.producer.send(
-        (this.options.topicPrefix ?? '') + Topics.frontier,
+        Topics.frontier,
         sendable.map((record, i) => {
           const request = toRequest(record, now, until, traces[i]!.traceId);
           return {
@@ -258,7 +259,7 @@ export class FrontierEmitter {
   }
 
   /** A URL whose leases keep running out without any answer is failed instead of retried forever. */
-  private async giveUpOn(records: LinkRecord[]): Promise<void> {
+  private async giveUpOn(records: LinkRecord[], now: number): Promise<void> {
     this.poisoned += records.length;
     this.options.logger.warn(
       { urls: records.slice(0, 5).map((record) => record.url), count: records.length },
@@ -266,14 +267,18 @@ export class FrontierEmitter {
     );
     await this.options.linkbase.update(
       records.map((record) => record.id),
-      (record) => ({
-        ...record,
-        status: 'error',
-        leaseUntil: 0,
-        lastOutcome: 'processing_failed',
-        errorCode: 'LEASE_EXPIRED',
-        nextFetchAt: NEVER,
-      }),
+      (record) =>
+        withNextFetch(
+          {
+            ...record,
+            status: 'error',
+            leaseUntil: 0,
+            lastOutcome: 'processing_failed',
+            errorCode: ErrorCode.LEASE_EXPIRED,
+          },
+          fetchNever,
+          now,
+        ),
     );
   }
 

@@ -9,6 +9,8 @@ import {
   type LinkRecord,
   type Outlinks,
   type Scope,
+  fetchNow,
+  withNextFetch,
 } from '@crawler/core';
 import { discoveryPlan } from './policy/recrawl-plan.js';
 
@@ -80,17 +82,20 @@ export function recordForCandidate(
 ): LinkRecord | null {
   let record: LinkRecord;
   try {
-    record = createLinkRecord(candidate.url, {
-      jobId: message.jobId,
-      depth: message.depth,
-      source: candidate.source,
-      discoveredAt: message.discoveredAt,
-      nextFetchAt: now,
-      anchors: candidate.anchors,
-      rank: random(),
-      sitemapLastmod: candidate.hints.lastmod,
-      sitemapChangefreq: candidate.hints.changefreq,
-    });
+    record = withNextFetch(
+      createLinkRecord(candidate.url, {
+        jobId: message.jobId,
+        depth: message.depth,
+        source: candidate.source,
+        discoveredAt: message.discoveredAt,
+        anchors: candidate.anchors,
+        rank: random(),
+        sitemapLastmod: candidate.hints.lastmod,
+        sitemapChangefreq: candidate.hints.changefreq,
+      }),
+      fetchNow,
+      now,
+    );
   } catch {
     return null;
   }
@@ -136,12 +141,8 @@ export function updateSitemapHints(record: LinkRecord, hints: SitemapHints, now:
     record.lastSeenAt !== null &&
     hints.lastmod > record.lastSeenAt &&
     RECRAWLED.has(record.status);
-  return {
-    ...record,
-    sitemapLastmod,
-    sitemapChangefreq,
-    ...(modifiedSince && record.nextFetchAt > now ? { nextFetchAt: now } : {}),
-  };
+  const hinted = { ...record, sitemapLastmod, sitemapChangefreq };
+  return modifiedSince && record.nextFetchAt > now ? withNextFetch(hinted, fetchNow, now) : hinted;
 }
 
 /** Two listings of one URL in one message: the newer lastmod and the changefreq that came with it, else the first one given. */

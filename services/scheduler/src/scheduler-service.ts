@@ -43,7 +43,6 @@ export interface CrawlSnapshot extends LinkBaseStats {
 }
 
 export interface SchedulerServiceOptions {
-  topicPrefix?: string;
   observer?: StageObserver;
   now?: () => number;
   random?: () => number;
@@ -100,7 +99,6 @@ export async function createSchedulerService(
       selection: { classShares: config.trafficShares, levelWeights: config.levelWeights, hostOrder: config.hostOrder },
       exclude: () => control.exclude(),
       onHandedOut: (records) => countHandedOut(handedOut, records),
-      topicPrefix: options.topicPrefix,
       now,
       random,
     },
@@ -137,7 +135,6 @@ export async function createSchedulerService(
       groupId,
       logger: log,
       concurrency: 64,
-      topicPrefix: options.topicPrefix,
       observer: options.observer,
     });
   const statusRunner = runner(createStatusStage(stageOptions), 'scheduler.status');

@@ -1,4 +1,13 @@
-import { canonicalize, createLinkRecord, Schemas, Topics, urlId } from '@crawler/core';
+import {
+  canonicalize,
+  createLinkRecord,
+  ErrorCode,
+  fetchNow,
+  Schemas,
+  Topics,
+  urlId,
+  withNextFetch,
+} from '@crawler/core';
 import type { LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
 import { applyStatus, type StatusPolicy } from './apply-status.js';
 import type { JobRegistry } from './jobs/job-registry.js';
@@ -150,24 +159,27 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
     const followed = status.meta.followed === 'true';
     if (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null) return;
     const hops = source.redirectHops + 1;
-    if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', 'REDIRECT_LIMIT');
+    if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', ErrorCode.REDIRECT_LIMIT);
     const targetId = urlId(target.url);
     const known = (await options.linkbase.getMany([targetId])).get(targetId);
     if (known) {
       const loop = await findRedirectLoop(options.linkbase, known, source.url, options.maxRedirectHops);
-      if (loop) for (const member of [source, ...loop]) await fail(member, 'redirect_loop', 'REDIRECT_LOOP');
+      if (loop) for (const member of [source, ...loop]) await fail(member, 'redirect_loop', ErrorCode.REDIRECT_LOOP);
       return;
     }
-    const record = createLinkRecord(target.url, {
-      jobId: status.jobId,
-      depth: source.depth,
-      source: 'redirect',
-      discoveredAt: at,
-      nextFetchAt: at,
-      redirectHops: hops,
-      rank: random(),
-      leaseUntil: followed ? at + options.leaseMs : 0,
-    });
+    const record = withNextFetch(
+      createLinkRecord(target.url, {
+        jobId: status.jobId,
+        depth: source.depth,
+        source: 'redirect',
+        discoveredAt: at,
+        redirectHops: hops,
+        rank: random(),
+        leaseUntil: followed ? at + options.leaseMs : 0,
+      }),
+      fetchNow,
+      at,
+    );
     const inserted = await options.linkbase.insertNew([{ ...record, ...discoveryPlan(record) }]);
     options.counters.discovered += inserted.length;
   }

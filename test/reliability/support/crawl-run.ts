@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   catalogGroups,
+  prefixTopics,
   silentLogger,
   Topics,
   type Bus,
@@ -108,7 +109,7 @@ export class CrawlRun {
       await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), logger),
       await createHbasePageStore(loadHbaseConfig({ env }), logger),
       createRedisFingerprintStore(loadRedisConfig({ env }), logger),
-      createKafkaBus(loadKafkaConfig({ env }), logger),
+      prefixTopics(createKafkaBus(loadKafkaConfig({ env }), logger), names.CRAWLER_TOPIC_PREFIX),
       names,
       logDir,
     );
@@ -119,7 +120,7 @@ export class CrawlRun {
       ];
       for (let i = 1; i <= (options.fetchers ?? 2); i++) consumers.push(['fetcher', `fetcher-${i}`]);
       await Promise.all(consumers.map(([service, name]) => run.launch(service, name)));
-      await waitForFetcherGroup(run.bus, names.CRAWLER_TOPIC_PREFIX, options.fetchers ?? 2);
+      await waitForFetcherGroup(run.bus, options.fetchers ?? 2);
       await run.launch('scheduler', 'scheduler');
     } catch (error) {
       await run.close();
@@ -188,13 +189,11 @@ export class CrawlRun {
     }
   }
 
-  /** Lag of every group of the crawl (or of the catalog groups named, without prefix), summed. */
+  /** Lag of every group of the crawl (or of the catalog groups named), summed. */
   async lag(groups?: readonly string[]): Promise<number> {
-    const wanted = groups && new Set(groups.map((group) => this.names.CRAWLER_TOPIC_PREFIX + group));
+    const wanted = groups && new Set(groups);
     let total = 0;
-    for (const group of catalogGroups(this.names.CRAWLER_TOPIC_PREFIX).filter(
-      (entry) => !wanted || wanted.has(entry.group),
-    )) {
+    for (const group of catalogGroups().filter((entry) => !wanted || wanted.has(entry.group))) {
       for (const lag of await this.bus.lag(group.group, group.topics)) total += Math.max(lag.lag, 0);
     }
     return total;
@@ -202,9 +201,7 @@ export class CrawlRun {
 
   /** Records on this crawl's dead-letter topic. */
   async deadLetters(): Promise<number> {
-    const ends = await this.bus.lag(`${this.names.CRAWLER_TOPIC_PREFIX}reliability-probe`, [
-      this.names.CRAWLER_TOPIC_PREFIX + Topics.dlq,
-    ]);
+    const ends = await this.bus.lag('reliability-probe', [Topics.dlq]);
     return ends.reduce((sum, partition) => sum + partition.end, 0);
   }
 
@@ -228,6 +225,11 @@ export class CrawlRun {
   async close(): Promise<void> {
     await Promise.all([...this.processes.values()].map((entry) => entry.process.stop()));
     await Promise.allSettled([this.bus.close(), this.linkbase.close(), this.pages.close(), this.fingerprints.close()]);
+    // KEEP_RELIABILITY_LOGS keeps a crawl's logs, topics, index, table and keys to look into.
+    if (process.env.KEEP_RELIABILITY_LOGS) {
+      process.stderr.write(`kept: logs in ${this.logDir}, names ${JSON.stringify(this.names)}\n`);
+      return;
+    }
     for (const problem of await dropNames(this.stack, this.names))
       process.stderr.write(`cleanup of ${this.names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
     removeScratchDir(this.logDir);

@@ -55,10 +55,15 @@ export async function judgeCrawl(run: CrawlRun, truth: GroundTruth, requests: Re
       verdict.missing.push(`${url} (${record?.status ?? 'unknown'})`);
       continue;
     }
-    const versions = (await run.pages.get(url, { versions: 10 })).length;
+    const stored = await run.pages.get(url, { versions: 10 });
+    const versions = stored.length;
     if (record.status === 'duplicate' && versions > 0) verdict.duplicatesStored.push(url);
     if (record.status === 'fetched' && versions === 0) verdict.notStored.push(url);
-    if (versions > 1) verdict.storedTwice.push(url);
+    // Each version's fetch time, decision and digest: what a failure needs to be understood.
+    if (versions > 1)
+      verdict.storedTwice.push(
+        `${url} (${stored.map((page) => `${new Date(page.fetchedAt).toISOString()} ${page.change} ${page.digest.slice(0, 12)}`).join(', ')})`,
+      );
   }
   return verdict;
 }

@@ -7,6 +7,7 @@ import {
   type OutgoingMessage,
   type Stage,
   type TopicName,
+  ErrorCode,
 } from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
 import { expect } from 'vitest';
@@ -71,7 +72,7 @@ export function poisonSequence(consumed: ConsumedTopic, label: string): TopicRec
         value: Buffer.from('{"url":"http://not-avro.test/"}\u0000\u00ff'),
         headers: { 'poison-case': 'undecodable' },
       },
-      code: 'CODEC_BAD_HEADER',
+      code: ErrorCode.CODEC_BAD_HEADER,
       reason: /^not an Avro single-object message: 34 bytes starting 7b227572$/,
     },
     {
@@ -80,7 +81,7 @@ export function poisonSequence(consumed: ConsumedTopic, label: string): TopicRec
         value: codec.encode(wrongSchema, sampleMessages[wrongSchema as keyof typeof sampleMessages]),
         headers: { 'poison-case': 'wrong-schema' },
       },
-      code: 'CODEC_WRONG_SCHEMA',
+      code: ErrorCode.CODEC_WRONG_SCHEMA,
       reason: new RegExp(`^expected a ${consumed.schema} but the payload is a ${wrongSchema} v1$`),
     },
     {
@@ -90,7 +91,7 @@ export function poisonSequence(consumed: ConsumedTopic, label: string): TopicRec
         value: encodeWithUrl(consumed.schema, `http://${key}/${'x'.repeat(limit)}`),
         headers: { 'poison-case': 'oversized' },
       },
-      code: 'INPUT_TOO_LARGE',
+      code: ErrorCode.INPUT_TOO_LARGE,
       reason: new RegExp(`^\\d+ bytes exceed ${consumed.topic.replace('.', '\\.')} max ${limit}$`),
     },
   ];

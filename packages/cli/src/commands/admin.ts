@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { canonicalUrl, CrawlerError } from '@crawler/core';
+import { canonicalUrl, CrawlerError, ErrorCode } from '@crawler/core';
 import { parseFlags } from '../parse-flags.js';
 import { jsonLine, textLines } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
@@ -34,7 +34,7 @@ export const flagSpec = {
 /** The scheduler's admin API answered with an error; the message carries its code and reason. */
 export class AdminCallError extends CrawlerError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super('CLI_ADMIN_FAILED', message, options);
+    super(ErrorCode.CLI_ADMIN_FAILED, message, options);
   }
 }
 

@@ -101,6 +101,40 @@ describe('crawler check url and check parse', () => {
     expect(io.out()).toContain('jsonld:headline: H');
   });
 
+  it('parse: --markdown prints only the main content as Markdown, links absolute, tabs and all', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'check-parse-')), 'page.html');
+    writeFileSync(
+      file,
+      `<title>Doc</title><main><h2>Usage</h2><p>${'Call it as the guide says, with care. '.repeat(3)}<a href="../ref.html">Reference</a></p>
+       <ul><li>one</li><li>two</li></ul><table><tr><th>Name</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>
+       <pre>all:\n\tmake \x1b[31m</pre></main>`,
+    );
+    const io = capture();
+    expect(await runCli(['check', 'parse', '--markdown', '--base', 'https://site.test/dir/page.html', file])).toBe(0);
+    expect(io.out()).toBe(
+      [
+        '## Usage',
+        '',
+        `${'Call it as the guide says, with care. '.repeat(3)}[Reference](https://site.test/ref.html)`,
+        '',
+        '- one',
+        '- two',
+        '',
+        '| Name | Value |',
+        '| --- | --- |',
+        '| a | 1 |',
+        '',
+        '```',
+        'all:',
+        '\tmake \\x1b[31m',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    expect(await runCli(['check', 'parse', '--markdown', '--json', file])).toBe(2);
+    expect(io.err()).toMatch(/--markdown or --json, not both/);
+  });
+
   it('parse: splices frames on request, and exits 1 for a page that cannot be fetched', async () => {
     const io = capture();
     expect(await runCli(['check', 'parse', '--json', '--splice-frames', ...local, `${origin('legacy')}/`])).toBe(0);

@@ -3,13 +3,14 @@ import { createPageParser, extractLimitsOf, loadLinkextractConfig, type ParsedCo
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { checkFileOptions, createCheckFetcher, fetcherFrames, fetchPage, readPage } from './parse-input.js';
-import { jsonLine, textLines } from '../terminal-text.js';
+import { jsonLine, markdownText, textLines } from '../terminal-text.js';
 
 export const checkParseHelp = `Usage: crawler check parse [options] URL|FILE
 
 Parses one page as link extraction does and shows what it found: links with their rel, anchor
 and source, links not passed on (counted by reason), canonical URL, title, description,
-language, publish date, main text, structured fields and warnings. A URL is fetched as the
+language, publish date, main text, structured fields and warnings; or, with --markdown, the main
+content as Markdown, as crawl.pages and the page store keep it. A URL is fetched as the
 fetcher does (robots.txt, address policy, charset); a file is read as is. HTML, RSS/Atom,
 sitemaps (gzipped too) and plain text are understood.
 
@@ -19,6 +20,7 @@ sitemaps (gzipped too) and plain text are understood.
   --content-type TYPE   a file's media type (default: from its extension, else sniffed)
   --charset NAME        a file's charset (default: UTF-8)
   --splice-frames       fetch the page's frames and stitch their text into its text
+  --markdown            print only the main content as Markdown (links and images absolute)
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
   --allow-address IP    admit a private/loopback address or CIDR (repeatable)
   --ignore-robots       do not read robots.txt (only for sites you own)
@@ -36,6 +38,7 @@ export const flagSpec = {
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
   'ignore-robots': { type: 'boolean' },
+  markdown: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -56,6 +59,8 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('crawler check parse: give exactly one URL or file (see crawler check parse --help)');
   const target = positionals[0]!;
+  if (values.markdown && values.json)
+    throw new UsageError('crawler check parse: --markdown or --json, not both (the JSON report holds the Markdown)');
   checkFileOptions(values.base, values['content-type'], values.charset);
   const isUrl = /^https?:\/\//i.test(target);
   const baseJob = values.job ? loadCrawlJob(values.job) : parseCrawlJob({ scope: { mode: 'any' } });
@@ -104,11 +109,17 @@ export async function checkParseCommand(argv: string[]): Promise<number> {
       publishedAt: content.publishedAt === null ? null : new Date(content.publishedAt).toISOString(),
       dropped: Object.fromEntries(content.dropped),
     };
-    process.stdout.write(values.json ? jsonLine(report) : formatParseReport(report));
+    if (values.markdown) process.stdout.write(markdownLines(report));
+    else process.stdout.write(values.json ? jsonLine(report) : formatParseReport(report));
     return 0;
   } finally {
     await fetcher?.close();
   }
+}
+
+function markdownLines(report: ParseReport): string {
+  if (report.markdown === null) return textLines([`(no Markdown: the document is ${report.kind}, not HTML)`]);
+  return markdownText(report.markdown);
 }
 
 function formatParseReport(report: ParseReport): string {

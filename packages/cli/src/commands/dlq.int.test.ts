@@ -4,6 +4,7 @@ import {
   Codec,
   CrawlerError,
   loadCatalog,
+  prefixTopics,
   Schemas,
   silentLogger,
   StageRunner,
@@ -20,7 +21,8 @@ import { dlqCommand } from './dlq.js';
 const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:19092';
 const prefix = `dlq-cli-${randomUUID().slice(0, 8)}.`;
 const env = { CRAWLER_BUS: 'kafka', KAFKA_BROKERS: brokers, CRAWLER_TOPIC_PREFIX: prefix };
-const bus = createKafkaBus(loadKafkaConfig({ env }), silentLogger());
+// The crawl's bus, as a service has it: catalog names, CRAWLER_TOPIC_PREFIX on the broker.
+const bus = prefixTopics(createKafkaBus(loadKafkaConfig({ env }), silentLogger()), prefix);
 const codec = new Codec();
 
 async function dlq(args: string[]): Promise<string> {
@@ -42,7 +44,8 @@ const stage: Stage<FrontierRequest> = {
   input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
   outputs: [],
   async handle(input) {
-    if (!fixed && input.queueKey === 'buggy.test') throw new CrawlerError('FETCH_BUG', `cannot handle ${input.url}`);
+    if (!fixed && input.queueKey === 'buggy.test')
+      throw new CrawlerError('CODEC_INVALID_VALUE', `cannot handle ${input.url}`);
     handled.push(input.url);
     return [];
   },
@@ -56,7 +59,6 @@ const runner = new StageRunner({
   logger: silentLogger(),
   concurrency: 2,
   commitIntervalMs: 200,
-  topicPrefix: prefix,
 });
 const request = (host: string, n: number) => ({
   key: host,
@@ -70,7 +72,7 @@ const request = (host: string, n: number) => ({
 });
 
 beforeAll(async () => {
-  await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
+  await bus.createTopics(loadCatalog().topics);
   await runner.start();
 });
 
@@ -91,7 +93,7 @@ describe('crawler dlq on Kafka', () => {
   it('lists what a service dead-lettered; replay sends it back once and the fixed service processes it', async () => {
     await bus
       .producer()
-      .send(prefix + Topics.frontier, [
+      .send(Topics.frontier, [
         request('ok.test', 1),
         request('buggy.test', 2),
         { key: 'ok.test', value: Buffer.from('garbage'), headers: {} },
@@ -109,32 +111,36 @@ describe('crawler dlq on Kafka', () => {
     );
     console.info(`crawler dlq list:\n${listed}`);
     expect(listed).toMatch(
-      / crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +FETCH_BUG +1 +no +cannot handle http:\/\/buggy\.test\/2\n/,
+      / crawl\.frontier +\d+:\d+ +buggy\.test +fetcher +CODEC_INVALID_VALUE +1 +no +cannot handle http:\/\/buggy\.test\/2\n/,
     );
     expect(listed).toMatch(
       / crawl\.frontier +\d+:\d+ +ok\.test +fetcher +CODEC_BAD_HEADER +1 +no +not an Avro single-object message: 7 bytes starting 67617262\n/,
     );
-    const [json] = (await dlq(['list', '--code', 'FETCH_BUG', '--json']))
+    const [json] = (await dlq(['list', '--code', 'CODEC_INVALID_VALUE', '--json']))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
+    // The dead letter names its group as the broker does; the command shows its topic by its catalog name.
     expect(json).toMatchObject({
       topic: Topics.frontier,
+      consumerGroup: `${prefix}fetcher`,
       key: 'buggy.test',
       headers: { 'trace-id': 'trace-buggy.test-2' },
       value: request('buggy.test', 2).value.toString('base64'),
     });
 
     fixed = true;
-    const dry = await dlq(['replay', '--code', 'FETCH_BUG', '--dry-run']);
+    const dry = await dlq(['replay', '--code', 'CODEC_INVALID_VALUE', '--dry-run']);
     expect(dry).toMatch(/\nwould replay 1 dead letter \(crawl\.frontier 1\)\n$/);
-    const replayed = await dlq(['replay', '--code', 'FETCH_BUG']);
-    console.info(`crawler dlq replay --code FETCH_BUG:\n${replayed}`);
+    const replayed = await dlq(['replay', '--code', 'CODEC_INVALID_VALUE']);
+    console.info(`crawler dlq replay --code CODEC_INVALID_VALUE:\n${replayed}`);
     expect(replayed).toBe('replayed 1 dead letter (crawl.frontier 1)\n');
     await waitFor(() => handled.includes('http://buggy.test/2'), 30_000, 100);
 
-    expect(await dlq(['replay', '--code', 'FETCH_BUG'])).toBe('replayed 0 dead letters\n1 replayed before: skipped\n');
-    expect(await dlq(['list', '--code', 'FETCH_BUG'])).toMatch(/ FETCH_BUG +1 +yes /);
+    expect(await dlq(['replay', '--code', 'CODEC_INVALID_VALUE'])).toBe(
+      'replayed 0 dead letters\n1 replayed before: skipped\n',
+    );
+    expect(await dlq(['list', '--code', 'CODEC_INVALID_VALUE'])).toMatch(/ CODEC_INVALID_VALUE +1 +yes /);
     expect(handled.filter((url) => url === 'http://buggy.test/2')).toHaveLength(1);
   }, 90_000);
 });

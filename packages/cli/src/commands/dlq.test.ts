@@ -1,4 +1,12 @@
-import { Codec, loadCatalog, Schemas, Topics, type DeadLetter, type IncomingMessage } from '@crawler/core';
+import {
+  Codec,
+  loadCatalog,
+  prefixTopics,
+  Schemas,
+  Topics,
+  type DeadLetter,
+  type IncomingMessage,
+} from '@crawler/core';
 import { sampleMessages, waitFor } from '@crawler/core/testing';
 import { InProcessBus } from '@crawler/embedded';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -77,7 +85,7 @@ describe('crawler dlq on the in-process bus', () => {
       letter(Topics.frontier, 3, 'INPUT_TOO_LARGE', NOW - 5_000),
     );
 
-    const all = await runDlq(bus, '', list(), NOW);
+    const all = await runDlq(bus, list(), NOW);
     const lines = all.trim().split('\n');
     expect(lines[0]).toMatch(/^failed +topic +at +key +service +code +attempts +replayed +reason$/);
     expect(lines.slice(1, 4).map((line) => line.split(/ {2,}/)[0])).toEqual(['5s ago', '60s ago', '60m ago']);
@@ -86,12 +94,12 @@ describe('crawler dlq on the in-process bus', () => {
     );
     expect(lines.at(-1)).toBe('3 dead letters');
 
-    expect(await runDlq(bus, '', list({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toMatch(
+    expect(await runDlq(bus, list({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toMatch(
       /^failed.*\n60m ago .*CODEC_BAD_HEADER.*\n1 dead letter\n$/,
     );
-    expect(await runDlq(bus, '', list({ sinceMs: 120_000 }), NOW)).toMatch(/\n2 dead letters\n$/);
-    expect(await runDlq(bus, '', list({ limit: 1 }), NOW)).toMatch(/\n2 more \(--limit\)\n3 dead letters\n$/);
-    const json = (await runDlq(bus, '', list({ json: true, limit: 1 }), NOW))
+    expect(await runDlq(bus, list({ sinceMs: 120_000 }), NOW)).toMatch(/\n2 dead letters\n$/);
+    expect(await runDlq(bus, list({ limit: 1 }), NOW)).toMatch(/\n2 more \(--limit\)\n3 dead letters\n$/);
+    const json = (await runDlq(bus, list({ json: true, limit: 1 }), NOW))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -114,7 +122,7 @@ describe('crawler dlq on the in-process bus', () => {
       letter(Topics.status, 2, 'CODEC_WRONG_SCHEMA', NOW),
     );
 
-    expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n');
+    expect(await runDlq(bus, replay(), NOW)).toBe('replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n');
     await waitFor(() => received.length === 2);
     const frontier = received.find((message) => message.topic === Topics.frontier)!;
     expect(frontier.key?.toString()).toBe('host-1.test');
@@ -124,12 +132,12 @@ describe('crawler dlq on the in-process bus', () => {
       'crawler-replay-of': expect.stringMatching(/^crawl\.dlq\/[0-2]\/0$/),
     });
 
-    expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
-    expect((await runDlq(bus, '', list(), NOW)).match(/ {2}yes {2}/g)).toHaveLength(2);
+    expect(await runDlq(bus, replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
+    expect((await runDlq(bus, list(), NOW)).match(/ {2}yes {2}/g)).toHaveLength(2);
 
     // The replayed record failed again: a new dead letter, replayed by the next run.
     await deadLetter(letter(Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW + 1000, { headers: frontier.headers }));
-    expect(await runDlq(bus, '', replay(), NOW)).toBe(
+    expect(await runDlq(bus, replay(), NOW)).toBe(
       'replayed 1 dead letter (crawl.frontier 1)\n2 replayed before: skipped\n',
     );
     await waitFor(() => received.length === 3);
@@ -143,10 +151,10 @@ describe('crawler dlq on the in-process bus', () => {
       letter(Topics.frontier, 3, 'CODEC_BAD_HEADER', NOW),
       letter(Topics.status, 4, 'CODEC_BAD_HEADER', NOW),
     );
-    expect(await runDlq(bus, '', replay({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toBe(
+    expect(await runDlq(bus, replay({ topics: [Topics.frontier], codes: ['CODEC_BAD_HEADER'] }), NOW)).toBe(
       'replayed 2 dead letters (crawl.frontier 2)\n',
     );
-    expect(await runDlq(bus, '', replay(), NOW)).toBe(
+    expect(await runDlq(bus, replay(), NOW)).toBe(
       'replayed 2 dead letters (crawl.frontier 1, crawl.status 1)\n2 replayed before: skipped\n',
     );
     await waitFor(() => received.length === 4);
@@ -164,33 +172,36 @@ describe('crawler dlq on the in-process bus', () => {
       letter(Topics.frontier, 2, 'INPUT_TOO_LARGE', NOW, { valueTruncatedFrom: 12_000_000 }),
     );
 
-    const dry = await runDlq(bus, '', replay({ dryRun: true }), NOW);
+    const dry = await runDlq(bus, replay({ dryRun: true }), NOW);
     expect(dry).toMatch(
       /^failed +topic +at +key +service +code +attempts +reason\n2s ago +crawl\.frontier +0:1 +host-1\.test +fetcher +CODEC_BAD_HEADER +1 +CODEC_BAD_HEADER at 1\nwould replay 1 dead letter \(crawl\.frontier 1\)\n1 not replayable: value cut to fit crawl\.dlq/,
     );
-    expect(await runDlq(bus, '', replay({ dryRun: true }), NOW)).toBe(dry);
+    expect(await runDlq(bus, replay({ dryRun: true }), NOW)).toBe(dry);
     expect(received).toEqual([]);
 
-    expect(await runDlq(bus, '', replay(), NOW)).toMatch(
-      /^replayed 1 dead letter \(crawl\.frontier 1\)\n1 not replayable/,
-    );
-    expect(await runDlq(bus, '', replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
+    expect(await runDlq(bus, replay(), NOW)).toMatch(/^replayed 1 dead letter \(crawl\.frontier 1\)\n1 not replayable/);
+    expect(await runDlq(bus, replay(), NOW)).toBe('replayed 0 dead letters\n2 replayed before: skipped\n');
     await waitFor(() => received.length === 1);
   });
 
   it('reads a prefixed crawl: prefixed topics and ledger groups, unprefixed names shown', async () => {
     const prefix = 'run-7.';
-    await bus.createTopics(loadCatalog().topics.map((topic) => ({ ...topic, name: prefix + topic.name })));
-    await bus.producer().send(prefix + Topics.dlq, [
+    const crawl = prefixTopics(bus, prefix);
+    await crawl.createTopics(loadCatalog().topics);
+    // A dead letter names its topic as the broker does.
+    await crawl.producer().send(Topics.dlq, [
       {
         key: 'a.test',
         value: codec.encode(Schemas.DeadLetter, letter(prefix + Topics.frontier, 1, 'CODEC_BAD_HEADER', NOW)),
       },
     ]);
-    expect(await runDlq(bus, prefix, list({ topics: [Topics.frontier] }), NOW)).toMatch(
-      /\n0s ago +crawl\.frontier +0:1 /,
-    );
-    expect(await runDlq(bus, prefix, replay(), NOW)).toBe('replayed 1 dead letter (crawl.frontier 1)\n');
+    expect(await runDlq(crawl, list({ topics: [Topics.frontier] }), NOW)).toMatch(/\n0s ago +crawl\.frontier +0:1 /);
+    const replayed: IncomingMessage[] = [];
+    const reader = bus.consumer({ groupId: 'fixed', topics: [prefix + Topics.frontier], fromBeginning: true });
+    await reader.start({ onMessage: async (message) => void replayed.push(message) });
+    expect(await runDlq(crawl, replay(), NOW)).toBe('replayed 1 dead letter (crawl.frontier 1)\n');
+    await waitFor(() => replayed.length === 1);
+    expect(replayed[0]!.headers['crawler-replay-of']).toMatch(/^run-7\.crawl\.dlq\/\d+\/0$/);
     expect(
       (await bus.lag(`${prefix}crawler-dlq-replay.crawl.frontier.CODEC_BAD_HEADER`, [prefix + Topics.dlq])).some(
         ({ committed }) => committed === 1,

@@ -1,4 +1,4 @@
-import { Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus } from '@crawler/core';
+import { brokerName, Codec, CrawlerError, errorCode, loadCatalog, Topics, type Bus, ErrorCode } from '@crawler/core';
 import {
   matchesDeadLetter,
   readDeadLetters,
@@ -100,16 +100,15 @@ export async function dlqCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const access = openKafka('dlq', env);
   try {
     // Only the first answer is bounded: reading a long dead-letter topic may well take longer.
-    const dlqTopic = access.runtime.topicPrefix + Topics.dlq;
-    await reach(access.where, () => access.bus.lag('crawler-dlq-probe', [dlqTopic])).catch((error: unknown) => {
-      if (errorCode(error) !== 'BUS_UNKNOWN_TOPIC') throw error;
+    await reach(access.where, () => access.bus.lag('crawler-dlq-probe', [Topics.dlq])).catch((error: unknown) => {
+      if (errorCode(error) !== ErrorCode.BUS_UNKNOWN_TOPIC) throw error;
       throw new CrawlerError(
-        'BUS_UNKNOWN_TOPIC',
-        `${access.where} has no topic ${dlqTopic}: no crawl with CRAWLER_TOPIC_PREFIX="${access.runtime.topicPrefix}" ran there`,
+        ErrorCode.BUS_UNKNOWN_TOPIC,
+        `${access.where} has no topic ${brokerName(access.bus, Topics.dlq)}: no crawl with this CRAWLER_TOPIC_PREFIX ran there`,
         { cause: error },
       );
     });
-    process.stdout.write(await runDlq(access.bus, access.runtime.topicPrefix, request));
+    process.stdout.write(await runDlq(access.bus, request));
     return 0;
   } finally {
     await access.bus.close();
@@ -117,39 +116,36 @@ export async function dlqCommand(argv: string[], env: NodeJS.ProcessEnv = proces
 }
 
 /** Lists or replays on any bus; returns what to print. */
-export async function runDlq(bus: Bus, topicPrefix: string, request: DlqRequest, now = Date.now()): Promise<string> {
-  const dlqTopic = topicPrefix + Topics.dlq;
-  const log = await readDeadLetters(bus, dlqTopic, new Codec());
+export async function runDlq(bus: Bus, request: DlqRequest, now = Date.now()): Promise<string> {
+  const log = await readDeadLetters(bus, new Codec());
   const filter: DeadLetterFilter = {
-    topics: request.topics?.map((topic) => topicPrefix + topic),
+    topics: request.topics,
     codes: request.codes,
     since: request.sinceMs === undefined ? undefined : now - request.sinceMs,
   };
   const matching = log.entries.filter((entry) => matchesDeadLetter(entry, filter));
-  const ledger = new ReplayLedger(bus, dlqTopic, topicPrefix);
+  const ledger = new ReplayLedger(bus);
   await ledger.load(matching);
   const unreadable =
     log.unreadable.length > 0
-      ? `${log.unreadable.length} record(s) of ${dlqTopic} are not dead letters (first: ${log.unreadable[0]!.partition}:${log.unreadable[0]!.offset} ${log.unreadable[0]!.reason})\n`
+      ? `${log.unreadable.length} record(s) of ${brokerName(bus, Topics.dlq)} are not dead letters (first: ${log.unreadable[0]!.partition}:${log.unreadable[0]!.offset} ${log.unreadable[0]!.reason})\n`
       : '';
   if (request.action === 'list') {
     const newest = [...matching].sort((a, b) => b.letter.failedAt - a.letter.failedAt);
     const shown = newest.slice(0, request.limit);
     if (request.json)
-      return (
-        shown.map((entry) => jsonLine(deadLetterJson(entry, ledger.replayed(entry), topicPrefix))).join('') + unreadable
-      );
-    return formatList(shown, newest.length, (entry) => ledger.replayed(entry), topicPrefix, now) + unreadable;
+      return shown.map((entry) => jsonLine(deadLetterJson(entry, ledger.replayed(entry)))).join('') + unreadable;
+    return formatList(shown, newest.length, (entry) => ledger.replayed(entry), now) + unreadable;
   }
   const plan = planReplay(matching, ledger);
-  if (request.dryRun) return formatReplay(plan, null, topicPrefix, now) + unreadable;
-  return formatReplay(plan, await replay(bus, plan, ledger, dlqTopic), topicPrefix, now) + unreadable;
+  if (request.dryRun) return formatReplay(plan, null, now) + unreadable;
+  return formatReplay(plan, await replay(bus, plan, ledger), now) + unreadable;
 }
 
-function deadLetterJson({ partition, offset, letter }: DeadLetterEntry, replayed: boolean, topicPrefix: string) {
+function deadLetterJson({ partition, offset, letter }: DeadLetterEntry, replayed: boolean) {
   return {
     dlq: { partition, offset },
-    topic: unprefixed(letter.topic, topicPrefix),
+    topic: letter.topic,
     partition: letter.partition,
     offset: letter.offset,
     key: letter.key?.toString('utf8') ?? null,
@@ -173,7 +169,6 @@ const REASON_CHARS = 90;
 function rows(
   entries: DeadLetterEntry[],
   replayed: (entry: DeadLetterEntry) => boolean | null,
-  topicPrefix: string,
   now: number,
 ): (string | number)[][] {
   return entries.map((entry) => {
@@ -182,7 +177,7 @@ function rows(
     const reason = letter.reason.length > REASON_CHARS ? `${letter.reason.slice(0, REASON_CHARS - 1)}…` : letter.reason;
     return [
       formatAge(letter.failedAt, now),
-      unprefixed(letter.topic, topicPrefix),
+      letter.topic,
       `${letter.partition}:${letter.offset}`,
       letter.key?.toString('utf8') ?? '-',
       letter.service,
@@ -198,31 +193,30 @@ function formatList(
   entries: DeadLetterEntry[],
   total: number,
   replayed: (entry: DeadLetterEntry) => boolean,
-  topicPrefix: string,
   now: number,
 ): string {
   if (total === 0) return 'no dead letters\n';
   const table = formatTable(
     ['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'replayed', 'reason'],
-    rows(entries, replayed, topicPrefix, now),
+    rows(entries, replayed, now),
   );
   const more = total > entries.length ? `\n${total - entries.length} more (--limit)` : '';
   return `${table}${more}\n${total} dead letter${total === 1 ? '' : 's'}\n`;
 }
 
-function formatReplay(plan: ReplayPlan, sent: Map<string, number> | null, topicPrefix: string, now: number): string {
+function formatReplay(plan: ReplayPlan, sent: Map<string, number> | null, now: number): string {
   const lines: string[] = [];
   const count = plan.toReplay.length;
   if (count > 0 && sent === null)
     lines.push(
       ...formatTable(
         ['failed', 'topic', 'at', 'key', 'service', 'code', 'attempts', 'reason'],
-        rows(plan.toReplay, () => null, topicPrefix, now),
+        rows(plan.toReplay, () => null, now),
       ).split('\n'),
     );
   const perTopic = [...(sent ?? countByTopic(plan.toReplay))]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([topic, n]) => `${unprefixed(topic, topicPrefix)} ${n}`)
+    .map(([topic, n]) => `${topic} ${n}`)
     .join(', ');
   lines.push(
     `${sent === null ? 'would replay' : 'replayed'} ${count} dead letter${count === 1 ? '' : 's'}${count > 0 ? ` (${perTopic})` : ''}`,
@@ -237,8 +231,4 @@ function countByTopic(entries: DeadLetterEntry[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { letter } of entries) counts.set(letter.topic, (counts.get(letter.topic) ?? 0) + 1);
   return counts;
-}
-
-function unprefixed(topic: string, topicPrefix: string): string {
-  return topic.startsWith(topicPrefix) ? topic.slice(topicPrefix.length) : topic;
 }

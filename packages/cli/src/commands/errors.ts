@@ -1,5 +1,13 @@
 import { createLinkBase } from '@crawler/adapters';
-import { loadRuntimeConfig, silentLogger, type LinkBase, type LinkRecord, type LinkStatus } from '@crawler/core';
+import {
+  fetchNow,
+  loadRuntimeConfig,
+  silentLogger,
+  withNextFetch,
+  type LinkBase,
+  type LinkRecord,
+  type LinkStatus,
+} from '@crawler/core';
 import { formatAge, formatTable } from '../ops/format.js';
 import { embeddedLinkBaseDir, openEmbeddedLinkBase } from '../ops/embedded-crawl.js';
 import { reach } from '../ops/stack-access.js';
@@ -132,7 +140,11 @@ async function requeue(linkbase: LinkBase, records: LinkRecord[], filter: ErrorF
     const ids = records.slice(i, i + REQUEUE_BATCH).map((record) => record.id);
     const updated = await linkbase.update(ids, (current) =>
       isListedFailure(current, filter)
-        ? { ...current, status: 'queued', nextFetchAt: now, consecutiveFailures: 0, leaseUntil: 0, leaseExpiries: 0 }
+        ? withNextFetch(
+            { ...current, status: 'queued', consecutiveFailures: 0, leaseUntil: 0, leaseExpiries: 0 },
+            fetchNow,
+            now,
+          )
         : null,
     );
     count += updated.length;

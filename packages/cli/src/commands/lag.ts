@@ -1,7 +1,7 @@
-import { catalogGroups } from '@crawler/core';
+import { brokerName, catalogGroups, type Bus } from '@crawler/core';
 import { formatAge, formatCount, formatTable } from '../ops/format.js';
 import { describeGroups, groupReport, type GroupReport } from '../ops/group-report.js';
-import { openKafka, reach } from '../ops/stack-access.js';
+import { openKafka, reach, type KafkaAccess } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
 import { jsonLine } from '../terminal-text.js';
@@ -33,10 +33,11 @@ export async function lagCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   const access = openKafka('lag', env);
   try {
-    const groups = chooseGroups(catalogGroups(access.runtime.topicPrefix), values.group ?? [], values.topic ?? []);
-    const reports = (
-      await reach(access.where, () => describeGroups(access.bus, groups, access.runtime.topicPrefix))
-    ).map(groupReport);
+    const chosen = chooseGroups(access, values.group ?? [], values.topic ?? []);
+    const descriptions = await reach(access.where, () =>
+      Promise.all(chosen.map(({ bus, ...group }) => describeGroups(bus, [group]))),
+    );
+    const reports = descriptions.flat().map(groupReport);
     const now = Date.now();
     process.stdout.write(values.json ? jsonLine(lagJson(reports, now)) : formatLag(reports, now));
     return 0;
@@ -45,21 +46,27 @@ export async function lagCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
 }
 
+/**
+ * The groups to describe: the crawl's on its bus, named on the command line as the broker names
+ * them (as they are shown), or any group with the topics given, on the cluster as named.
+ */
 function chooseGroups(
-  known: { group: string; topics: string[] }[],
+  access: KafkaAccess,
   names: string[],
   topics: string[],
-): { group: string; topics: string[] }[] {
+): { bus: Bus; group: string; topics: string[] }[] {
+  const known = catalogGroups().map((entry) => ({ bus: access.bus, ...entry }));
   if (names.length === 0) {
     if (topics.length > 0) throw new UsageError('crawler lag: --topic needs --group');
     return known;
   }
+  const shown = (entry: { group: string }) => brokerName(access.bus, entry.group);
   return names.map((name) => {
-    if (topics.length > 0) return { group: name, topics };
-    const group = known.find((entry) => entry.group === name);
+    if (topics.length > 0) return { bus: access.cluster, group: name, topics };
+    const group = known.find((entry) => shown(entry) === name);
     if (!group)
       throw new UsageError(
-        `crawler lag: "${name}" is not a group of the crawl (${known.map((entry) => entry.group).join(', ')}); give its topics with --topic`,
+        `crawler lag: "${name}" is not a group of the crawl (${known.map(shown).join(', ')}); give its topics with --topic`,
       );
     return group;
   });

@@ -21,6 +21,7 @@ const version = (fetchedAt: number, text: string, change: string): StoredPage =>
     finalUrl: url,
     fetchedAt,
     text,
+    markdown: `## Story\n\n${text}\n\n| a | b |\n| --- | --- |\n| 1\t| 2 |`,
     change,
     body: gzipSync(body),
     bodyEncoding: 'gzip',
@@ -69,6 +70,14 @@ describe('crawler page get', () => {
     expect(Buffer.from(records[0]!.body as string, 'base64').toString()).toBe(
       '<html><body><p>Second version.</p></body></html>',
     );
+  });
+
+  it('prints the newest version’s Markdown alone with --markdown, tabs kept and escapes escaped', async () => {
+    const io = capture();
+    expect(await runCli(['page', 'get', '--out', out, '--markdown', url])).toBe(0);
+    expect(io.out()).toBe('## Story\n\nSecond version.\n\n| a | b |\n| --- | --- |\n| 1\t| 2 |\n');
+    expect(await runCli(['page', 'get', '--out', out, '--markdown', '--versions', url])).toBe(2);
+    expect(io.err()).toMatch(/--markdown shows the newest version alone/);
   });
 
   it('says when there is nothing to read', async () => {

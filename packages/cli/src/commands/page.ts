@@ -12,19 +12,20 @@ import {
 import { reach } from '../ops/stack-access.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError } from '../usage-error.js';
-import { jsonLine, textLines } from '../terminal-text.js';
+import { jsonLine, markdownText, textLines } from '../terminal-text.js';
 
 export const pageHelp = `Usage: crawler page get [options] URL
 
 Reads a stored page back as dedup wrote it: fetch metadata, the dedup decision (new or changed),
 digests, SimHash and verdict, title, main text and fields; the newest version, or every version
-kept with --versions. From the WARC files of an embedded crawl (--out, as given to crawler run or
+kept with --versions; or, with --markdown, the newest version's main content as Markdown. From the WARC files of an embedded crawl (--out, as given to crawler run or
 crawler demo), or else from the page store the services use (CRAWLER_PAGE_STORE: hbase with
 HBASE_REST_URL and HBASE_TABLE, or warc under CRAWLER_DATA_DIR). The URL is looked up in its
 canonical form.
 
   --out DIR             the output folder of an embedded crawl
   --versions            every version kept, newest first
+  --markdown            print only the newest version's Markdown (links and images absolute)
   --json                the records as JSON, one per line (body base64, uncompressed)
   -h, --help            this help
 
@@ -33,6 +34,7 @@ Exit code 0 when the page has a stored version, 1 when it has none or the store 
 export const flagSpec = {
   out: { type: 'string' },
   versions: { type: 'boolean' },
+  markdown: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -53,6 +55,8 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   }
   if (positionals.length !== 1)
     throw new UsageError('crawler page get: give exactly one URL (see crawler page get --help)');
+  if (values.markdown && (values.json || values.versions))
+    throw new UsageError('crawler page get: --markdown shows the newest version alone, without --json or --versions');
   const url = canonicalUrl(positionals[0]!);
   if (!url) throw new UsageError(`crawler page get: "${positionals[0]}" is not an http(s) URL`);
   const { runtime, where } = pageStoreSettings(values.out, env);
@@ -63,7 +67,8 @@ export async function pageCommand(argv: string[], env: NodeJS.ProcessEnv = proce
       process.stderr.write(`crawler page get: ${url} has no stored version in ${where}\n`);
       return 1;
     }
-    if (values.json) for (const version of versions) process.stdout.write(jsonLine(pageJson(version)));
+    if (values.markdown) process.stdout.write(markdownLines(versions[0]!));
+    else if (values.json) for (const version of versions) process.stdout.write(jsonLine(pageJson(version)));
     else process.stdout.write(formatVersions(versions));
     return 0;
   } finally {
@@ -100,6 +105,14 @@ export function pageJson(page: StoredPage): Record<string, unknown> {
     fetchedAt: new Date(page.fetchedAt).toISOString(),
     publishedAt: page.publishedAt === null ? null : new Date(page.publishedAt).toISOString(),
   };
+}
+
+function markdownLines(page: StoredPage): string {
+  if (page.markdown === null)
+    return textLines([
+      `(no Markdown: stored from a ${page.contentType ?? 'document'} that is not HTML, or before pages had it)`,
+    ]);
+  return markdownText(page.markdown);
 }
 
 function formatVersions(versions: StoredPage[]): string {

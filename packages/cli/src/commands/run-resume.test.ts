@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { canonicalUrl, type LinkRecord, type StoredPage } from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
-import { decodeRegistration, DIGEST_NAMESPACE } from '@crawler/dedup';
+import { decodeRegistration, DIGEST_NAMESPACE, jobScopeOf, scopedFingerprints } from '@crawler/dedup';
 import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +133,8 @@ async function expectDigestsKept(out: string): Promise<void> {
   expect(stored.length).toBeGreaterThan(0);
   const store = await MemoryFingerprintStore.open(join(out, 'fingerprints'));
   try {
-    const values = await store.get(
+    // The crawl's one job, 'default', keeps its fingerprints under its own prefix (job-fingerprints.ts).
+    const values = await scopedFingerprints(store, jobScopeOf('default', [])).get(
       DIGEST_NAMESPACE,
       stored.map((entry) => entry.digest),
     );

@@ -1,5 +1,5 @@
 import { createLinkBase } from '@crawler/adapters';
-import { redactUrl, silentLogger, type LinkBase } from '@crawler/core';
+import { brokerName, redactUrl, silentLogger, type LinkBase } from '@crawler/core';
 import { loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { RecentRecords } from '@crawler/kafka';
 import { CrawlStatus, type StatusSnapshot } from '../ops/crawl-status.js';
@@ -60,12 +60,11 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
       bus: access.bus,
       linkbase,
       recent,
-      topicPrefix: access.runtime.topicPrefix,
       stallAfterMs,
     });
     await reach(access.where, () => status!.start());
     const terminal = process.stdout.isTTY === true && !values.json;
-    const header = `crawl status · topics "${access.runtime.topicPrefix}crawl.*"`;
+    const header = `crawl status · topics "${brokerName(access.bus, 'crawl.*')}"`;
     for (let first = true; !stopped.signal.aborted; first = false) {
       const snapshot = first
         ? await reach(access.where, () => status!.snapshot())

@@ -53,11 +53,12 @@ export async function tapCommand(argv: string[], env: NodeJS.ProcessEnv = proces
 
   const access = openKafka('tap', env);
   const name = positionals[0]!;
-  const topic = loadCatalog().topics.some((spec) => spec.name === name) ? access.runtime.topicPrefix + name : name;
+  // A crawl topic is read by its catalog name on the crawl's bus; any other by its own name.
+  const bus = loadCatalog().topics.some((spec) => spec.name === name) ? access.bus : access.cluster;
   const codec = new Codec();
-  const consumer = access.bus.consumer({
+  const consumer = bus.consumer({
     groupId: values.group ?? `crawler-tap-${randomUUID()}`,
-    topics: [topic],
+    topics: [name],
     fromBeginning: from === 'beginning',
     clientId: 'tap',
   });

@@ -1,5 +1,6 @@
 import {
   assessWorkers,
+  brokerName,
   catalogGroups,
   Codec,
   DEFAULT_STALL_AFTER_MS,
@@ -31,7 +32,6 @@ export interface CrawlStatusOptions {
   bus: Bus;
   linkbase: LinkBase;
   recent: RecentRecords;
-  topicPrefix: string;
   windowMs?: number;
   stallAfterMs?: number;
   now?: () => number;
@@ -84,10 +84,10 @@ export class CrawlStatus {
   async snapshot(): Promise<StatusSnapshot> {
     const at = this.now();
     const since = at - this.windowMs;
-    const { bus, linkbase, recent, topicPrefix } = this.options;
+    const { bus, linkbase, recent } = this.options;
     const [stats, descriptions, fetched, stored, answered] = await Promise.all([
       linkbase.stats(at, { due: true }),
-      describeGroups(bus, catalogGroups(topicPrefix), topicPrefix),
+      describeGroups(bus, catalogGroups()),
       recent.countSince(this.topic(Topics.fetched), since),
       recent.countSince(this.topic(Topics.pages), since),
       recent.countSince(this.topic(Topics.status), since),
@@ -101,7 +101,8 @@ export class CrawlStatus {
     const outcomes = this.window.counts(at);
     return {
       at,
-      topicPrefix,
+      // What the bus puts before every name: CRAWLER_TOPIC_PREFIX.
+      topicPrefix: brokerName(bus, ''),
       linkbase: { known: stats.total, due: stats.due, leased: stats.leased, byStatus: stats.byStatus },
       rates: {
         windowSeconds: seconds,
@@ -124,7 +125,8 @@ export class CrawlStatus {
     this.following = null;
   }
 
+  /** Recent records are read from Kafka itself, under the broker's name of the topic. */
   private topic(name: string): string {
-    return this.options.topicPrefix + name;
+    return brokerName(this.options.bus, name);
   }
 }

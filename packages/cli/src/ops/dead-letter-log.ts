@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { errorMessage, Schemas, type Bus, type Codec, type DeadLetter, type IncomingMessage } from '@crawler/core';
+import {
+  catalogName,
+  errorMessage,
+  Schemas,
+  Topics,
+  type Bus,
+  type Codec,
+  type DeadLetter,
+  type IncomingMessage,
+} from '@crawler/core';
 
 /** One record of the dead-letter topic: where it sits there, and the dead letter it holds. */
 export interface DeadLetterEntry {
   partition: number;
   offset: number;
+  /** The dead letter, its original topic named as the catalog names it. */
   letter: DeadLetter;
 }
 
@@ -15,7 +25,7 @@ export interface DeadLetterLog {
 }
 
 export interface DeadLetterFilter {
-  /** Original topics as the services name them (prefixed). */
+  /** Original topics as the catalog names them. */
   topics?: string[];
   codes?: string[];
   /** Only dead letters written at or after this time (epoch ms). */
@@ -27,7 +37,8 @@ export interface DeadLetterFilter {
  * under a throwaway group that commits nothing. The whole topic is read: it holds failures, which
  * are few, and retention (30 days) bounds it.
  */
-export async function readDeadLetters(bus: Bus, topic: string, codec: Codec): Promise<DeadLetterLog> {
+export async function readDeadLetters(bus: Bus, codec: Codec): Promise<DeadLetterLog> {
+  const topic = Topics.dlq;
   const groupId = `crawler-dlq-read-${randomUUID()}`;
   // With no commit, a group's lag is what the partition holds: end - first offset kept.
   const left = new Map(
@@ -42,10 +53,12 @@ export async function readDeadLetters(bus: Bus, topic: string, codec: Codec): Pr
     const end = left.get(message.partition);
     if (end === undefined || message.offset >= end) return;
     try {
+      // A dead letter names its topic as the broker does; the crawl's bus sends it back by its catalog name.
+      const letter = codec.decode<DeadLetter>(message.value, Schemas.DeadLetter);
       log.entries.push({
         partition: message.partition,
         offset: message.offset,
-        letter: codec.decode<DeadLetter>(message.value, Schemas.DeadLetter),
+        letter: { ...letter, topic: catalogName(bus, letter.topic) },
       });
     } catch (error) {
       log.unreadable.push({ partition: message.partition, offset: message.offset, reason: errorMessage(error) });

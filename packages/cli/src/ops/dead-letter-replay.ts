@@ -1,4 +1,4 @@
-import type { Bus, OutgoingMessage } from '@crawler/core';
+import { brokerName, Topics, type Bus, type OutgoingMessage } from '@crawler/core';
 import type { DeadLetterEntry } from './dead-letter-log.js';
 import type { ReplayLedger } from './replay-ledger.js';
 
@@ -30,12 +30,8 @@ export function planReplay(entries: DeadLetterEntry[], ledger: ReplayLedger): Re
  * order, then records them (and the cut ones) in the ledger. A crash between the two replays them
  * again on the next run: the crawl's sinks are idempotent, so at-least-once is safe here too.
  */
-export async function replay(
-  bus: Bus,
-  plan: ReplayPlan,
-  ledger: ReplayLedger,
-  dlqTopic: string,
-): Promise<Map<string, number>> {
+export async function replay(bus: Bus, plan: ReplayPlan, ledger: ReplayLedger): Promise<Map<string, number>> {
+  const dlqTopic = brokerName(bus, Topics.dlq);
   const byTopic = new Map<string, OutgoingMessage[]>();
   for (const { partition, offset, letter } of plan.toReplay) {
     const messages = byTopic.get(letter.topic) ?? [];

@@ -1,4 +1,12 @@
-import { CrawlerError, type Bus, type GroupDescription, type PartitionProgress } from '@crawler/core';
+import {
+  brokerName,
+  CrawlerError,
+  describeGroup,
+  type Bus,
+  type GroupDescription,
+  type PartitionProgress,
+  ErrorCode,
+} from '@crawler/core';
 
 export interface PartitionReport extends PartitionProgress {
   /** `hostname/pid` (or member id) of the member that owns the partition; null when none does. */
@@ -34,26 +42,19 @@ export function groupReport(description: GroupDescription): GroupReport {
 }
 
 /**
- * Describes every group; a bus that cannot describe groups still gives the lag. A topic that does
- * not exist usually means no crawl runs under this topic prefix, and the error says so.
+ * Describes every group, named as on the broker. A topic that does not exist usually means no
+ * crawl runs under this topic prefix, and the error says so.
  */
 export async function describeGroups(
   bus: Bus,
   groups: { group: string; topics: string[] }[],
-  topicPrefix: string,
 ): Promise<GroupDescription[]> {
-  return Promise.all(
-    groups.map(async ({ group, topics }) => {
-      if (bus.describeGroup) return bus.describeGroup(group, topics);
-      const partitions = (await bus.lag(group, topics)).map((entry) => ({ ...entry, committedAt: null }));
-      return { groupId: group, state: 'unknown', members: [], partitions };
-    }),
-  ).catch((error: unknown) => {
-    if (!(error instanceof CrawlerError) || error.code !== 'BUS_UNKNOWN_TOPIC') throw error;
-    const topics = groups.flatMap((group) => group.topics).join(', ');
+  return Promise.all(groups.map(({ group, topics }) => describeGroup(bus, group, topics))).catch((error: unknown) => {
+    if (!(error instanceof CrawlerError) || error.code !== ErrorCode.BUS_UNKNOWN_TOPIC) throw error;
+    const topics = groups.flatMap((group) => group.topics.map((topic) => brokerName(bus, topic))).join(', ');
     throw new CrawlerError(
-      'CLI_NO_CRAWL_TOPICS',
-      `the topics ${topics} are not all on this cluster: no crawl runs with CRAWLER_TOPIC_PREFIX="${topicPrefix}" here`,
+      ErrorCode.CLI_NO_CRAWL_TOPICS,
+      `the topics ${topics} are not all on this cluster: no crawl runs here with this CRAWLER_TOPIC_PREFIX`,
       { cause: error },
     );
   });

@@ -1,4 +1,4 @@
-import type { Bus, TopicPartitionOffset } from '@crawler/core';
+import { Topics, type Bus, type TopicPartitionOffset } from '@crawler/core';
 import type { DeadLetterEntry } from './dead-letter-log.js';
 
 /**
@@ -10,18 +10,11 @@ import type { DeadLetterEntry } from './dead-letter-log.js';
 export class ReplayLedger {
   private readonly replayedBelow = new Map<string, Map<number, number>>();
 
-  constructor(
-    private readonly bus: Bus,
-    private readonly dlqTopic: string,
-    private readonly topicPrefix: string,
-  ) {}
+  constructor(private readonly bus: Bus) {}
 
-  /** The group of one original topic and code, named like the crawl's groups (with the prefix). */
+  /** The group of one original topic and code. */
   groupOf(entry: DeadLetterEntry): string {
-    const topic = entry.letter.topic.startsWith(this.topicPrefix)
-      ? entry.letter.topic.slice(this.topicPrefix.length)
-      : entry.letter.topic;
-    return `${this.topicPrefix}crawler-dlq-replay.${topic}.${entry.letter.errorCode}`;
+    return `crawler-dlq-replay.${entry.letter.topic}.${entry.letter.errorCode}`;
   }
 
   /** Reads the committed offsets of the groups these entries belong to. */
@@ -31,7 +24,7 @@ export class ReplayLedger {
     );
     await Promise.all(
       groups.map(async (group) => {
-        const lag = await this.bus.lag(group, [this.dlqTopic]);
+        const lag = await this.bus.lag(group, [Topics.dlq]);
         this.replayedBelow.set(group, new Map(lag.map(({ partition, committed }) => [partition, committed])));
       }),
     );
@@ -55,7 +48,7 @@ export class ReplayLedger {
       [...offsets].map(([group, byPartition]) =>
         this.commit(
           group,
-          [...byPartition].map(([partition, offset]) => ({ topic: this.dlqTopic, partition, offset })),
+          [...byPartition].map(([partition, offset]) => ({ topic: Topics.dlq, partition, offset })),
         ),
       ),
     );
@@ -65,7 +58,7 @@ export class ReplayLedger {
   private async commit(group: string, offsets: TopicPartitionOffset[]): Promise<void> {
     const member = this.bus.consumer({
       groupId: group,
-      topics: [this.dlqTopic],
+      topics: [Topics.dlq],
       fromBeginning: false,
       clientId: 'dlq-replay',
     });

@@ -2,9 +2,11 @@ import {
   CrawlerError,
   errorMessage,
   loadRuntimeConfig,
+  prefixTopics,
   silentLogger,
   type Bus,
   type RuntimeConfig,
+  ErrorCode,
 } from '@crawler/core';
 import { createKafkaBus, loadKafkaConfig, type KafkaConfig } from '@crawler/kafka';
 import { UsageError } from '../usage-error.js';
@@ -12,7 +14,7 @@ import { UsageError } from '../usage-error.js';
 /** A system the command needs did not answer: printed as one line naming it and where it was looked for. */
 export class StackUnreachableError extends CrawlerError {
   constructor(message: string, cause?: unknown) {
-    super('CLI_STACK_UNREACHABLE', message, { retriable: true, cause });
+    super(ErrorCode.CLI_STACK_UNREACHABLE, message, { cause });
   }
 }
 
@@ -22,7 +24,10 @@ const FIRST_ANSWER_MS = 15_000;
 export interface KafkaAccess {
   runtime: RuntimeConfig;
   kafka: KafkaConfig;
+  /** The crawl's topics and groups by their catalog names (CRAWLER_TOPIC_PREFIX applied by the bus). */
   bus: Bus;
+  /** Every topic of the cluster by its own name, for topics outside the crawl; closed with `bus`. */
+  cluster: Bus;
   /** "Kafka at host:port (KAFKA_BROKERS)", for messages. */
   where: string;
 }
@@ -39,10 +44,12 @@ export function openKafka(command: string, env: NodeJS.ProcessEnv): KafkaAccess 
     );
   }
   const kafka = loadKafkaConfig({ env });
+  const cluster = createKafkaBus(kafka, silentLogger());
   return {
     runtime,
     kafka,
-    bus: createKafkaBus(kafka, silentLogger()),
+    bus: prefixTopics(cluster, runtime.topicPrefix),
+    cluster,
     where: `Kafka at ${kafka.brokers.join(',')} (KAFKA_BROKERS)`,
   };
 }

@@ -120,11 +120,24 @@ describe('codec', () => {
     });
   });
 
-  it('reads fetches written before the request headers with none (FetchResult v1, ParsedPage and StoredPage v2)', () => {
+  it('reads pages written before the Markdown with a null markdown (ParsedPage, StoredPage v2 -> current)', () => {
+    for (const name of [Schemas.ParsedPage, Schemas.StoredPage]) {
+      const decoded = codec.decodeWithSchema<{ text: string; markdown: string | null }>(
+        readFileSync(join(samplesDir, `${name}.v2.bin`)),
+        name,
+      );
+      expect(decoded.writer.version, name).toBe(2);
+      expect(decoded.value, name).toMatchObject({ text: 'Seven A', markdown: null });
+      const current = codec.decode<{ markdown: string | null }>(codec.encode(name, sampleMessages[name]));
+      expect(current.markdown, name).toBe(sampleMessages[name].markdown);
+    }
+  });
+
+  it('reads fetches written before the request headers with none (FetchResult v1, ParsedPage and StoredPage v3)', () => {
     for (const [name, version] of [
       [Schemas.FetchResult, 1],
-      [Schemas.ParsedPage, 2],
-      [Schemas.StoredPage, 2],
+      [Schemas.ParsedPage, 3],
+      [Schemas.StoredPage, 3],
     ] as const) {
       const old = codec.decodeWithSchema<FetchMeta>(readFileSync(join(samplesDir, `${name}.v${version}.bin`)), name);
       expect(old.value.requestHeaders, name).toEqual({});

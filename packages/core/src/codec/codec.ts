@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import type avro from 'avsc';
 import { CodecError } from '../errors.js';
 import { fingerprintBytes } from './rabin-fingerprint.js';
@@ -45,7 +46,7 @@ export class Codec {
       schema.type.encode(value, bytes, HEADER_BYTES);
       return bytes;
     } catch (cause) {
-      throw new CodecError('CODEC_INVALID_VALUE', `${name}: ${describeInvalid(schema.type, value)}`, { cause });
+      throw new CodecError(ErrorCode.CODEC_INVALID_VALUE, `${name}: ${describeInvalid(schema.type, value)}`, { cause });
     }
   }
 
@@ -58,7 +59,7 @@ export class Codec {
     const writer = this.identify(bytes);
     if (expected !== undefined && writer.name !== expected) {
       throw new CodecError(
-        'CODEC_WRONG_SCHEMA',
+        ErrorCode.CODEC_WRONG_SCHEMA,
         `expected a ${expected} but the payload is a ${writer.name} v${writer.version}`,
       );
     }
@@ -68,7 +69,7 @@ export class Codec {
       return { value, writer, reader };
     } catch (cause) {
       throw new CodecError(
-        'CODEC_CORRUPT',
+        ErrorCode.CODEC_CORRUPT,
         `corrupt ${writer.name} v${writer.version} payload (${bytes.length} bytes): ${(cause as Error).message}`,
         { cause },
       );
@@ -80,13 +81,13 @@ export class Codec {
     if (bytes.length >= REGISTRY_HEADER_BYTES && bytes[0] === REGISTRY_MAGIC) {
       // The bus hands over registry-framed bytes as single-object ones; these it could not map.
       throw new CodecError(
-        'CODEC_UNKNOWN_SCHEMA',
+        ErrorCode.CODEC_UNKNOWN_SCHEMA,
         `schema-registry framing with schema id ${bytes.readInt32BE(1)} that no schema in schemas/ matches; is SCHEMA_REGISTRY_URL set, and schemas/ as new as the producer?`,
       );
     }
     if (bytes.length < HEADER_BYTES || bytes[0] !== MARKER_0 || bytes[1] !== MARKER_1) {
       throw new CodecError(
-        'CODEC_BAD_HEADER',
+        ErrorCode.CODEC_BAD_HEADER,
         `not an Avro single-object message: ${bytes.length} bytes starting ${bytes.subarray(0, 4).toString('hex') || '(empty)'}`,
       );
     }
@@ -94,7 +95,7 @@ export class Codec {
     const writer = this.registry.find(fingerprint);
     if (!writer) {
       throw new CodecError(
-        'CODEC_UNKNOWN_SCHEMA',
+        ErrorCode.CODEC_UNKNOWN_SCHEMA,
         `unknown schema fingerprint ${fingerprint.toString(16).padStart(16, '0')}; is schemas/ older than the producer?`,
       );
     }

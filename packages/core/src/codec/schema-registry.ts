@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import avro from 'avsc';
@@ -47,13 +48,13 @@ export class SchemaRegistry {
     const json: unknown = JSON.parse(readFileSync(path, 'utf8'));
     const type = avro.Type.forSchema(json as avro.Schema);
     const name = type.name;
-    if (!name) throw new CodecError('CODEC_INVALID_VALUE', `${path}: top-level schema must be a named record`);
+    if (!name) throw new CodecError(ErrorCode.CODEC_INVALID_VALUE, `${path}: top-level schema must be a named record`);
     const fingerprint = rabinFingerprint(JSON.stringify(type.schema()));
     const hex = fingerprintHex(fingerprint);
     const pinned = lock[name]?.find((entry) => entry.fingerprint === hex);
     if (!pinned) {
       throw new CodecError(
-        'CODEC_UNKNOWN_SCHEMA',
+        ErrorCode.CODEC_UNKNOWN_SCHEMA,
         `${path}: fingerprint ${hex} of ${name} is not in schemas/fingerprints.json; a changed schema needs a new version (see schemas/README.md)`,
       );
     }
@@ -72,7 +73,7 @@ export class SchemaRegistry {
 
   current(name: string): SchemaVersion {
     const entry = this.currentByName.get(name);
-    if (!entry) throw new CodecError('CODEC_UNKNOWN_SCHEMA', `no current schema named ${name}`);
+    if (!entry) throw new CodecError(ErrorCode.CODEC_UNKNOWN_SCHEMA, `no current schema named ${name}`);
     return entry;
   }
 

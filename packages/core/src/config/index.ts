@@ -1,1 +1,2 @@
 export * from './define-config.js';
+export * from './regex-source.js';

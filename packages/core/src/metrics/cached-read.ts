@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import { CrawlerError } from '../errors.js';
 
 export interface CachedReadOptions<T> {
@@ -28,10 +29,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(
-          new CrawlerError('METRICS_READ_TIMEOUT', `read for metrics took longer than ${ms} ms`, { retriable: true }),
-        ),
+      () => reject(new CrawlerError(ErrorCode.METRICS_READ_TIMEOUT, `read for metrics took longer than ${ms} ms`)),
       ms,
     );
     timer.unref();

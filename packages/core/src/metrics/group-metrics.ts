@@ -3,24 +3,43 @@ import { loadCatalog } from '../catalog.js';
 import { errorCode, errorMessage } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Bus, GroupDescription } from '../ports/bus.js';
+import { brokerName } from '../ports/prefixed-bus.js';
 import { cachedRead } from './cached-read.js';
 import { assessWorkers, DEFAULT_STALL_AFTER_MS, type WorkerState } from './worker-presence.js';
 
+/** Every consumer group of the catalog with the topics it reads. */
+export function catalogGroups(): { group: string; topics: string[] }[] {
+  return loadCatalog().consumerGroups.map(({ group, topics }) => ({ group, topics: [...topics] }));
+}
+
 /**
- * Every consumer group of the catalog, group and topics as named on the bus: the prefix applies
- * to both, so two crawls sharing a cluster never join each other's groups.
+ * One consumer group as the broker describes it, its group and topics named as on the broker:
+ * metric labels and operators' commands show what Kafka's own tools show, and two crawls sharing
+ * a cluster and a Prometheus stay apart. A bus that cannot describe groups gives the lag alone.
  */
-export function catalogGroups(topicPrefix = ''): { group: string; topics: string[] }[] {
-  return loadCatalog().consumerGroups.map(({ group, topics }) => ({
-    group: topicPrefix + group,
-    topics: topics.map((topic) => topicPrefix + topic),
-  }));
+export async function describeGroup(bus: Bus, group: string, topics: string[]): Promise<GroupDescription> {
+  const named = <T extends { topic: string }>(entries: T[]) =>
+    entries.map((entry) => ({ ...entry, topic: brokerName(bus, entry.topic) }));
+  const description: GroupDescription = bus.describeGroup
+    ? await bus.describeGroup(group, topics)
+    : {
+        groupId: group,
+        state: 'unknown',
+        members: [],
+        partitions: (await bus.lag(group, topics)).map((entry) => ({ ...entry, committedAt: null })),
+      };
+  return {
+    ...description,
+    groupId: brokerName(bus, description.groupId),
+    members: description.members.map((member) => ({ ...member, partitions: named(member.partitions) })),
+    partitions: named(description.partitions),
+  };
 }
 
 export interface GroupMetricsOptions {
   bus: Bus;
-  /** Every consumer group of the crawl with its (prefixed) topics. */
-  groups: { group: string; topics: string[] }[];
+  /** The consumer groups to watch with their topics; default: every group of the catalog. */
+  groups?: { group: string; topics: string[] }[];
   logger: Logger;
   stallAfterMs?: number;
   now?: () => number;
@@ -52,23 +71,20 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
     },
   });
   const firstSeen = new Map<string, number>();
-
-  const describe = async (group: string, topics: string[]): Promise<GroupDescription> => {
-    if (options.bus.describeGroup) return options.bus.describeGroup(group, topics);
-    const partitions = (await options.bus.lag(group, topics)).map((entry) => ({ ...entry, committedAt: null }));
-    return { groupId: group, state: 'unknown', members: [], partitions };
-  };
+  const groups = options.groups ?? catalogGroups();
   const failed = (group: string, error: unknown) => {
     errors.inc({ code: errorCode(error) });
     log.warn({ group, err: errorMessage(error) }, 'cannot read consumer group state for metrics');
   };
   const view = cachedRead<GroupsView>(
     async () => {
-      const settled = await Promise.allSettled(options.groups.map(({ group, topics }) => describe(group, topics)));
+      const settled = await Promise.allSettled(
+        groups.map(({ group, topics }) => describeGroup(options.bus, group, topics)),
+      );
       const descriptions: GroupDescription[] = [];
       settled.forEach((result, index) => {
         if (result.status === 'fulfilled') descriptions.push(result.value);
-        else failed(options.groups[index]!.group, result.reason);
+        else failed(groups[index]!.group, result.reason);
       });
       const at = now();
       const members = new Set(

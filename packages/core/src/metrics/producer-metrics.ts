@@ -1,13 +1,16 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { errorCode } from '../errors.js';
-import type { BusProducer, OutgoingMessage } from '../ports/bus.js';
+import type { Bus, BusProducer, OutgoingMessage } from '../ports/bus.js';
+import { brokerName } from '../ports/prefixed-bus.js';
 import { LATENCY_BUCKETS } from './latency-buckets.js';
 
 /**
- * The producer, counting what it puts on the bus: every message of this process, whoever sends it
- * (stage outputs, dead letters, the scheduler's frontier), once acknowledged.
+ * The bus's producer, counting what it puts on the bus: every message of this process, whoever
+ * sends it (stage outputs, dead letters, the scheduler's frontier), once acknowledged, by topic as
+ * Kafka names it.
  */
-export function instrumentProducer(producer: BusProducer, registry: Registry): BusProducer {
+export function instrumentProducer(bus: Bus, registry: Registry): BusProducer {
+  const producer = bus.producer();
   const produced = new Counter({
     name: 'crawler_messages_produced_total',
     help: 'Messages produced and acknowledged, by topic.',
@@ -28,10 +31,11 @@ export function instrumentProducer(producer: BusProducer, registry: Registry): B
     registers: [registry],
   });
   return {
-    async send(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    async send(name: string, messages: OutgoingMessage[]): Promise<void> {
+      const topic = brokerName(bus, name);
       const stop = duration.startTimer({ topic });
       try {
-        await producer.send(topic, messages);
+        await producer.send(name, messages);
       } catch (error) {
         failures.inc({ topic, code: errorCode(error) });
         throw error;

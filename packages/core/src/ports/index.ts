@@ -3,3 +3,4 @@ export * from './linkbase.js';
 export * from './fingerprints.js';
 export * from './page-store.js';
 export * from './decorate-port.js';
+export * from './prefixed-bus.js';

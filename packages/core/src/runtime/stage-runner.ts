@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import { randomUUID } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { topicSpec, Topics, type TopicName } from '../catalog.js';
@@ -12,7 +13,9 @@ import {
 } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
+import { brokerName } from '../ports/prefixed-bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
+import { KeySequencer } from './key-sequencer.js';
 import { OffsetTracker } from './offset-tracker.js';
 import { failSpan, traceRecord, type RecordTrace } from '../tracing/trace-context.js';
 import { Semaphore } from './semaphore.js';
@@ -22,7 +25,7 @@ import type { Emission, Stage } from './stage.js';
 
 export const TRACE_HEADER = 'trace-id';
 /** The code of BackendError: a store or the bus did not answer. */
-const OUTAGE_CODE = 'BACKEND_UNAVAILABLE';
+const OUTAGE_CODE = ErrorCode.BACKEND_UNAVAILABLE;
 
 /** Metrics hooks; what is produced is counted by the producer itself (instrumentProducer). */
 export interface StageObserver {
@@ -54,7 +57,6 @@ export interface StageRunnerOptions<In> {
   drainTimeoutMs?: number;
   /** How long a rebalance waits for in-flight work of the partitions leaving, before they move. */
   revokeDrainMs?: number;
-  topicPrefix?: string;
   fromBeginning?: boolean;
   observer?: StageObserver;
 }
@@ -66,6 +68,7 @@ export interface StageRunnerOptions<In> {
  */
 export class StageRunner<In> {
   private readonly tracker = new OffsetTracker();
+  private readonly sequencer = new KeySequencer();
   private readonly slots: Semaphore;
   private readonly inFlight = new Map<Promise<void>, string>();
   /** Partitions being handed over: messages of theirs still waiting for a slot are not begun. */
@@ -74,19 +77,12 @@ export class StageRunner<In> {
   private commitTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly log: Logger;
-  private readonly prefix: string;
   private processedCount = 0;
 
   constructor(private readonly options: StageRunnerOptions<In>) {
     this.slots = new Semaphore(options.concurrency);
     this.log = options.logger.child({ component: 'stage-runner', stage: options.stage.name });
-    this.prefix = options.topicPrefix ?? '';
     for (const topic of options.stage.outputs) topicSpec(topic);
-  }
-
-  /** The group as named on the bus: prefixed like the topics, so crawls sharing a cluster stay apart. */
-  get groupId(): string {
-    return this.prefix + this.options.groupId;
   }
 
   get processed(): number {
@@ -100,8 +96,8 @@ export class StageRunner<In> {
   async start(): Promise<void> {
     const { stage, bus } = this.options;
     this.consumer = bus.consumer({
-      groupId: this.groupId,
-      topics: [this.prefix + stage.input.topic],
+      groupId: this.options.groupId,
+      topics: [stage.input.topic],
       fromBeginning: this.options.fromBeginning ?? true,
       clientId: stage.name,
     });
@@ -151,7 +147,7 @@ export class StageRunner<In> {
   }
 
   private async accept(message: IncomingMessage): Promise<void> {
-    this.options.observer?.consumed?.(message.topic);
+    this.options.observer?.consumed?.(brokerName(this.options.bus, message.topic));
     if (!(await this.slots.acquire())) return; // stopping: not begun, so never committed: redelivered later
     const partitionKey = `${message.partition}:${message.topic}`;
     if (this.revoking.has(partitionKey)) {
@@ -176,7 +172,7 @@ export class StageRunner<In> {
   /** One span per message and stage, a child of the context its headers carry; what the stage produces carries it on. */
   private async process(message: IncomingMessage): Promise<void> {
     const traced = traceRecord(this.options.stage.name, message.headers, {
-      'messaging.destination.name': message.topic,
+      'messaging.destination.name': brokerName(this.options.bus, message.topic),
       'messaging.destination.partition.id': String(message.partition),
       'messaging.kafka.offset': message.offset,
     });
@@ -203,6 +199,21 @@ export class StageRunner<In> {
       return this.finish(message, started, 'dead_letter', undefined, message.headers[TRACE_HEADER]);
     }
     const traceId = message.headers[TRACE_HEADER] ?? (input as { traceId?: string }).traceId ?? randomUUID();
+    await this.sequencer.run(stage.orderKey?.(input) ?? null, () =>
+      this.handleAndProduce(message, input, traced, started, traceId),
+    );
+  }
+
+  /** Handles the input (retrying what is retriable), then produces what it emits and marks the offset finished. */
+  private async handleAndProduce(
+    message: IncomingMessage,
+    input: In,
+    traced: RecordTrace,
+    started: number,
+    traceId: string,
+  ): Promise<void> {
+    const { span } = traced;
+    const { stage } = this.options;
     // Every line about this message carries its trace id, so one URL can be followed through the loop.
     const log = this.log.child({ traceId });
     const maxAttempts = this.options.maxAttempts ?? 3;
@@ -291,7 +302,7 @@ export class StageRunner<In> {
     for (const emission of emissions) {
       if (!this.options.stage.outputs.includes(emission.topic)) {
         throw new CrawlerError(
-          'STAGE_UNDECLARED_OUTPUT',
+          ErrorCode.STAGE_UNDECLARED_OUTPUT,
           `stage ${this.options.stage.name} emitted to undeclared topic ${emission.topic}`,
         );
       }
@@ -307,7 +318,7 @@ export class StageRunner<In> {
     }
     await Promise.all(
       [...byTopic].map(async ([topic, messages]) => {
-        await this.options.producer.send(this.prefix + topic, messages);
+        await this.options.producer.send(topic, messages);
       }),
     );
   }
@@ -332,15 +343,16 @@ export class StageRunner<In> {
       },
       'dead-lettering message',
     );
-    const value = encodeDeadLetter(codec, message, error, {
+    // A dead letter names its topic and group as the broker does: it is read beside the broker's own tools.
+    const value = encodeDeadLetter(codec, { ...message, topic: brokerName(this.options.bus, message.topic) }, error, {
       service: stage.name,
-      consumerGroup: this.groupId,
+      consumerGroup: brokerName(this.options.bus, this.options.groupId),
       attempts,
       failedAt: Date.now(),
     });
     for (let attempt = 1; ; attempt++) {
       try {
-        await producer.send(this.prefix + Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value }]);
+        await producer.send(Topics.dlq, [{ key: message.key?.toString('utf8') ?? null, value }]);
         if (extra.length > 0) await this.produce(extra, traceId ?? randomUUID(), traced);
         return;
       } catch (sendError) {

@@ -27,6 +27,11 @@ export interface Stage<In> {
   readonly input: { topic: TopicName; schema: string };
   readonly outputs: readonly TopicName[];
   handle(input: In, context: StageContext): Promise<Emission[]>;
+  /**
+   * Inputs with the same order key are handled (with their retries and produces) one after another
+   * in arrival order, others alongside: two fetches of one URL must not race through a stage.
+   */
+  orderKey?(input: In): string | null;
   /** Emissions recording that processing gave up on this input (e.g. a status for its URL). */
   onGiveUp?(input: In, error: unknown): Emission[];
   close?(): Promise<void>;

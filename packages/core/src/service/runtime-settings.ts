@@ -34,7 +34,7 @@ export const runtimeSettings = {
       .string()
       .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, dash, underscore')
       .default(''),
-    'Prefix of every topic and consumer group name, to run several crawls on one Kafka cluster.',
+    'Prefix of every topic and consumer group name on Kafka, to run several crawls on one cluster.',
   ),
   healthPort: setting(
     'CRAWLER_HEALTH_PORT',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkBase } from '../ports/linkbase.js';
+import { NEVER_DUE } from '../next-fetch.js';
 import { makeLinkRecord } from './link-records.js';
 
 export interface LinkBaseContractHarness {
@@ -172,7 +173,7 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
         makeLinkRecord(unique('later'), { status: 'fetched', fetchCount: 1, nextFetchAt: at + 5000 }),
         makeLinkRecord(unique('sooner'), { status: 'retry', nextFetchAt: at + 2000 }),
         makeLinkRecord(unique('gone'), { status: 'gone', nextFetchAt: at + 1000 }),
-        makeLinkRecord(unique('never'), { status: 'error', nextFetchAt: Number.MAX_SAFE_INTEGER }),
+        makeLinkRecord(unique('never'), { status: 'error', nextFetchAt: NEVER_DUE }),
       ]);
       expect((await linkbase.stats(at, { due: true })).nextDueAt).toBe(at + 2000);
       expect((await linkbase.stats(at + 2000, { due: true })).nextDueAt).toBe(at + 5000);

@@ -28,6 +28,7 @@ function page(
     finalUrl: url,
     fetchedAt,
     text,
+    markdown: `## ${text}\n\n- [next](${url}/next)\n\n| a | b |\n| --- | --- |\n| 1 | 2 |`,
     body,
     bodyLength: body.length,
     fields: { headline: [text] },
@@ -64,7 +65,7 @@ export function describePageStoreContract(adapter: string, create: () => Promise
       await harness.cleanup?.();
     });
 
-    it('reads back what it stored, body and fields included', async () => {
+    it('reads back what it stored, body, Markdown and fields included', async () => {
       const u = url();
       const written = page(u, 1_790_000_000_000, 'first version');
       await store.put([written]);
@@ -74,12 +75,19 @@ export function describePageStoreContract(adapter: string, create: () => Promise
         url: u,
         surt: written.surt,
         text: 'first version',
+        markdown: written.markdown,
         fields: { headline: ['first version'] },
         fetchedAt: 1_790_000_000_000,
         httpStatus: 200,
       });
       expect(read?.links).toEqual(written.links);
       expect(read?.requestHeaders).toEqual(written.requestHeaders);
+    });
+
+    it('reads back a page without Markdown (not HTML) as one', async () => {
+      const u = url();
+      await store.put([{ ...page(u, 1_790_000_000_000, 'plain'), markdown: null }]);
+      expect((await store.get(u))[0]).toMatchObject({ text: 'plain', markdown: null });
     });
 
     it('keeps versions newest first and caps how many are returned', async () => {

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../error-codes.js';
 import type {
   DeadLetter,
   FetchResult,
@@ -9,6 +10,7 @@ import type {
   StoredPage,
 } from '../messages.js';
 import { Schemas } from '../messages.js';
+import { statusUpdate } from '../status-update.js';
 
 /** One realistic value per message schema: fixtures for tests and the saved samples in schemas/samples. */
 const identity = {
@@ -93,6 +95,7 @@ export const sampleMessages = {
     lang: 'en',
     publishedAt: null,
     text: 'Seven A',
+    markdown: '# Seven\n\n[A](http://news.example.test/a)',
     links: [link],
     noindex: false,
     nofollow: false,
@@ -100,27 +103,15 @@ export const sampleMessages = {
     warnings: [],
     meta: {},
   } satisfies ParsedPage,
-  [Schemas.StatusUpdate]: {
-    ...identity,
+  [Schemas.StatusUpdate]: statusUpdate(identity, {
     outcome: 'ok',
     httpStatus: 200,
     fetchedAt: 1_790_000_000_000,
-    attempt: 0,
-    redirectTo: null,
     change: 'new',
-    duplicateOf: null,
-    distance: null,
     digest: '0123456789abcdef0123456789abcdef',
     rawDigest: 'fedcba9876543210fedcba9876543210',
     etag: '"abc"',
-    lastModified: null,
-    retryAfterMs: null,
-    errorCode: null,
-    errorMessage: null,
-    retriable: false,
-    verdict: null,
-    meta: {},
-  } satisfies StatusUpdate,
+  }) satisfies StatusUpdate,
   [Schemas.Outlinks]: {
     kind: 'page',
     sourceUrl: identity.url,
@@ -158,6 +149,7 @@ export const sampleMessages = {
     lang: 'en',
     publishedAt: null,
     text: 'Seven A',
+    markdown: '# Seven\n\n[A](http://news.example.test/a)',
     links: [link],
     fields: {},
     digest: '0123456789abcdef0123456789abcdef',
@@ -176,7 +168,7 @@ export const sampleMessages = {
     headers: { 'trace-id': identity.traceId },
     service: 'linkextract',
     consumerGroup: 'linkextract',
-    errorCode: 'CODEC_BAD_HEADER',
+    errorCode: ErrorCode.CODEC_BAD_HEADER,
     reason: 'not an Avro single-object message',
     attempts: 1,
     failedAt: 1_790_000_000_000,

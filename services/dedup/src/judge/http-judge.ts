@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCode } from '@crawler/core';
 import { JudgeUnavailableError } from '../errors.js';
 import type { Judge, Judgement, JudgeInput } from './judge.js';
 
@@ -63,7 +64,7 @@ export function createHttpJudge(options: HttpJudgeOptions): Judge {
     }
     if (!response.ok)
       throw new JudgeUnavailableError(`judge ${options.url} answered HTTP ${response.status}: ${text.slice(0, 200)}`, {
-        retriable: false,
+        code: ErrorCode.DEDUP_JUDGE_REFUSED,
       });
     let parsed: z.infer<typeof answerSchema>;
     try {
@@ -71,7 +72,7 @@ export function createHttpJudge(options: HttpJudgeOptions): Judge {
     } catch (cause) {
       throw new JudgeUnavailableError(
         `judge ${options.url} answered something other than {verdict, category?, reasons?}: ${text.slice(0, 200)}`,
-        { retriable: false, cause },
+        { code: ErrorCode.DEDUP_JUDGE_REFUSED, cause },
       );
     }
     return { verdict: parsed.verdict, category: parsed.category ?? null, reasons: parsed.reasons ?? [] };

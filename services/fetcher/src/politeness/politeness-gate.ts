@@ -1,4 +1,4 @@
-import { CrawlerError } from '@crawler/core';
+import { CrawlerError, ErrorCode } from '@crawler/core';
 import type { QueueStateStore } from './queue-state-store.js';
 import { afterRequest, type Feedback, type QueueTiming, type SlowDownOptions } from './slow-down.js';
 
@@ -31,7 +31,7 @@ export type Admission = { admitted: true } | { admitted: false; retryAfterMs: nu
 /** The fetcher is stopping and a URL was still waiting for its turn: it is handed back, not failed. */
 export class GateClosedError extends CrawlerError {
   constructor() {
-    super('FETCHER_STOPPING', 'the fetcher is stopping; the URL is handed back uncommitted', { retriable: true });
+    super(ErrorCode.FETCHER_STOPPING, 'the fetcher is stopping; the URL is handed back uncommitted');
   }
 }
 

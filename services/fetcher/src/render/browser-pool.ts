@@ -1,3 +1,4 @@
+import { ErrorCode } from '@crawler/core';
 import type { Logger } from '@crawler/core';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BrowserMemory, type BrowserUsage } from './browser-memory.js';
@@ -107,7 +108,7 @@ export class BrowserPool {
   }
 
   private acquireSlot(): Promise<void> {
-    if (this.closed) return Promise.reject(new RenderError('RENDER_FAILED', 'the renderer is closed'));
+    if (this.closed) return Promise.reject(new RenderError(ErrorCode.RENDER_FAILED, 'the renderer is closed'));
     if (this.active < this.options.pages && !this.current?.retiring) {
       this.active++;
       return Promise.resolve();
@@ -115,14 +116,14 @@ export class BrowserPool {
     if (this.waiters.length >= this.options.waitingMax) {
       return Promise.reject(
         new RenderError(
-          'RENDER_QUEUE_FULL',
+          ErrorCode.RENDER_QUEUE_FULL,
           `all ${this.options.pages} browser pages are busy and ${this.waiters.length} pages wait for one`,
         ),
       );
     }
     return new Promise((resolve, reject) =>
       this.waiters.push(() => {
-        if (this.closed) return reject(new RenderError('RENDER_FAILED', 'the renderer is closed'));
+        if (this.closed) return reject(new RenderError(ErrorCode.RENDER_FAILED, 'the renderer is closed'));
         this.active++;
         resolve();
       }),
@@ -141,7 +142,7 @@ export class BrowserPool {
     this.current = null;
     if (performance.now() - this.launchFailedAt < (this.options.relaunchDelayMs ?? 30_000)) {
       throw new RenderError(
-        'RENDER_LAUNCH_FAILED',
+        ErrorCode.RENDER_LAUNCH_FAILED,
         `Chromium (${this.options.executablePath}) failed to start recently; not tried again yet`,
       );
     }
@@ -162,7 +163,7 @@ export class BrowserPool {
         'Chromium failed to start; pages are kept unrendered',
       );
       throw new RenderError(
-        'RENDER_LAUNCH_FAILED',
+        ErrorCode.RENDER_LAUNCH_FAILED,
         `Chromium (${this.options.executablePath}) failed to start: ${(error as Error).message.split('\n')[0]}`,
         { cause: error },
       );
@@ -180,7 +181,7 @@ export class BrowserPool {
     });
     if (this.closed) {
       await browser.close();
-      throw new RenderError('RENDER_FAILED', 'the renderer is closed');
+      throw new RenderError(ErrorCode.RENDER_FAILED, 'the renderer is closed');
     }
     this.current = generation;
     return generation;

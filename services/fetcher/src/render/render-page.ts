@@ -1,3 +1,4 @@
+import { ErrorCode } from '@crawler/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { RenderError } from './render-errors.js';
 import type { RenderNetwork } from './render-network.js';
@@ -80,7 +81,7 @@ export async function renderPage(
     result.html = await within(page.content(), SNAPSHOT_TIMEOUT_MS);
   } catch (cause) {
     throw new RenderError(
-      'RENDER_TIMEOUT',
+      ErrorCode.RENDER_TIMEOUT,
       `no DOM could be read from ${plan.url}: ${(cause as Error).message.split('\n')[0]}`,
       { cause },
     );

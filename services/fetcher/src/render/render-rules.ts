@@ -1,18 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '@crawler/core';
+import { ConfigError, regexSource } from '@crawler/core';
 import { z } from 'zod';
-
-const regexSource = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'not a valid regular expression' },
-);
 
 /**
  * One rule of the per-site rule base: the first rule whose pattern matches a URL decides.

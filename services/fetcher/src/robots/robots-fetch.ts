@@ -1,3 +1,4 @@
+import { ErrorCode } from '@crawler/core';
 import type { Hop } from '@crawler/core';
 import type { HttpClient } from '../http-client.js';
 import { outcomeOfError } from '../outcome.js';
@@ -67,7 +68,7 @@ export async function fetchRobots(
           record: {
             kind: 'unavailable',
             httpStatus: response.status,
-            errorCode: 'CONTENT_ENCODING_UNSUPPORTED',
+            errorCode: ErrorCode.CONTENT_ENCODING_UNSUPPORTED,
             fetchedAt: now(),
           },
         };

@@ -1,7 +1,8 @@
 /**
  * A light element tree, built during the one parsing pass for main-content extraction: tag,
  * id/class signature, children (elements and text), and statistics filled in afterwards.
- * It holds no attributes beyond what the scorer reads, so it costs far less than a full DOM.
+ * It holds no attributes beyond what the scorer and the Markdown renderer read, so it costs far
+ * less than a full DOM.
  */
 export interface ContentNode {
   tag: string;
@@ -13,6 +14,10 @@ export interface ContentNode {
   itemprop: string | null;
   /** hidden attribute, aria-hidden="true" or an inline display:none / visibility:hidden. */
   hidden: boolean;
+  /** A link's href, an image's src (its data-src when src is missing or inline data), as written. */
+  url: string | null;
+  /** An image's alt text. */
+  alt: string | null;
   parent: ContentNode | null;
   children: ContentChild[];
   /** Visible characters below this node, whitespace not counted. */
@@ -42,12 +47,21 @@ export function createNode(
       attributes.hidden !== undefined ||
       attributes['aria-hidden'] === 'true' ||
       (style !== undefined && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)),
+    url: tag === 'a' ? (attributes.href ?? null) : tag === 'img' ? imageSource(attributes) : null,
+    alt: tag === 'img' ? (attributes.alt ?? null) : null,
     parent,
     children: [],
     textChars: 0,
     linkChars: 0,
     commas: 0,
   };
+}
+
+/** Lazy-loading pages put a placeholder (often inline data) in src and the image in data-src. */
+function imageSource(attributes: Record<string, string>): string | null {
+  const src = attributes.src;
+  if (src && !src.startsWith('data:')) return src;
+  return attributes['data-src'] ?? src ?? null;
 }
 
 /** Elements that start a new line of text when flattened. */

@@ -7,7 +7,10 @@ const sentence = (topic: string, i: number) =>
   `The ${topic} report, published on day ${i}, explains in some detail why the numbers moved, who was asked, and what changes next.`;
 const paragraphs = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `<p>${sentence(topic, i)}</p>`).join('');
-const mainText = (html: string, title: string | null = null) => extractMainContent(treeOf(html).root, title);
+const mainText = (html: string, title: string | null = null) => {
+  const { text, method } = extractMainContent(treeOf(html).root, title);
+  return { text, method };
+};
 
 const page = `<body>
   <header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav></header>

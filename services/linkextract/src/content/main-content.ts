@@ -11,6 +11,9 @@ export interface MainContent {
   text: string;
   /** How the content was found: a scored container, or the whole page when nothing stood out. */
   method: 'scored' | 'page';
+  /** The elements the text was rendered from, and the subtrees left out of them: the Markdown renders the same. */
+  parts: ContentNode[];
+  removed: ReadonlySet<ContentNode>;
 }
 
 /**
@@ -48,7 +51,7 @@ function extractWithin(root: ContentNode, title: string | null): MainContent {
     if (previous && repeats(previous.attempt, previous.result, attempt)) continue;
     const result = attemptExtraction(root, title, attempt);
     previous = { attempt, result };
-    if (!best || result.text.length > best.text.length) best = { text: result.text, method: result.method };
+    if (!best || result.text.length > best.text.length) best = result;
     if (result.text.length >= ENOUGH_TEXT) return best;
   }
   return best!;
@@ -106,6 +109,8 @@ function attemptExtraction(root: ContentNode, title: string | null, attempt: Att
     return {
       text: renderText([root], (node) => removed.has(node)),
       method: 'page',
+      parts: [root],
+      removed,
       classRemovals,
       weighted,
       cleanRemovals: 0,
@@ -122,6 +127,8 @@ function attemptExtraction(root: ContentNode, title: string | null, attempt: Att
   return {
     text: renderText(parts, (node) => removed.has(node)),
     method: 'scored',
+    parts,
+    removed,
     classRemovals,
     weighted,
     cleanRemovals,

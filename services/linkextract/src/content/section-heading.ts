@@ -1,6 +1,7 @@
 import { isNode, type ContentNode } from './content-node.js';
 
-const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** The heading elements. */
+export const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const VISIBLE = /\S/;
 
 /**

@@ -15,6 +15,7 @@ const limits: ExtractLimits = {
   maxElements: 10_000,
   maxNesting: 256,
   maxParseMs: 5000,
+  maxMarkdownChars: 20_000,
 };
 const options = { limits, maxInputBytes: 64 * 1024, extract: { textLinks: true, feedLinks: false, robotsAgent: null } };
 const hrefs = (links: { href: string }[]) => links.map((link) => link.href);

@@ -14,6 +14,8 @@ export interface DocumentInput {
   charset: string | null;
   /** When the body was fetched, epoch ms (default now): a sitemap lastmod later than this is ignored. */
   fetchedAt?: number;
+  /** The URL the body came from: the Markdown's links and images are made absolute against it. */
+  url?: string;
 }
 
 export interface DocumentOptions {
@@ -65,7 +67,7 @@ export async function extractDocument(input: DocumentInput, options: DocumentOpt
     bytes,
     charset ?? (kind === 'feed' || kind === 'sitemap' ? xmlDeclaredCharset(bytes) : null),
   );
-  const extraction = extractByKind(kind, decoded.text, options, input.fetchedAt ?? Date.now());
+  const extraction = extractByKind(kind, decoded.text, options, input.fetchedAt ?? Date.now(), input.url ?? null);
   extraction.warnings.unshift(...warnings);
   return { kind, charset: decoded.charset, source: decoded.text, extraction };
 }
@@ -75,11 +77,12 @@ function extractByKind(
   text: string,
   options: DocumentOptions,
   fetchedAt: number,
+  url: string | null,
 ): PageExtraction {
   const { limits } = options;
   switch (kind) {
     case 'html':
-      return extractHtml(text, limits, options.extract);
+      return extractHtml(text, limits, options.extract, url);
     case 'feed':
       return extractFeed(text, limits.maxLinks, limits.maxAnchorChars);
     case 'sitemap':

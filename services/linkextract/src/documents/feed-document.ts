@@ -72,5 +72,6 @@ export function extractFeed(xml: string, maxLinks: number, maxAnchorChars: numbe
     links: links.links,
     linksOverflow: links.overflow,
     textMethod: 'document',
+    markdown: null,
   };
 }

@@ -69,5 +69,6 @@ export function extractSitemap(xml: string, maxLinks: number, fetchedAt: number 
     links: links.links,
     linksOverflow: links.overflow,
     textMethod: 'document',
+    markdown: null,
   };
 }

@@ -17,5 +17,6 @@ export function extractPlainText(text: string, maxLinks: number, maxTextChars: n
     links: links.links,
     linksOverflow: links.overflow,
     textMethod: 'document',
+    markdown: null,
   };
 }

@@ -1,7 +1,11 @@
-import { CrawlerError } from '@crawler/core';
+import { CrawlerError, ErrorCode } from '@crawler/core';
 
 export type AdminErrorCode =
-  'ADMIN_UNAUTHORIZED' | 'ADMIN_BAD_REQUEST' | 'ADMIN_NOT_FOUND' | 'ADMIN_CONFLICT' | 'ADMIN_BODY_TOO_LARGE';
+  | typeof ErrorCode.ADMIN_UNAUTHORIZED
+  | typeof ErrorCode.ADMIN_BAD_REQUEST
+  | typeof ErrorCode.ADMIN_NOT_FOUND
+  | typeof ErrorCode.ADMIN_CONFLICT
+  | typeof ErrorCode.ADMIN_BODY_TOO_LARGE;
 
 const HTTP_STATUS: Record<AdminErrorCode, number> = {
   ADMIN_UNAUTHORIZED: 401,

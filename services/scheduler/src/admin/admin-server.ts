@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BackendError, errorMessage, type Logger } from '@crawler/core';
+import { BackendError, errorMessage, type Logger, ErrorCode } from '@crawler/core';
 import { AdminRequestError } from './admin-errors.js';
 import { createTokenCheck } from './admin-token.js';
 import type { SchedulerAdmin } from './scheduler-admin.js';
@@ -87,7 +87,7 @@ export async function startAdminServer(
       return send(
         response,
         401,
-        { error: 'ADMIN_UNAUTHORIZED', message: 'send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>' },
+        { error: ErrorCode.ADMIN_UNAUTHORIZED, message: 'send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>' },
         { 'www-authenticate': 'Bearer' },
       );
     }
@@ -96,7 +96,7 @@ export async function startAdminServer(
     if (!route) {
       const known = routes.some((candidate) => candidate.path.test(url.pathname));
       return send(response, known ? 405 : 404, {
-        error: known ? 'ADMIN_METHOD_NOT_ALLOWED' : 'ADMIN_NOT_FOUND',
+        error: known ? ErrorCode.ADMIN_METHOD_NOT_ALLOWED : ErrorCode.ADMIN_NOT_FOUND,
         message: `${request.method} ${url.pathname}`,
       });
     }
@@ -111,7 +111,7 @@ export async function startAdminServer(
       const status = error instanceof BackendError ? 503 : 500;
       log.error({ method: request.method, path: url.pathname, err: errorMessage(error) }, 'admin request failed');
       send(response, status, {
-        error: status === 503 ? 'BACKEND_UNAVAILABLE' : 'UNEXPECTED',
+        error: status === 503 ? ErrorCode.BACKEND_UNAVAILABLE : ErrorCode.UNEXPECTED,
         message: errorMessage(error),
       });
     }
@@ -137,7 +137,7 @@ function decodePart(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch (cause) {
-    throw new AdminRequestError('ADMIN_BAD_REQUEST', `bad percent-encoding in the path: ${part}`, { cause });
+    throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, `bad percent-encoding in the path: ${part}`, { cause });
   }
 }
 
@@ -158,7 +158,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES)
-      throw new AdminRequestError('ADMIN_BODY_TOO_LARGE', `request body over ${MAX_BODY_BYTES} bytes`);
+      throw new AdminRequestError(ErrorCode.ADMIN_BODY_TOO_LARGE, `request body over ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -166,6 +166,6 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new AdminRequestError('ADMIN_BAD_REQUEST', `body is not JSON: ${errorMessage(cause)}`, { cause });
+    throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, `body is not JSON: ${errorMessage(cause)}`, { cause });
   }
 }

@@ -9,6 +9,7 @@ import {
   type LinkBaseStats,
   type LinkRecord,
   type Logger,
+  ErrorCode,
 } from '@crawler/core';
 import type { ControlState } from '../control-state.js';
 import type { FrontierEmitter } from '../frontier-emitter.js';
@@ -73,12 +74,12 @@ export class SchedulerAdmin {
       job = parseCrawlJob(raw, 'crawl job');
     } catch (error) {
       if (error instanceof ConfigError)
-        throw new AdminRequestError('ADMIN_BAD_REQUEST', error.message, { cause: error });
+        throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, error.message, { cause: error });
       throw error;
     }
     if (job.id === this.deps.jobs.defaultJob.id)
       throw new AdminRequestError(
-        'ADMIN_CONFLICT',
+        ErrorCode.ADMIN_CONFLICT,
         `job "${job.id}" is the scheduler's job file; give the new job another id`,
       );
     await this.deps.control.saveJob(raw as { id: string });
@@ -93,10 +94,10 @@ export class SchedulerAdmin {
   async addSeeds(jobId: string, urls: unknown): Promise<{ inserted: number; known: number; invalid: string[] }> {
     const job = this.requireJob(jobId);
     if (!Array.isArray(urls) || urls.some((url) => typeof url !== 'string'))
-      throw new AdminRequestError('ADMIN_BAD_REQUEST', 'body must be {"urls": ["http://...", ...]}');
+      throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, 'body must be {"urls": ["http://...", ...]}');
     if (urls.length > MAX_SEEDS_PER_REQUEST)
       throw new AdminRequestError(
-        'ADMIN_BAD_REQUEST',
+        ErrorCode.ADMIN_BAD_REQUEST,
         `at most ${MAX_SEEDS_PER_REQUEST} seeds per request, got ${urls.length}`,
       );
     const now = this.deps.now();
@@ -126,7 +127,7 @@ export class SchedulerAdmin {
   /** A queue is a host (the politeness key); pausing one keeps its URLs in the link base, untouched. */
   async setQueuePaused(queueKey: string, paused: boolean): Promise<{ pausedQueues: string[] }> {
     if (!queueKey || queueKey.length > 300)
-      throw new AdminRequestError('ADMIN_BAD_REQUEST', 'name a host, as host or host:port');
+      throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, 'name a host, as host or host:port');
     const control = await this.deps.control.setQueuePaused(queueKey.toLowerCase(), paused);
     this.deps.log.info({ queue: queueKey, paused }, paused ? 'host paused' : 'host resumed');
     return { pausedQueues: control.pausedQueues };
@@ -135,10 +136,10 @@ export class SchedulerAdmin {
   /** The record of one URL, canonicalized as the default job does. */
   async record(url: string): Promise<LinkRecord> {
     const canonical = canonicalUrl(url, undefined, jobCanonicalizeOptions(this.deps.jobs.defaultJob));
-    if (!canonical) throw new AdminRequestError('ADMIN_BAD_REQUEST', `not an http(s) URL: ${url}`);
+    if (!canonical) throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, `not an http(s) URL: ${url}`);
     const id = urlId(canonical);
     const record = (await this.deps.linkbase.getMany([id])).get(id);
-    if (!record) throw new AdminRequestError('ADMIN_NOT_FOUND', `the link base does not know ${canonical}`);
+    if (!record) throw new AdminRequestError(ErrorCode.ADMIN_NOT_FOUND, `the link base does not know ${canonical}`);
     return record;
   }
 
@@ -155,7 +156,7 @@ export class SchedulerAdmin {
 
   private requireJob(jobId: string): CrawlJob {
     if (!this.deps.jobs.has(jobId))
-      throw new AdminRequestError('ADMIN_NOT_FOUND', `no crawl job "${jobId}" (see GET /jobs)`);
+      throw new AdminRequestError(ErrorCode.ADMIN_NOT_FOUND, `no crawl job "${jobId}" (see GET /jobs)`);
     return this.deps.jobs.get(jobId);
   }
 }

@@ -1,4 +1,12 @@
-import { canonicalize, createLinkRecord, jobCanonicalizeOptions, type CrawlJob, type LinkRecord } from '@crawler/core';
+import {
+  canonicalize,
+  createLinkRecord,
+  fetchNow,
+  jobCanonicalizeOptions,
+  withNextFetch,
+  type CrawlJob,
+  type LinkRecord,
+} from '@crawler/core';
 import { discoveryPlan } from '../policy/recrawl-plan.js';
 
 /** A queued record for a URL an operator gave (seed, sitemap, monitored URL), due now; null if it is not an http(s) URL. */
@@ -11,10 +19,14 @@ export function givenUrlRecord(
 ): LinkRecord | null {
   const canonical = canonicalize(url, undefined, jobCanonicalizeOptions(job));
   if (!canonical.ok) return null;
-  const record = createLinkRecord(
-    canonical.url,
-    { jobId: job.id, source, depth: 0, discoveredAt: at, nextFetchAt: at, rank: random() },
-    canonical.parsed,
+  const record = withNextFetch(
+    createLinkRecord(
+      canonical.url,
+      { jobId: job.id, source, depth: 0, discoveredAt: at, rank: random() },
+      canonical.parsed,
+    ),
+    fetchNow,
+    at,
   );
   return { ...record, ...discoveryPlan(record) };
 }
@@ -41,5 +53,5 @@ export function jobStartRecords(job: CrawlJob, at: number, random: () => number)
  */
 export function readmitRefusedSeed(record: LinkRecord, at: number): LinkRecord | null {
   if (record.status !== 'blocked' || record.lastOutcome !== 'blocked_address') return null;
-  return { ...record, status: 'queued', nextFetchAt: at, consecutiveFailures: 0, leaseUntil: 0 };
+  return withNextFetch({ ...record, status: 'queued', consecutiveFailures: 0, leaseUntil: 0 }, fetchNow, at);
 }

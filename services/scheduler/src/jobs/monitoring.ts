@@ -1,4 +1,4 @@
-import { type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
+import { fetchNow, withNextFetch, type LinkBase, type LinkRecord, type Logger } from '@crawler/core';
 import type { JobRegistry } from './job-registry.js';
 import { givenUrlRecord } from './job-seeds.js';
 
@@ -17,7 +17,7 @@ export function periodStart(now: number, every: number): number {
 export function monitorRecord(record: LinkRecord, start: number, now: number): LinkRecord | null {
   if (!MONITORED_STATUSES.has(record.status) || record.leaseUntil > now || record.nextFetchAt <= now) return null;
   if (record.lastSeenAt !== null && record.lastSeenAt >= start) return null;
-  return { ...record, nextFetchAt: now, trafficClass: 'freshness', level: 0 };
+  return withNextFetch({ ...record, trafficClass: 'freshness', level: 0 }, fetchNow, now);
 }
 
 /**
