@@ -186,14 +186,8 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       if (observed === 'learned') options.logger?.info({ host: page.host }, 'site template learned');
       if (lookup) metrics.candidates(lookup.pages.length);
 
-      let { decided, inheritedVerdict } = await recheckStoredVersion(
-        page,
-        analysis,
-        template,
-        templateVersion,
-        exact,
-        previous,
-      );
+      const rechecked = await recheckStoredVersion(page, analysis, template, templateVersion, exact, previous);
+      let { decided, inheritedVerdict } = rechecked;
       const fresh = decided.change === 'new' || decided.change === 'changed';
       if (fresh && decided.ownsRegistration && lookup && lookup.pages.length > 0) {
         const near = await findNearDuplicate(page, lookedUp!, analysis.digest, lookup);
@@ -273,7 +267,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
           change: decided.change,
           duplicateOf: decided.duplicateOf,
           distance: decided.distance,
-          digest: analysis.digest,
+          digest: rechecked.recordedDigest ?? analysis.digest,
           rawDigest: analysis.rawDigest,
           verdict: verdict.label,
         }),

@@ -1,4 +1,4 @@
-import type { PageStore, ParsedPage } from '@crawler/core';
+import type { PageStore, ParsedPage, StoredPage } from '@crawler/core';
 import { analyzePage, type PageAnalysis } from './analyze-page.js';
 import type { DigestAlgorithm } from './content-digest.js';
 import { needsTemplateRecheck } from './decide-change.js';
@@ -11,13 +11,18 @@ export interface Rechecked {
   decided: Decided;
   /** The verdict of the stored version, when this fetch is that version again. */
   inheritedVerdict: string | null;
+  /**
+   * The digest the link base records: the stored version's when this fetch repeats it, so an edit
+   * made between the two fetches is stored by the next one.
+   */
+  recordedDigest: string | null;
 }
 
 /**
  * The template recheck. A "changed" page whose previous digest was made with another template (the
  * template was learned or relearned since) may have changed only by the template: its last stored
- * version, digested with today's template, says. So does a "new" page of a URL fetched before the link
- * base recorded that fetch (a redelivered frontier request): "changed" if its stored version differs.
+ * version, digested with today's template, says. A "new" page of a URL fetched before the link base
+ * recorded that fetch (a redelivered frontier request) is "unchanged" once that fetch's page is stored.
  * Bytes identical to an earlier fetch of the URL settle it without the read. "Unchanged" against a
  * fetch the link base never recorded needs that fetch's page in the store.
  */
@@ -45,9 +50,9 @@ export function createStoredVersionRecheck(options: {
     return analyzePage(stored, template, algorithm).digest === digest ? 'unchanged' : 'changed';
   }
 
-  /** Whether a version of the page from another fetch is in the page store. */
-  async function storedBefore(page: ParsedPage): Promise<boolean> {
-    return (await pages.get(page.url, { versions: 2 })).some((version) => version.fetchedAt !== page.fetchedAt);
+  /** The newest version of the page from another fetch in the page store. */
+  async function storedVersion(page: ParsedPage): Promise<StoredPage | undefined> {
+    return (await pages.get(page.url, { versions: 2 })).find((version) => version.fetchedAt !== page.fetchedAt);
   }
 
   async function recheckTemplate(
@@ -58,15 +63,27 @@ export function createStoredVersionRecheck(options: {
     exact: ExactDecision,
     previous: Registration | null,
   ): Promise<Rechecked> {
-    const refetched = exact.change === 'new' && exact.fetchedBefore;
-    if (!refetched && !needsTemplateRecheck(exact.change, previous, templateVersion))
-      return { decided: exact, inheritedVerdict: null };
+    // A repeat of a fetch the link base never recorded (a lease lost in an outage, seconds later) is that
+    // scheduled fetch again: once its page is stored, not a second version - per-request noise a
+    // template does not strip cannot be told from an edit.
+    if (exact.change === 'new' && exact.fetchedBefore) {
+      const stored = await storedVersion(page);
+      metrics.recheck(stored ? 'unchanged' : 'missing');
+      return stored
+        ? { decided: { ...exact, change: 'unchanged' }, inheritedVerdict: null, recordedDigest: stored.digest }
+        : { decided: exact, inheritedVerdict: null, recordedDigest: null };
+    }
+    if (!needsTemplateRecheck(exact.change, previous, templateVersion))
+      return { decided: exact, inheritedVerdict: null, recordedDigest: null };
     const result = exact.rawSeenBefore ? 'unchanged' : await compareStored(page, template, analysis.digest);
     metrics.recheck(result);
     if (result === 'unchanged')
-      return { decided: { ...exact, change: 'unchanged' }, inheritedVerdict: previous?.verdict ?? null };
-    if (result === 'changed' && refetched) return { decided: { ...exact, change: 'changed' }, inheritedVerdict: null };
-    return { decided: exact, inheritedVerdict: null };
+      return {
+        decided: { ...exact, change: 'unchanged' },
+        inheritedVerdict: previous?.verdict ?? null,
+        recordedDigest: null,
+      };
+    return { decided: exact, inheritedVerdict: null, recordedDigest: null };
   }
 
   return async function recheck(
@@ -81,8 +98,8 @@ export function createStoredVersionRecheck(options: {
     // A fetch of this URL the link base never recorded (a crash or a rebalance in between) may have
     // died after registering its digests and before storing its page: "unchanged" against it holds
     // only if that page is stored.
-    if (unrecordedFetch(page, exact) && rechecked.decided.change === 'unchanged' && !(await storedBefore(page)))
-      return { decided: { ...exact, change: 'new' }, inheritedVerdict: null };
+    if (unrecordedFetch(page, exact) && rechecked.decided.change === 'unchanged' && !(await storedVersion(page)))
+      return { decided: { ...exact, change: 'new' }, inheritedVerdict: null, recordedDigest: null };
     return rechecked;
   };
 }
