@@ -16,6 +16,7 @@ for command in "${!PACKAGE_OF[@]}"; do
   command -v "$command" >/dev/null 2>&1 || [[ -x "/usr/sbin/$command" ]] || missing+=("${PACKAGE_OF[$command]}")
 done
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # The real-web bed's sites (deploy/local/versions.env); stack.sh up realweb would install them too.
 . deploy/local/versions.env
 for root_and_package in "$REALWEB_PYTHON_ROOT:python3-doc" "$REALWEB_POSTGRES_ROOT:postgresql-doc-15" "$REALWEB_GIT_ROOT:git-doc"; do
@@ -49,3 +50,17 @@ requirements=test/python-requirements.txt
 python3 -m pip install --user --quiet --disable-pip-version-check -r "$requirements" 2>/dev/null \
   || python3 -m pip install --user --quiet --disable-pip-version-check --break-system-packages -r "$requirements" \
   || { echo "could not install $requirements: run  python3 -m pip install --user -r $requirements" >&2; exit 2; }
+
+# The replay tools, in a virtualenv named after their requirements' hash (test/support/replay-tools.ts finds it).
+replay_requirements=test/replay-requirements.txt
+replay_hash=$(sha256sum "$replay_requirements" | cut -c1-12)
+replay_venv="${CRAWLER_STACK_CACHE:-$HOME/.cache/crawler-stack}/replay-venv-$replay_hash"
+# A venv cannot be moved (its scripts name their interpreter by path): built in place, marked complete last.
+if [[ ! -f "$replay_venv/.complete" ]]; then
+  echo "test prerequisites: installing $replay_requirements into $replay_venv" >&2
+  rm -rf "$replay_venv"
+  python3 -m venv "$replay_venv" \
+    && "$replay_venv/bin/pip" install --quiet --disable-pip-version-check -r "$replay_requirements" \
+    && touch "$replay_venv/.complete" \
+    || { echo "could not install $replay_requirements into $replay_venv" >&2; exit 2; }
+fi

@@ -341,13 +341,13 @@ describe('the crawl as a data team reads it', () => {
     const service = await startServiceProcess(
       'linkextract',
       'linkextract-incompatible',
-      { ...env, CRAWLER_SCHEMAS_DIR: schemas },
+      { ...env, CRAWLER_SCHEMAS_DIR: schemas.dir },
       dir,
     );
     expect(await service.exited).toBe(1);
     const log = readFileSync(service.logFile, 'utf8');
     expect(log).toContain(
-      `crawler.StoredPage v3 (schemas/avro/crawler.StoredPage.avsc) is not BACKWARD compatible with the latest version the schema registry holds for ${prefix}crawl.pages-value`,
+      `crawler.StoredPage v${schemas.version} (schemas/avro/crawler.StoredPage.avsc) is not BACKWARD compatible with the latest version the schema registry holds for ${prefix}crawl.pages-value`,
     );
   }, 60_000);
 
@@ -393,23 +393,25 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown
 
 /**
  * A copy of schemas/ whose StoredPage gains a field without a default: new readers could not read
- * the pages already written, which is what BACKWARD compatibility forbids. Pinned as version 3.
+ * the pages already written, which is what BACKWARD compatibility forbids. Pinned as the next version.
  */
-function incompatibleStoredPage(target: string): string {
+function incompatibleStoredPage(target: string): { dir: string; version: number } {
   cpSync(schemasDir(), target, { recursive: true });
-  const current = join(target, 'avro', 'crawler.StoredPage.avsc');
-  const schema = JSON.parse(readFileSync(current, 'utf8')) as { fields: unknown[] };
-  renameSync(current, join(target, 'history', 'crawler.StoredPage.v2.avsc'));
-  schema.fields.push({ name: 'crawlRegion', type: 'string' });
-  writeFileSync(current, JSON.stringify(schema, null, 2));
   const lock = JSON.parse(readFileSync(join(target, 'fingerprints.json'), 'utf8')) as Record<
     string,
     { version: number; fingerprint: string }[]
   >;
+  const versions = lock[Schemas.StoredPage]!;
+  const latest = versions[versions.length - 1]!.version;
+  const current = join(target, 'avro', 'crawler.StoredPage.avsc');
+  const schema = JSON.parse(readFileSync(current, 'utf8')) as { fields: unknown[] };
+  renameSync(current, join(target, 'history', `crawler.StoredPage.v${latest}.avsc`));
+  schema.fields.push({ name: 'crawlRegion', type: 'string' });
+  writeFileSync(current, JSON.stringify(schema, null, 2));
   const fingerprint = fingerprintHex(
     rabinFingerprint(JSON.stringify(avro.Type.forSchema(schema as avro.Schema).schema())),
   );
-  lock[Schemas.StoredPage]!.push({ version: 3, fingerprint });
+  versions.push({ version: latest + 1, fingerprint });
   writeFileSync(join(target, 'fingerprints.json'), JSON.stringify(lock, null, 2));
-  return target;
+  return { dir: target, version: latest + 1 };
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,11 @@ import { stackAddresses, repoRoot } from '../reliability/support/stack-env.js';
 import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { waitFor } from '@crawler/core/testing';
+import type { CdxjFields } from '@crawler/core';
+import { indexedCaptures, WarcPageStore } from '@crawler/embedded';
+import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from '../archive/replayed-page.js';
+import { expectRequestBesideEachResponse } from '../archive/request-records.js';
+import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck } from '../support/replay-tools.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
 import { bedTruth, loadBed, scoreCrawl, type BedScore, type CrawlStores } from '../../bench/src/realweb/bed-client.js';
 
@@ -67,6 +72,7 @@ describe('crawler run on the real-web bed', () => {
     const token = await crawl('embedded', ['--out', out]);
     const first = await scoreCrawl(truthFile, token, { out });
     expectRightAgainstTheTruth(first);
+    await expectReplayable(out);
     // Every page is due again after 30 days at most: one run asks for each with its validators.
     const later = await crawl('recrawl', ['--out', out, '--clock-offset', '31d']);
     const recrawl = await scoreCrawl(truthFile, later, { out });
@@ -84,8 +90,7 @@ describe('crawler run on the real-web bed', () => {
     const token = newToken('killed');
     const child = spawn(process.execPath, crawlArgs(token, ['--out', out]), { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const index = join(out, 'warc', 'pages.cdxj');
-    await waitFor(() => existsSync(index) && readFileSync(index, 'utf8').split('\n').length > 700, 300_000, 100);
+    await waitFor(() => indexedCaptures(join(out, 'warc')).length > 700, 300_000, 100);
     child.kill('SIGKILL');
     await exited;
     const leasedAtKill = leasedUrls(join(out, 'linkbase'), Date.now());
@@ -108,12 +113,9 @@ describe('crawler run on the real-web bed', () => {
         process.stderr.write(`cleanup of ${names.CRAWLER_TOPIC_PREFIX}*: ${problem}\n`);
     }, 60_000);
 
-    it('HBase rows and Elasticsearch documents', async () => {
-      const token = await crawl('stack', ['--stack', '--out', join(scratch, 'stack')], {
-        REDIS_CLUSTER_NODES: '',
-        ...stack,
-        ...names,
-      });
+    it('HBase rows and Elasticsearch documents; the archive exported from HBase replays', async () => {
+      const env = { REDIS_CLUSTER_NODES: '', ...stack, ...names };
+      const token = await crawl('stack', ['--stack', '--out', join(scratch, 'stack')], env);
       const stores: CrawlStores = {
         elasticsearchUrl: stack.ELASTICSEARCH_URL,
         index: names.ELASTICSEARCH_INDEX,
@@ -121,9 +123,57 @@ describe('crawler run on the real-web bed', () => {
         table: names.HBASE_TABLE,
       };
       expectRightAgainstTheTruth(await scoreCrawl(truthFile, token, stores));
-    }, 480_000);
+      // Laid out as an embedded crawl's folder keeps its WARC files, so both are checked alike.
+      const archive = join(scratch, 'stack-archive');
+      mkdirSync(archive);
+      await run(
+        process.execPath,
+        [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'warc', '--from-stack', join(archive, 'warc')],
+        { env: { ...process.env, ...env } },
+      );
+      await expectReplayable(archive);
+    }, 600_000);
   });
 });
+
+/**
+ * The crawl as a web archive: warcio finds every digest right and a request record beside each
+ * response, its WACZ passes `wacz validate`, and pywb replays it into Chromium from the crawler's
+ * own index: a page of each site with the title and main text nginx serves, and a duplicate's
+ * revisit as its original.
+ */
+async function expectReplayable(out: string): Promise<void> {
+  const warc = join(out, 'warc');
+  const files = readdirSync(warc)
+    .filter((name) => name.endsWith('.warc.gz'))
+    .map((name) => join(warc, name));
+  const check = warcioCheck(files);
+  expect(check.code, check.output.slice(-2000)).toBe(0);
+  expect(check.failed).toBe(0);
+  expectRequestBesideEachResponse(files);
+  const wacz = `${out}.wacz`;
+  await run(process.execPath, [join(repoRoot, 'packages/cli/dist/main.js'), 'export', 'wacz', out, wacz]);
+  const validation = waczValidate(wacz);
+  expect(validation.code, validation.output).toBe(0);
+  const replay = await replayWacz(wacz);
+  const browser = await launchReplayBrowser();
+  const store = await WarcPageStore.open(warc, { readOnly: true });
+  try {
+    const captures = indexedCaptures(warc);
+    const bySite = new Map<string, CdxjFields>();
+    for (const capture of captures)
+      if (capture.mime === 'text/html' && !bySite.has(new URL(capture.url).origin))
+        bySite.set(new URL(capture.url).origin, capture);
+    expect(bySite.size).toBe(3);
+    for (const capture of bySite.values())
+      await expectReplayedAsServed(browser, replay, capture, (await store.get(capture.url))[0]!);
+    await expectRevisitReplayedAsOriginal(browser, replay, captures, store);
+  } finally {
+    await store.close();
+    await browser.close();
+    await replay.close();
+  }
+}
 
 /** URLs the embedded link base held a lease on at `now`, read from its files (the last line of a record wins). */
 function leasedUrls(dir: string, now: number): Set<string> {

@@ -271,14 +271,19 @@ def stored_from_warc(out_dir):
             continue
         for headers, block in warc_records(os.path.join(warc_dir, name)):
             url = headers.get('warc-target-uri')
+            if url is None:  # the warcinfo record that opens each file
+                continue
             entry = stored.setdefault(url, {'responses': 0, 'text': None})
             if headers.get('warc-type') == 'response':
                 entry['responses'] += 1
             elif headers.get('warc-type') == 'metadata':
                 try:
-                    entry['text'] = json.loads(block).get('text')
+                    text = json.loads(block).get('text')
                 except ValueError:
-                    pass
+                    continue
+                # A revisit's metadata holds no text: the page's stays the one it was stored with.
+                if text is not None:
+                    entry['text'] = text
     return stored
 
 
@@ -319,7 +324,7 @@ def linkbase_from_elasticsearch(es_url, index):
 
 
 def stored_from_hbase(rest_url, table):
-    """Per URL: the number of versions of its row (row key = SURT; the URL is in the stored page's cells)."""
+    """Per URL: the number of page versions of its row (row key = SURT; the URL is in the stored page's cells)."""
     import base64
 
     stored = {}
@@ -340,7 +345,12 @@ def stored_from_hbase(rest_url, table):
                 rows = json.loads(response.read())['Row']
             for row in rows:
                 key = base64.b64decode(row['key']).decode('utf-8', 'replace')
-                versions = {cell['timestamp'] for cell in row['Cell']}
+                # A revisit (p:revisit) is a capture of bytes stored elsewhere, not a page version.
+                versions = {
+                    cell['timestamp'] for cell in row['Cell'] if base64.b64decode(cell['column']) != b'p:revisit'
+                }
+                if not versions:
+                    continue
                 entry = stored.setdefault(key, {'responses': 0, 'text': None})
                 entry['responses'] = max(entry['responses'], len(versions))
     finally:

@@ -33,6 +33,7 @@ export function createParsedPageBuilder(): PageParser {
       charset: content.charset,
       charsetSource: 'header',
       headers: {},
+      requestHeaders: {},
       fetchedAt,
       durationMs: 1,
       etag: null,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger, type ParsedPage, type StageContext, type StatusUpdate } from '@crawler/core';
 import { createDedupStage, createHttpJudge, createRulesJudge, loadDedupConfig, type Judge } from '@crawler/dedup';
 import { MemoryFingerprintStore } from '@crawler/embedded';
+import { discardPages } from './dedup-throughput.js';
 
 export interface VerdictCacheRow {
   judge: string;
@@ -88,12 +89,6 @@ export async function measureVerdictCache(
   changedShare: number,
 ): Promise<VerdictCacheRow> {
   const settings = loadDedupConfig({ env: {} });
-  const discard = {
-    put: async () => undefined,
-    get: async () => [],
-    flush: async () => undefined,
-    close: async () => undefined,
-  };
   const changedEvery = Math.round(1 / changedShare);
   const best = { cached: Infinity, rejudged: Infinity };
   const calls = { cached: 0, rejudged: 0 };
@@ -105,7 +100,7 @@ export async function measureVerdictCache(
       const store = new MemoryFingerprintStore();
       const stage = createDedupStage({
         fingerprints: store,
-        pages: discard,
+        pages: discardPages,
         settings,
         judge: mode === 'cached' ? judge : null,
         logger: silentLogger(),

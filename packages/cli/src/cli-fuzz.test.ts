@@ -41,6 +41,7 @@ type Kind =
   | 'crawl-group'
   | 'filter'
   | 'share'
+  | 'time'
   /** Any text is a valid value (an ETag, a host, a CSS selector): only its absence can be wrong. */
   | 'free';
 
@@ -95,6 +96,8 @@ const KINDS: Record<string, Kind> = {
   since: 'duration',
   limit: 'count',
   code: 'free',
+  start: 'time',
+  end: 'time',
 };
 /** Where one command reads a flag of the same name differently. */
 const KIND_OF_COMMAND: Record<string, Kind> = {
@@ -105,6 +108,8 @@ const KIND_OF_COMMAND: Record<string, Kind> = {
   'footprint --out': 'crawl-out',
   'lag --group': 'crawl-group',
   'lag --topic': 'free',
+  'export wacz --job': 'free',
+  'export warc --job': 'free',
 };
 
 /** The bound on one command line: one that is refused takes milliseconds. */
@@ -150,7 +155,11 @@ describe('crawler command line fuzz', () => {
       unknownKeyJob: file('unknown-key.json', JSON.stringify({ seeds: ['http://a.test/'], maxPagez: 3 })),
       empty: file('empty', ''),
       badSeeds: file('bad-seeds.txt', 'http://a.test/\nnot a url at all\n'),
+      crawl: join(dir, 'crawl'),
     };
+    // A crawl's output folder as crawler export reads it.
+    mkdirSync(join(dir, 'crawl', 'warc'), { recursive: true });
+    writeFileSync(join(dir, 'crawl', 'warc', 'pages-00000.warc.gz'), '');
     env = {
       KAFKA_BROKERS: `127.0.0.1:${port}`,
       ELASTICSEARCH_URL: site,
@@ -194,6 +203,8 @@ describe('crawler command line fuzz', () => {
       'dlq list': [],
       'dlq replay': ['--dry-run'],
       'page get': ['http://a.test/page'],
+      'export wacz': [fixtures.crawl!, out],
+      'export warc': ['--from-stack', out],
     };
     const line = lines[path];
     if (!line) throw new Error(`no baseline command line for "crawler ${path}": add one that would do real work`);
@@ -226,6 +237,7 @@ describe('crawler command line fuzz', () => {
       'crawl-group': ['no-such-group'],
       filter: ['nofield', '=x'],
       share: ['abc', '', '0', '-0.5', '1.5', '0x1', '0.5x'],
+      time: ['yesterday', '', '2026-13-01', '2026-11-01T25:00', '1700000000'],
       free: [],
     };
     return values[kind];

@@ -4,6 +4,7 @@ import { checkCommand, checkHelp, checks } from './commands/check.js';
 import { demoCommand, demoHelp, flagSpec as demoFlags } from './commands/demo.js';
 import { dlqCommand, dlqHelp, flagSpec as dlqFlags } from './commands/dlq.js';
 import { errorsCommand, errorsHelp, flagSpec as errorsFlags } from './commands/errors.js';
+import { exportCommand, exportHelp, flagSpec as exportFlags } from './commands/export.js';
 import { flagSpec as footprintFlags, footprintCommand, footprintHelp } from './commands/footprint.js';
 import { flagSpec as lagFlags, lagCommand, lagHelp } from './commands/lag.js';
 import { flagSpec as pageFlags, pageCommand, pageHelp } from './commands/page.js';
@@ -99,6 +100,12 @@ export const commands: Record<string, CliCommand> = {
     help: pageHelp,
     flags: { get: pageFlags },
     run: (argv) => pageCommand(argv),
+  },
+  export: {
+    summary: "hand the crawl's archive over: WACZ, or WARC from HBase",
+    help: exportHelp,
+    flags: { wacz: exportFlags, warc: exportFlags },
+    run: (argv) => exportCommand(argv),
   },
 };
 

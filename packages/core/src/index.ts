@@ -20,3 +20,4 @@ export * from './tracing/index.js';
 export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
 export * from './files/replace-file.js';
+export * from './archive/index.js';

@@ -82,6 +82,8 @@ export interface FetchMeta {
   charset: string | null;
   charsetSource: string | null;
   headers: Record<string, string>;
+  /** Headers of the request the response answered, lowercase names; empty when not known (older messages). */
+  requestHeaders: Record<string, string>;
   fetchedAt: number;
   durationMs: number;
   etag: string | null;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { gzipMember } from './gzip-member.js';
+import { gzipMember, gzipMemberLength } from './gzip-member.js';
 
 describe('gzipMember', () => {
   it('writes the same bytes as gzip with the default window, for records from empty to past 32 KiB', () => {
@@ -12,6 +12,19 @@ describe('gzipMember', () => {
         expect(member.equals(gzipSync(bytes, { level: 6 })), `${size} bytes`).toBe(true);
         expect(gunzipSync(member).equals(bytes)).toBe(true);
       }
+    }
+  });
+});
+
+describe('gzipMemberLength', () => {
+  it('finds where each member of concatenated gzip data ends', () => {
+    const members = [Buffer.from('first record'), randomBytes(70_000), Buffer.alloc(0)].map((bytes) =>
+      gzipMember(bytes, 6),
+    );
+    let data = Buffer.concat(members);
+    for (const member of members) {
+      expect(gzipMemberLength(data)).toBe(member.length);
+      data = data.subarray(member.length);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gzipSync, inflateRawSync } from 'node:zlib';
 
 /** Deflate never looks further back than the data, and zlib's minimum lookahead must fit too. */
 const MIN_LOOKAHEAD = 262;
@@ -12,4 +12,20 @@ const MIN_LOOKAHEAD = 262;
 export function gzipMember(bytes: Buffer, level: number): Buffer {
   const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(bytes.length + MIN_LOOKAHEAD))));
   return gzipSync(bytes, { level, windowBits });
+}
+
+/** Bytes taken by the gzip member `bytes` starts with (RFC 1952: header, deflate stream, 8-byte trailer). */
+export function gzipMemberLength(bytes: Buffer): number {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new Error('not a gzip member');
+  const flags = bytes[3]!;
+  let position = 10;
+  if (flags & 4) position += 2 + bytes.readUInt16LE(position);
+  if (flags & 8) position = bytes.indexOf(0, position) + 1;
+  if (flags & 16) position = bytes.indexOf(0, position) + 1;
+  if (flags & 2) position += 2;
+  // Raw inflate stops at the end of the deflate stream and tells how much input it consumed.
+  const { engine } = inflateRawSync(bytes.subarray(position), { info: true }) as unknown as {
+    engine: { bytesWritten: number };
+  };
+  return position + engine.bytesWritten + 8;
 }

@@ -8,12 +8,14 @@ import type { WarcPageInput } from './warc-page-encoding.js';
 import { parseWarcRecords } from './warc-record.js';
 
 const page = (n: number): WarcPageInput => ({
+  kind: 'page',
   url: `http://127.0.0.1/page/${n}`,
   fetchedAt: Date.UTC(2026, 10, 24, 12, 0, n),
   httpHead: 'HTTP/1.1 200 OK\r\ncontent-type: text/html',
   body: new Uint8Array(Buffer.from(`<html><body>page ${n} ${'text '.repeat(n * 50)}</body></html>`)),
   metadata: JSON.stringify({ url: `http://127.0.0.1/page/${n}`, title: `page ${n}` }),
   truncated: null,
+  httpRequest: null,
 });
 
 describe('WarcEncoderThread', () => {
@@ -31,9 +33,9 @@ describe('WarcEncoderThread', () => {
     const thread = open(6);
     const inputs = [1, 2, 3].map(page);
     const bodies = inputs.map((input) => Buffer.from(input.body));
-    const records = await thread.encode(inputs);
-    expect(records).toHaveLength(3);
-    records.forEach((bytes, i) => {
+    const captures = await thread.encode(inputs);
+    expect(captures).toHaveLength(3);
+    captures.forEach(({ bytes }, i) => {
       const [response, metadata] = parseWarcRecords(gunzipSync(bytes));
       expect(response!.headers.get('warc-type')).toBe('response');
       expect(response!.headers.get('warc-target-uri')).toBe(`http://127.0.0.1/page/${i + 1}`);
@@ -79,9 +81,9 @@ describe('WarcEncoderThread', () => {
     const script = `
       const { WarcEncoderThread } = await import(${JSON.stringify(built)});
       const thread = new WarcEncoderThread(6);
-      const [record] = await thread.encode([{ url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}' }]);
+      const [record] = await thread.encode([{ kind: 'page', url: 'http://127.0.0.1/', fetchedAt: 0, httpHead: 'HTTP/1.1 200 OK', body: new Uint8Array(8), metadata: '{}', truncated: null}]);
       await thread.close();
-      console.log(record.length > 0 ? 'encoded' : 'empty');`;
+      console.log(record.bytes.length > 0 ? 'encoded' : 'empty');`;
     const child = spawnSync(process.execPath, ['--max-old-space-size=256', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       cwd: fileURLToPath(new URL('.', import.meta.url)),

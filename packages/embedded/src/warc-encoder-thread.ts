@@ -2,10 +2,10 @@ import { BackendError, ErrorCode } from '@crawler/core';
 import { Worker } from 'node:worker_threads';
 import { builtModule } from './built-module.js';
 import type { EncodeReply } from './warc-encoder-worker.js';
-import type { WarcPageInput } from './warc-page-encoding.js';
+import type { EncodedCapture, WarcCaptureInput } from './warc-page-encoding.js';
 
 interface Pending {
-  resolve: (records: Buffer[]) => void;
+  resolve: (captures: EncodedCapture[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -28,7 +28,7 @@ export class WarcEncoderThread {
   ) {}
 
   /** Each page's body must own its buffer: it is moved to the thread, not copied. */
-  encode(pages: WarcPageInput[]): Promise<Buffer[]> {
+  encode(captures: WarcCaptureInput[]): Promise<EncodedCapture[]> {
     const worker = this.worker ?? this.spawn();
     const id = this.nextId++;
     // Held open while a batch is out, so a process waiting on a write does not exit under it.
@@ -36,8 +36,8 @@ export class WarcEncoderThread {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage(
-        { id, pages },
-        pages.map((page) => page.body.buffer as ArrayBuffer),
+        { id, captures },
+        captures.flatMap((capture) => (capture.kind === 'page' ? [capture.body.buffer as ArrayBuffer] : [])),
       );
     });
   }
@@ -65,7 +65,12 @@ export class WarcEncoderThread {
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
       if (reply.ok)
-        batch.resolve(reply.records.map((record) => Buffer.from(record.buffer, record.byteOffset, record.byteLength)));
+        batch.resolve(
+          reply.captures.map((capture) => ({
+            ...capture,
+            bytes: Buffer.from(capture.bytes.buffer, capture.bytes.byteOffset, capture.bytes.byteLength),
+          })),
+        );
       else
         batch.reject(
           new BackendError(`cannot encode WARC records: ${reply.message}`, { code: ErrorCode.BACKEND_REFUSED }),

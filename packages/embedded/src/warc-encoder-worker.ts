@@ -1,19 +1,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { encodeWarcPage, type WarcPageInput } from './warc-page-encoding.js';
+import { encodeWarcCapture, type EncodedCapture, type WarcCaptureInput } from './warc-page-encoding.js';
 
 /** The WARC encoder's thread: encodes each batch it is sent and answers with the records' bytes. */
 export interface EncodeRequest {
   id: number;
-  pages: WarcPageInput[];
+  captures: WarcCaptureInput[];
 }
 
-export type EncodeReply = { id: number; ok: true; records: Uint8Array[] } | { id: number; ok: false; message: string };
+export type EncodeReply =
+  { id: number; ok: true; captures: EncodedCapture[] } | { id: number; ok: false; message: string };
 
 const { gzipLevel } = workerData as { gzipLevel: number };
-parentPort!.on('message', ({ id, pages }: EncodeRequest) => {
+parentPort!.on('message', ({ id, captures }: EncodeRequest) => {
   let reply: EncodeReply;
   try {
-    reply = { id, ok: true, records: pages.map((page) => encodeWarcPage(page, gzipLevel)) };
+    reply = { id, ok: true, captures: captures.map((capture) => encodeWarcCapture(capture, gzipLevel)) };
   } catch (error) {
     reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

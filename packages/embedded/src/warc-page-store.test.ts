@@ -2,12 +2,12 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Schemas, type StoredPage } from '@crawler/core';
+import { Schemas, sha1Digest, type StoredPage } from '@crawler/core';
 import { describePageStoreContract, sampleMessages } from '@crawler/core/testing';
 import { WARCParser } from 'warcio';
 import { describe, expect, it } from 'vitest';
 import { WarcPageStore } from './warc-page-store.js';
-import { base32 } from './warc-record.js';
+import { base32 } from '@crawler/core';
 
 describePageStoreContract('WARC files (embedded)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'warc-'));
@@ -24,11 +24,13 @@ describePageStoreContract('WARC files (embedded)', async () => {
 });
 
 describe('WARC output', () => {
-  it('is read by warcio as WARC/1.1 response + metadata records with valid digests', async () => {
+  it('is read by warcio as WARC/1.1: a warcinfo record, then response, request and metadata records with valid digests', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warc-'));
-    const store = await WarcPageStore.open(dir);
+    const store = await WarcPageStore.open(dir, { operator: 'Archive Team <archive@example.test>' });
     const page = sampleMessages[Schemas.StoredPage];
-    await store.put([page]);
+    // Stored before pages carried their request: no request record is made up for it.
+    const older = { ...page, url: 'http://news.example.test/older', requestHeaders: {} };
+    await store.put([page, older]);
     await store.close();
     const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
     const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
@@ -40,18 +42,33 @@ describe('WARC output', () => {
         version: record.warcHeaders.protocol,
         payload: Buffer.from(await record.readFully()),
         headers: record.warcHeaders.headers,
+        http: record.httpHeaders,
       });
     }
-    expect(records.map((r) => r.type)).toEqual(['response', 'metadata']);
-    expect(records[0]!.version).toBe('WARC/1.1');
-    expect(records[0]!.uri).toBe(page.url);
-    expect(records[0]!.payload.equals(page.body)).toBe(true);
+    expect(records.map((r) => r.type)).toEqual(['warcinfo', 'response', 'request', 'metadata', 'response', 'metadata']);
+    const request = records[2]!;
+    expect(request.uri).toBe(page.url);
+    expect(request.headers.get('WARC-Concurrent-To')).toBe(records[1]!.headers.get('WARC-Record-ID'));
+    expect(request.headers.get('Content-Type')).toBe('application/http; msgtype=request');
+    expect(request.http?.method).toBe('GET');
+    expect(request.http?.requestPath).toBe('/article/7');
+    expect(request.http?.headers.get('host')).toBe('news.example.test');
+    for (const [name, value] of Object.entries(page.requestHeaders))
+      expect(request.http?.headers.get(name), name).toBe(value);
+    const info = records[0]!.payload.toString();
+    expect(records[0]!.headers.get('WARC-Filename')).toBe(file);
+    expect(info).toMatch(/^software: crawler\/\d+\.\d+\.\d+ /m);
+    expect(info).toContain(`isPartOf: ${page.jobId}\r\n`);
+    expect(info).toContain('operator: Archive Team <archive@example.test>\r\n');
+    expect(info).toContain('robots: obey\r\n');
+    expect(records[1]!.version).toBe('WARC/1.1');
+    expect(records[1]!.uri).toBe(page.url);
+    expect(records[1]!.payload.equals(page.body)).toBe(true);
     const { createHash } = await import('node:crypto');
-    expect(records[0]!.headers.get('WARC-Payload-Digest')).toBe(
+    expect(records[1]!.headers.get('WARC-Payload-Digest')).toBe(
       `sha1:${base32(createHash('sha1').update(page.body).digest())}`,
     );
-    expect(JSON.parse(records[1]!.payload.toString())).toMatchObject({ title: page.title, markdown: page.markdown });
-    expect(readFileSync(join(dir, 'pages.cdxj'), 'utf8')).toMatch(/^test,example,news\)\/article\/7 \d{14} \{/);
+    expect(JSON.parse(records[3]!.payload.toString())).toMatchObject({ title: page.title, markdown: page.markdown });
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -113,6 +130,52 @@ describe('WARC output', () => {
     expect(base32(Buffer.from('foobar'))).toBe('MZXW6YTBOI');
     expect(base32(Buffer.from('f'))).toBe('MY');
   });
+
+  it('writes a revisit as WARC 1.1 identical-payload-digest: the HTTP head, the original and the payload digest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const page = sampleMessages[Schemas.StoredPage];
+    const payloadDigest = sha1Digest(page.body);
+    await store.put([page]);
+    await store.putRevisits([
+      {
+        url: 'http://news.example.test/copy',
+        surt: 'test,example,news)/copy',
+        jobId: page.jobId,
+        fetchedAt: page.fetchedAt + 60_000,
+        httpStatus: 200,
+        headers: { 'content-type': 'text/html', etag: '"a"' },
+        payloadDigest,
+        refersToUrl: page.url,
+        refersToDate: page.fetchedAt,
+      },
+    ]);
+    await store.close();
+    const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+    const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
+    const revisits = [];
+    for await (const record of parser) {
+      if (record.warcType !== 'revisit') continue;
+      revisits.push({
+        headers: Object.fromEntries(record.warcHeaders.headers),
+        http: Object.fromEntries(record.httpHeaders!.headers),
+        status: record.httpHeaders!.statusCode,
+        payload: Buffer.from(await record.readFully()),
+      });
+    }
+    expect(revisits).toHaveLength(1);
+    expect(revisits[0]!.headers).toMatchObject({
+      'warc-target-uri': 'http://news.example.test/copy',
+      'warc-profile': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
+      'warc-refers-to-target-uri': page.url,
+      'warc-refers-to-date': new Date(page.fetchedAt).toISOString(),
+      'warc-payload-digest': payloadDigest,
+    });
+    expect(revisits[0]!.status).toBe(200);
+    expect(revisits[0]!.http).toEqual({ 'content-type': 'text/html', etag: '"a"' });
+    expect(revisits[0]!.payload.length).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 describe('WARC output after a crash', () => {
@@ -157,7 +220,7 @@ describe('WARC output after a crash', () => {
 
   it('drops records whose index line was never written, and a torn index line, so nothing is stored twice', async () => {
     const dir = await folderWith(page('http://a.test/1', 1000), page('http://a.test/2', 2000));
-    const cdxj = join(dir, 'pages.cdxj');
+    const cdxj = join(dir, 'pages-00000.cdxj');
     const [line1, line2] = readFileSync(cdxj, 'utf8').split('\n');
     // Killed after the second record's bytes, in the middle of its index line.
     writeFileSync(cdxj, `${line1}\n${line2!.slice(0, 40)}`);
@@ -191,13 +254,13 @@ describe('WARC output after a crash', () => {
     const [file] = warcFiles(dir);
     // The writer in the middle of its next record and index line.
     appendFileSync(join(dir, file!), Buffer.from([0x1f, 0x8b, 0x08, 0x00]));
-    appendFileSync(join(dir, 'pages.cdxj'), 'test,a)/2 20260101000000 {"url":"http://a.t');
-    const sizes = [statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size];
+    appendFileSync(join(dir, 'pages-00000.cdxj'), 'test,a)/2 20260101000000 {"url":"http://a.t');
+    const sizes = [statSync(join(dir, file!)).size, statSync(join(dir, 'pages-00000.cdxj')).size];
     const reader = await WarcPageStore.open(dir, { readOnly: true });
     expect((await reader.get('http://a.test/1')).map((stored) => stored.fetchedAt)).toEqual([1000]);
     await expect(reader.put([page('http://a.test/3', 3000)])).rejects.toThrow('read-only');
     await reader.close();
-    expect([statSync(join(dir, file!)).size, statSync(join(dir, 'pages.cdxj')).size]).toEqual(sizes);
+    expect([statSync(join(dir, file!)).size, statSync(join(dir, 'pages-00000.cdxj')).size]).toEqual(sizes);
     await writer.close();
     rmSync(dir, { recursive: true, force: true });
   });

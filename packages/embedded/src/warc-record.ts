@@ -1,29 +1,8 @@
-import { hash, randomUUID } from 'node:crypto';
-
-/** RFC 4648 base32, as WARC digests conventionally use (sha1:BASE32). */
-export function base32(bytes: Buffer): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
-
-export function sha1Digest(bytes: Buffer): string {
-  return `sha1:${base32(hash('sha1', bytes, 'buffer'))}`;
-}
+import { randomUUID } from 'node:crypto';
+import { sha1Digest } from '@crawler/core';
 
 export interface WarcRecordInput {
-  type: 'response' | 'metadata' | 'warcinfo' | 'resource';
+  type: 'response' | 'request' | 'revisit' | 'metadata' | 'warcinfo' | 'resource';
   targetUri?: string;
   date: Date;
   contentType: string;

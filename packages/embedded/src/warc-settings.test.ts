@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadWarcConfig } from './warc-settings.js';
 
 describe('loadWarcConfig', () => {
-  it('compresses at gzip level 6 by default', () => {
-    expect(loadWarcConfig({ env: {} })).toEqual({ gzipLevel: 6 });
+  it('compresses at gzip level 6 and names no operator by default', () => {
+    expect(loadWarcConfig({ env: {} })).toEqual({ gzipLevel: 6, operator: '' });
   });
 
   it('reads WARC_GZIP_LEVEL, 1 to 9', () => {

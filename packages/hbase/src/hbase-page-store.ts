@@ -1,7 +1,24 @@
-import { BackendError, surtKey, type Logger, type PageStore, type StoredPage, ErrorCode } from '@crawler/core';
+import {
+  BackendError,
+  ErrorCode,
+  surtKey,
+  type Logger,
+  type PageStore,
+  type Revisit,
+  type StoredPage,
+} from '@crawler/core';
 import { CellTooLargeError } from './hbase-errors.js';
 import type { HbaseConfig } from './hbase-settings.js';
-import { decodeMeta, decodePage, encodePage, groupVersions, PAGE_FAMILY } from './page-cells.js';
+import {
+  decodeMeta,
+  decodePage,
+  decodeRevisit,
+  encodePage,
+  encodeRevisit,
+  groupVersions,
+  PAGE_FAMILY,
+  REVISIT_QUALIFIER,
+} from './page-cells.js';
 import { ensurePageTable } from './page-table.js';
 import { createHbaseRestClient, type HbaseRestClient, type HbaseRow } from './rest-client.js';
 
@@ -53,12 +70,10 @@ class HbasePageStore implements PageStore {
     if (pages.length === 0) return;
     const started = performance.now();
     const rows = await Promise.all(pages.map((page) => this.toRow(page)));
-    const batches = splitRows(rows, this.config.maxRequestBytes);
-    // One request at a time: the gateway holds each whole request in its heap.
-    for (const batch of batches) await this.client.putRows(this.config.table, batch);
+    const requests = await this.putRows(rows);
     const bytes = rows.reduce((sum, row) => sum + row.cells.reduce((cells, cell) => cells + cell.value.length, 0), 0);
     this.log.debug(
-      { pages: pages.length, requests: batches.length, bytes, ms: Math.round(performance.now() - started) },
+      { pages: pages.length, requests, bytes, ms: Math.round(performance.now() - started) },
       'stored pages',
     );
   }
@@ -83,6 +98,57 @@ class HbasePageStore implements PageStore {
         value: cell.value,
       })),
     };
+  }
+
+  putRevisits(revisits: Revisit[]): Promise<void> {
+    return this.track(this.writeRevisits(revisits));
+  }
+
+  /** Cell timestamp = fetchedAt, as for pages: a redelivered revisit rewrites the same cell. */
+  private async writeRevisits(revisits: Revisit[]): Promise<void> {
+    this.assertOpen();
+    if (revisits.length === 0) return;
+    const rows = await Promise.all(
+      revisits.map(async (revisit) => ({
+        key: pageRowKey(revisit.url),
+        cells: [
+          {
+            column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
+            timestamp: revisit.fetchedAt,
+            value: await encodeRevisit(revisit, this.config.compressMinBytes),
+          },
+        ],
+      })),
+    );
+    await this.putRows(rows);
+  }
+
+  /** Rows in requests of at most HBASE_MAX_REQUEST_BYTES, one at a time: the gateway holds each whole request in its heap. */
+  private async putRows(rows: HbaseRow[]): Promise<number> {
+    const batches = splitRows(rows, this.config.maxRequestBytes);
+    for (const batch of batches) await this.client.putRows(this.config.table, batch);
+    return batches.length;
+  }
+
+  getRevisits(url: string, options: { versions?: number } = {}): Promise<Revisit[]> {
+    return this.track(this.readRevisits(url, Math.floor(options.versions ?? 1)));
+  }
+
+  private async readRevisits(url: string, wanted: number): Promise<Revisit[]> {
+    this.assertOpen();
+    if (wanted < 1) return [];
+    const row = pageRowKey(url);
+    // The other scheme's revisits share the row: read all the table keeps, then keep this URL's.
+    const cells = await this.client.getRow(this.config.table, row, {
+      column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
+      versions: this.tableVersions,
+    });
+    const revisits: Revisit[] = [];
+    for (const cell of [...cells].sort((a, b) => b.timestamp - a.timestamp)) {
+      const revisit = await decodeRevisit(cell.value, `table ${this.config.table} row ${JSON.stringify(row)}`);
+      if (revisit.url === url) revisits.push(revisit);
+    }
+    return revisits.slice(0, wanted);
   }
 
   get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {

@@ -11,3 +11,4 @@ export {
   type HbaseRow,
   type TableSchema,
 } from './rest-client.js';
+export { scanCaptures, type CaptureRange } from './scan-captures.js';

@@ -28,6 +28,13 @@ describe('page cells', () => {
     expect(await decodePage(stored, meta, 'v')).toEqual({ ...page, bodyEncoding: 'identity' });
   });
 
+  it('reads a row written before pages carried their request with no request headers', async () => {
+    const { requestHeaders: _sent, ...older } = samplePage('http://cells.test/older', 1234);
+    const cells = await encodePage(older as ReturnType<typeof samplePage>, 4096);
+    const stored = version(1234, cells);
+    expect((await decodePage(stored, await decodeMeta(stored, 'v'), 'v')).requestHeaders).toEqual({});
+  });
+
   it('reads a version stored before pages had Markdown, and writes none for a page without', async () => {
     const page = samplePage('http://cells.test/old', 1, { markdown: null });
     const cells = await encodePage(page, 4096);

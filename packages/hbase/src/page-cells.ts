@@ -1,4 +1,4 @@
-import type { StoredPage } from '@crawler/core';
+import type { Revisit, StoredPage } from '@crawler/core';
 import { decodeCell, encodeCell, gunzipOrThrow } from './cell-codec.js';
 import { CellEncodingError } from './hbase-errors.js';
 import type { HbaseCell } from './rest-client.js';
@@ -63,6 +63,20 @@ export async function encodePage(page: StoredPage, compressMinBytes: number): Pr
   ];
 }
 
+/**
+ * A revisit (a capture whose payload an earlier one had) is one cell of its own in the page family,
+ * timestamp = its fetch time; page reads skip it, so it never counts as a page version.
+ */
+export const REVISIT_QUALIFIER = 'revisit';
+
+export async function encodeRevisit(revisit: Revisit, compressMinBytes: number): Promise<Buffer> {
+  return encodeCell(Buffer.from(JSON.stringify(revisit)), { compressMinBytes });
+}
+
+export function decodeRevisit(cell: Buffer, what: string): Promise<Revisit> {
+  return decodeJson<Revisit>(cell, `${what} ${PAGE_FAMILY}:${REVISIT_QUALIFIER}`);
+}
+
 /** Cells of one row grouped into versions, newest first; columns outside the page family are ignored. */
 export function groupVersions(cells: readonly HbaseCell[]): PageVersion[] {
   const byTimestamp = new Map<number, Map<PageQualifier, Buffer>>();
@@ -112,8 +126,11 @@ export async function decodePage(version: PageVersion, meta: PageMeta, what: str
     decodeCell(required(version, PageQualifier.text, what), `${what} ${PAGE_FAMILY}:text`),
     markdownCell ? decodeCell(markdownCell, `${what} ${PAGE_FAMILY}:markdown`) : null,
   ]);
+  // Rows written before pages carried their request have none.
+  const sent: Record<string, string> | undefined = meta.requestHeaders;
   return {
     ...meta,
+    requestHeaders: sent ?? {},
     headers,
     text: text.toString('utf8'),
     markdown: markdown?.toString('utf8') ?? null,

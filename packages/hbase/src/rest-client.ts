@@ -46,10 +46,21 @@ export interface HbaseRestClient {
   putRows(table: string, rows: readonly HbaseRow[]): Promise<void>;
   /** Cells of one row, per column newest first; [] when the row does not exist. */
   getRow(table: string, row: string, options: { column: string; versions: number }): Promise<HbaseCell[]>;
-  /** Newest version of each row in [startRow, endRow), in key order. */
+  /**
+   * Rows in [startRow, endRow) in key order (no bound where one is left out): the newest
+   * `maxVersions` (default 1) cells of each column with a timestamp in [startTime, endTime).
+   */
   scan(
     table: string,
-    options: { startRow: string; endRow: string; column?: string; limit?: number },
+    options: {
+      startRow?: string;
+      endRow?: string;
+      column?: string;
+      limit?: number;
+      maxVersions?: number;
+      startTime?: number;
+      endTime?: number;
+    },
   ): Promise<HbaseRow[]>;
 }
 
@@ -178,12 +189,17 @@ export function createHbaseRestClient(options: HbaseRestClientOptions): HbaseRes
       );
       return status === 404 ? [] : (parseCellSet(text)[0]?.cells ?? []);
     },
-    async scan(table, { startRow, endRow, column, limit }) {
-      const query = new URLSearchParams({ startrow: startRow, endrow: endRow });
+    async scan(table, { startRow, endRow, column, limit, maxVersions, startTime, endTime }) {
+      const query = new URLSearchParams();
+      if (startRow) query.set('startrow', startRow);
+      if (endRow) query.set('endrow', endRow);
       if (column) query.set('column', column);
       if (limit !== undefined) query.set('limit', String(limit));
+      if (maxVersions !== undefined) query.set('maxversions', String(maxVersions));
+      if (startTime !== undefined) query.set('starttime', String(startTime));
+      if (endTime !== undefined) query.set('endtime', String(endTime));
       const { status, text } = await call(
-        { operation: 'scan', table, row: startRow },
+        { operation: 'scan', table, row: startRow ?? '' },
         'GET',
         `${tablePath(table)}/*?${query}`,
         { allow404: true },

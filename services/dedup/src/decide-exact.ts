@@ -30,6 +30,8 @@ export interface ExactDecision extends Decided {
   rawSeenBefore: boolean;
   /** This URL was fetched before, though the link base has no digest for it. */
   fetchedBefore: boolean;
+  /** The earlier fetch (of any URL) that first had these very bytes: what a revisit refers to. */
+  sameBytesAs: { url: string; fetchedAt: number } | null;
 }
 
 /**
@@ -98,6 +100,12 @@ export function createExactDecider(options: { fingerprints: FingerprintStore; tt
     // between the two fetches gives byte-identical pages different de-noised texts (Git's git.html and /).
     const byteCopy =
       rawFirst !== null && rawFirst.url !== page.url && (decided.change === 'new' || decided.change === 'changed');
+    // Without a raw registration of its own (media), the digest's registration is the bytes'.
+    const bytesFirst = withRaw ? rawFirst : analysis.rawDigest === analysis.digest ? registeredBy : null;
+    const sameBytesAs =
+      bytesFirst !== null && !(bytesFirst.url === page.url && bytesFirst.fetchedAt === page.fetchedAt)
+        ? { url: bytesFirst.url, fetchedAt: bytesFirst.fetchedAt }
+        : null;
     const fetchedBefore =
       fetchResult !== undefined &&
       !fetchResult.created &&
@@ -110,6 +118,7 @@ export function createExactDecider(options: { fingerprints: FingerprintStore; tt
       ownsRegistration: !foreign,
       rawSeenBefore: rawFirst !== null && rawFirst.url === page.url && rawFirst.fetchedAt !== page.fetchedAt,
       fetchedBefore,
+      sameBytesAs,
     };
   };
 }

@@ -35,6 +35,7 @@ export function toStoredPage(page: ParsedPage, fields: StoredFields): StoredPage
     charset: page.charset,
     charsetSource: page.charsetSource,
     headers: page.headers,
+    requestHeaders: page.requestHeaders,
     fetchedAt: page.fetchedAt,
     durationMs: page.durationMs,
     etag: page.etag,

@@ -42,6 +42,8 @@ describe.each(['standalone', 'cluster'] as const)('dedup stage on Redis %s', (mo
   const pages = {
     put: async (batch: StoredPage[]) => void stored.push(...batch),
     get: async () => [],
+    putRevisits: async () => undefined,
+    getRevisits: async () => [],
     flush: async () => undefined,
     close: async () => undefined,
   };

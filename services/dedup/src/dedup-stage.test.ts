@@ -1,9 +1,10 @@
-import { Schemas, Topics } from '@crawler/core';
+import { Schemas, sha1Digest, Topics } from '@crawler/core';
 import type {
   Emission,
   Outlinks,
   ParsedPage,
   ReviewRecord,
+  Revisit,
   StageContext,
   StatusUpdate,
   StoredPage,
@@ -50,8 +51,11 @@ function htmlPage(url: string, html: string, overrides: Partial<ParsedPage> = {}
 
 function memoryPages() {
   const stored: StoredPage[] = [];
+  const revisits: Revisit[] = [];
   const store = {
     put: async (pages: StoredPage[]) => void stored.push(...pages),
+    putRevisits: async (entries: Revisit[]) => void revisits.push(...entries),
+    getRevisits: async (url: string) => revisits.filter((revisit) => revisit.url === url),
     get: async (url: string, options: { versions?: number } = {}) =>
       stored
         .filter((version) => version.url === url)
@@ -60,7 +64,7 @@ function memoryPages() {
     flush: async () => undefined,
     close: async () => undefined,
   };
-  return { stored, store };
+  return { stored, revisits, store };
 }
 
 function setup(
@@ -190,6 +194,26 @@ describe('dedup stage', () => {
     expect(changed.status.change).toBe('changed');
     expect(pages.stored.map((stored) => stored.change)).toEqual(['new', 'changed']);
     expect(Object.fromEntries(stage.decisions)).toEqual({ new: 1, duplicate: 2, unchanged: 2, changed: 1 });
+    // Each capture of the first fetch's bytes is a revisit of it; the recrawl at the first fetch's own time is that fetch again.
+    const firstFetch = pages.stored[0]!.fetchedAt;
+    expect(
+      pages.revisits.map(({ url, fetchedAt, refersToUrl, refersToDate }) => [
+        url,
+        fetchedAt,
+        refersToUrl,
+        refersToDate,
+      ]),
+    ).toEqual([
+      ['http://a.test/copy', firstFetch, 'http://a.test/1', firstFetch],
+      ['http://a.test/1', 1, 'http://a.test/1', firstFetch],
+      ['http://a.test/copy', 5, 'http://a.test/1', firstFetch],
+    ]);
+    expect(pages.revisits[0]).toMatchObject({
+      httpStatus: 200,
+      headers: sampleMessages[Schemas.ParsedPage].headers,
+      payloadDigest: sha1Digest(Buffer.from(text)),
+      jobId: sampleMessages[Schemas.ParsedPage].jobId,
+    });
   });
 
   it('does not store a noindex page but still follows its links', async () => {
@@ -380,7 +404,7 @@ describe('dedup stage', () => {
   });
 
   it('learns the site template, so a re-crawl whose only differences are template noise is unchanged', async () => {
-    const { jobFingerprints, run } = setup();
+    const { jobFingerprints, pages, run } = setup();
     const digests = new Map<string, string>();
     for (let n = 1; n <= 12; n++)
       digests.set(`http://news.test/${n}`, (await run(htmlPage(`http://news.test/${n}`, newsPage(n)))).status.digest!);
@@ -393,6 +417,8 @@ describe('dedup stage', () => {
       const recrawl = await run(htmlPage(url, noisy(n), { previousDigest: digests.get(url)!, fetchedAt: later + n }));
       expect(recrawl.status.change, url).toBe('unchanged');
     }
+    // Unchanged in text, not in bytes: no capture had these bytes, so there is no original to revisit.
+    expect(pages.revisits).toEqual([]);
     const edited = newsPage(3).replace(storyText(3), `${storyText(3)} and one more clause`);
     expect(
       (

@@ -24,6 +24,7 @@ import { indexKeysOf, subjectOf } from './near/near-subject.js';
 import { jobScopeOf, scopedFingerprints } from './job-fingerprints.js';
 import { passOutlinks } from './pass-outlinks.js';
 import { createStoredVersionRecheck, unrecordedFetch } from './recheck-stored-version.js';
+import { revisitOf } from './record-revisit.js';
 import { createSampledPageRefiler } from './refile-sampled-pages.js';
 import { decodeRegistration } from './registration.js';
 import { NO_TEMPLATE } from './template/site-template.js';
@@ -85,7 +86,8 @@ export function nearLimitsOf(
  * stored version under today's template (recheck-stored-version.ts), a near duplicate among indexed
  * pages (find-near-duplicate.ts), its verdict (judge/verdict-cache.ts), the outlinks it passes on
  * (pass-outlinks.ts), and whether it is filed in the index (file-in-index.ts). Only new and changed
- * pages are stored. Every decision is a field of the status and a metric.
+ * pages are stored; an unchanged or duplicate capture of bytes seen before is stored as a revisit
+ * of them (record-revisit.ts). Every decision is a field of the status and a metric.
  */
 export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> & { decisions: Map<string, number> } {
   const { pages, settings } = options;
@@ -239,6 +241,8 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
         await pages.put([storedPage]);
         emissions.push(storedPageEmission(page, storedPage));
       }
+      const revisit = revisitOf(page, decided, exact);
+      if (revisit) await pages.putRevisits([revisit]);
       const outlinks = await passOutlinks(page, decided.change, decided.duplicateOf, {
         fingerprints,
         pages,

@@ -158,7 +158,15 @@ describe('fetchUrl on the full test web', () => {
       outcome: 'not_modified',
       httpStatus: 304,
     });
-    expect(await fetch(page, { etag: '"stale"' })).toMatchObject({ kind: 'page' });
+    // The page carries the request it answered, validators included: an archive's request record.
+    const stale = await fetch(page, { etag: '"stale"' });
+    expect(stale).toMatchObject({ kind: 'page' });
+    expect((stale as { requestHeaders: Record<string, string> }).requestHeaders).toMatchObject({
+      'user-agent': expect.stringMatching(/\S/),
+      accept: expect.stringContaining('text/html'),
+      'accept-encoding': expect.stringContaining('gzip'),
+      'if-none-match': '"stale"',
+    });
   });
 
   it('refuses types outside the allow list, bounds the endless page and waits for the slow one', async () => {

@@ -46,6 +46,8 @@ export interface PageOutcome extends Common {
   finalUrl: string;
   httpStatus: number;
   headers: Record<string, string>;
+  /** The headers the final request was sent with. */
+  requestHeaders: Record<string, string>;
   body: Buffer;
   truncated: boolean;
   contentType: string;
@@ -304,6 +306,7 @@ async function fetchHops(
       finalUrl: url.href,
       httpStatus: response.status,
       headers: response.headers,
+      requestHeaders: response.requestHeaders,
       body: response.body,
       truncated: response.truncated,
       contentType: type,

@@ -113,6 +113,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
       charset: result.charset,
       charsetSource: result.charsetSource,
       headers: result.headers,
+      requestHeaders: result.requestHeaders,
       fetchedAt: now(),
       durationMs: result.durationMs,
       etag: result.headers.etag ?? null,

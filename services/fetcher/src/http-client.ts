@@ -30,6 +30,8 @@ export interface HopRequest {
 export interface HopResponse {
   status: number;
   headers: Record<string, string>;
+  /** The headers this request was sent with: what an archive's request record shows. */
+  requestHeaders: Record<string, string>;
   body: Buffer;
   truncated: boolean;
   /** Bytes received on the wire (before decompression). */
@@ -92,16 +94,17 @@ export class HttpClient {
 
   private async send(hop: HopRequest, signal: AbortSignal): Promise<HopResponse> {
     const started = performance.now();
+    const requestHeaders = {
+      'user-agent': this.options.userAgent,
+      accept: this.options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+      'accept-encoding': ACCEPT_ENCODING,
+      ...hop.headers,
+    };
     const response = await request(hop.url, {
       dispatcher: this.dispatcher,
       method: 'GET',
       signal,
-      headers: {
-        'user-agent': this.options.userAgent,
-        accept: this.options.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-        'accept-encoding': ACCEPT_ENCODING,
-        ...hop.headers,
-      },
+      headers: requestHeaders,
     });
     const headersAt = performance.now();
     const timings = () => ({
@@ -115,6 +118,7 @@ export class HttpClient {
       return {
         status: response.statusCode,
         headers,
+        requestHeaders,
         body: Buffer.alloc(0),
         truncated: false,
         wireBytes: 0,
@@ -126,6 +130,7 @@ export class HttpClient {
     return {
       status: response.statusCode,
       headers,
+      requestHeaders,
       body: decoded.body,
       truncated: raw.truncated || decoded.truncated,
       wireBytes: raw.body.length,

@@ -12,6 +12,7 @@ export function toParsedPage(fetched: FetchResult, content: ParsedContent): Pars
     charset: content.charset ?? fetched.charset,
     charsetSource: fetched.charsetSource,
     headers: fetched.headers,
+    requestHeaders: fetched.requestHeaders,
     fetchedAt: fetched.fetchedAt,
     durationMs: fetched.durationMs,
     etag: fetched.etag,

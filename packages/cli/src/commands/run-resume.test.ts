@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { canonicalUrl, type LinkRecord } from '@crawler/core';
+import { canonicalUrl, type LinkRecord, type StoredPage } from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { decodeRegistration, DIGEST_NAMESPACE, jobScopeOf, scopedFingerprints } from '@crawler/dedup';
-import { MemoryFingerprintStore } from '@crawler/embedded';
+import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { startTestWeb, type GroundTruth, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_WEB_CRAWL_ENV } from '../test-support/test-web-env.js';
 import { checkAgainstTruth } from '../truth-check.js';
 
 /**
@@ -24,24 +25,7 @@ const DAY_MS = 86_400_000;
 /** Past the longest re-crawl interval (30 days): every page fetched is due. */
 const AHEAD = '31d';
 
-// As `crawler demo` crawls the test web (no delays or site budgets, short timeouts for its slow and
-// endless pages), but with the scheduler's default round interval, as a user's crawl has it.
-const env = {
-  PATH: process.env.PATH,
-  FETCHER_ALLOW_ADDRESSES: '127.0.0.1',
-  FETCHER_MIN_DELAY_MS: '0',
-  FETCHER_SITE_REQUESTS_PER_10MIN: '0',
-  FETCHER_SITE_REQUESTS_PER_DAY: '0',
-  FETCHER_SITE_MEAN_INTERVAL_MS: '0',
-  FETCHER_DELAY_FACTOR: '0',
-  FETCHER_PER_HOST_CONCURRENCY: '4',
-  FETCHER_CONCURRENCY: '32',
-  FETCHER_TOTAL_TIMEOUT_MS: '2500',
-  FETCHER_HEADERS_TIMEOUT_MS: '2500',
-  FETCHER_BODY_TIMEOUT_MS: '2000',
-  SCHEDULER_RETRY_BASE_MS: '300',
-  SCHEDULER_RETRY_MAX_MS: '2000',
-};
+const env = { PATH: process.env.PATH, ...TEST_WEB_CRAWL_ENV };
 
 interface Run {
   pid: number;
@@ -132,18 +116,20 @@ function warcResponses(out: string): Map<string, number> {
   return counts;
 }
 
-function cdxj(out: string): { url: string; digest: string }[] {
-  const path = join(out, 'warc', 'pages.cdxj');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.endsWith('}'))
-    .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { url: string; digest: string });
+/** The pages the crawl's WARC files index (revisits left out). */
+function cdxj(out: string): { url: string; fetchedAt: number }[] {
+  return indexedCaptures(join(out, 'warc'))
+    .filter((capture) => capture.mime !== 'warc/revisit')
+    .map((capture) => ({ url: capture.url, fetchedAt: Number(capture.fetchedAt) }));
 }
 
 /** Every page stored so far has its digest registered to it in the fingerprint folder: dedup remembers. */
 async function expectDigestsKept(out: string): Promise<void> {
-  const stored = cdxj(out);
+  const pages = await WarcPageStore.open(join(out, 'warc'), { readOnly: true });
+  const stored: StoredPage[] = [];
+  for (const url of new Set(cdxj(out).map((capture) => capture.url)))
+    stored.push(...(await pages.get(url, { versions: 100 })));
+  await pages.close();
   expect(stored.length).toBeGreaterThan(0);
   const store = await MemoryFingerprintStore.open(join(out, 'fingerprints'));
   try {

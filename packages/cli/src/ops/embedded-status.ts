@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LinkBaseStats } from '@crawler/core';
 import type { CrawlSummary } from '../crawl-summary.js';
+import { indexedCaptures } from '@crawler/embedded';
 import { formatCount } from './format.js';
 import { textLines } from '../terminal-text.js';
 
@@ -9,7 +10,7 @@ export interface EmbeddedStatus {
   at: number;
   out: string;
   linkbase: { known: number; due: number | null; leased: number; byStatus: Record<string, number> };
-  /** Page versions in the WARC files (lines of pages.cdxj). */
+  /** Page versions in the WARC files (response lines of the files' CDXJ indexes). */
   storedVersions: number;
   /** crawl-summary.json of the last run that finished, if any. */
   lastRun: CrawlSummary | null;
@@ -22,13 +23,12 @@ export interface EmbeddedStatus {
  * 250 ms while it runs), the WARC index, the last run's summary and crawl.log's warnings.
  */
 export function readEmbeddedStatus(out: string, stats: LinkBaseStats, at: number): EmbeddedStatus {
-  const cdxj = join(out, 'warc', 'pages.cdxj');
   const summaryPath = join(out, 'crawl-summary.json');
   return {
     at,
     out,
     linkbase: { known: stats.total, due: stats.due, leased: stats.leased, byStatus: stats.byStatus },
-    storedVersions: existsSync(cdxj) ? readFileSync(cdxj, 'utf8').split('\n').filter(Boolean).length : 0,
+    storedVersions: indexedCaptures(join(out, 'warc')).filter((capture) => capture.mime !== 'warc/revisit').length,
     lastRun: existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as CrawlSummary) : null,
     warnings: countWarnings(join(out, 'crawl.log')),
   };

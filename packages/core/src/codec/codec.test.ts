@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import avro from 'avsc';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodecError } from '../errors.js';
-import { Schemas, type Link, type Outlinks } from '../messages.js';
+import { Schemas, type FetchMeta, type Link, type Outlinks } from '../messages.js';
 import { sampleMessages } from '../testing/sample-messages.js';
 import { Codec } from './codec.js';
 import { rabinFingerprint } from './rabin-fingerprint.js';
@@ -130,6 +130,22 @@ describe('codec', () => {
       expect(decoded.value, name).toMatchObject({ text: 'Seven A', markdown: null });
       const current = codec.decode<{ markdown: string | null }>(codec.encode(name, sampleMessages[name]));
       expect(current.markdown, name).toBe(sampleMessages[name].markdown);
+    }
+  });
+
+  it('reads fetches written before the request headers with none (FetchResult v1, ParsedPage and StoredPage v3)', () => {
+    for (const [name, version] of [
+      [Schemas.FetchResult, 1],
+      [Schemas.ParsedPage, 3],
+      [Schemas.StoredPage, 3],
+    ] as const) {
+      const old = codec.decodeWithSchema<FetchMeta>(readFileSync(join(samplesDir, `${name}.v${version}.bin`)), name);
+      expect(old.value.requestHeaders, name).toEqual({});
+      const next = codec.decodeWithSchema<FetchMeta>(
+        readFileSync(join(samplesDir, `${name}.v${version + 1}.bin`)),
+        name,
+      );
+      expect(next.value.requestHeaders['user-agent'], name).toMatch(/^crawler\//);
     }
   });
 

@@ -49,7 +49,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'maxRequestBytes',
     'requestTimeoutMs',
   ],
-  warc: ['gzipLevel'],
+  warc: ['gzipLevel', 'operator'],
   scheduler: [
     'jobFile',
     'tickMs',

@@ -1,13 +1,36 @@
 import type { StoredPage } from '../messages.js';
 
 /**
+ * A capture dedup did not store because its payload is byte for byte one an earlier capture had
+ * (an unchanged page fetched again, or the same bytes at another URL): archives record it as a
+ * WARC `revisit` (identical-payload-digest profile), so a replay of a later crawl has no hole.
+ */
+export interface Revisit {
+  url: string;
+  surt: string;
+  jobId: string;
+  fetchedAt: number;
+  /** The HTTP status and headers this capture was served with. */
+  httpStatus: number;
+  headers: Record<string, string>;
+  /** `sha1:BASE32` of the payload: the same as the original's, which replay tools match it by. */
+  payloadDigest: string;
+  /** The capture that first had these bytes (WARC-Refers-To-Target-URI and -Date). */
+  refersToUrl: string;
+  refersToDate: number;
+}
+
+/**
  * Versioned page storage: row key = SURT of the URL, version = fetch time. Writing the same
- * (url, fetchedAt) twice stores it once, so redelivered messages are harmless.
+ * (url, fetchedAt) twice stores it once, so redelivered messages are harmless; revisits alike.
  */
 export interface PageStore {
   put(pages: StoredPage[]): Promise<void>;
   /** Versions of one URL, newest first; `versions` caps how many. */
   get(url: string, options?: { versions?: number }): Promise<StoredPage[]>;
+  putRevisits(revisits: Revisit[]): Promise<void>;
+  /** Revisits of one URL, newest first; `versions` caps how many. */
+  getRevisits(url: string, options?: { versions?: number }): Promise<Revisit[]>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredPage } from '../messages.js';
 import { Schemas } from '../messages.js';
-import type { PageStore } from '../ports/page-store.js';
+import type { PageStore, Revisit } from '../ports/page-store.js';
 import { surtKey } from '../url/surt.js';
 import { urlId } from '../url/url-id.js';
 import { sampleMessages } from './sample-messages.js';
@@ -33,6 +33,20 @@ function page(
     bodyLength: body.length,
     fields: { headline: [text] },
     links: [{ url: `${url}/next`, anchor: 'next', rel: null, source: 'a', lastmod: null, changefreq: null }],
+  };
+}
+
+function revisit(url: string, fetchedAt: number, refersTo: { url: string; date: number }): Revisit {
+  return {
+    url,
+    surt: surtKey(url),
+    jobId: 'contract',
+    fetchedAt,
+    httpStatus: 200,
+    headers: { 'content-type': 'text/html', etag: '"v1"' },
+    payloadDigest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ',
+    refersToUrl: refersTo.url,
+    refersToDate: refersTo.date,
   };
 }
 
@@ -67,6 +81,7 @@ export function describePageStoreContract(adapter: string, create: () => Promise
         httpStatus: 200,
       });
       expect(read?.links).toEqual(written.links);
+      expect(read?.requestHeaders).toEqual(written.requestHeaders);
     });
 
     it('reads back a page without Markdown (not HTML) as one', async () => {
@@ -103,12 +118,33 @@ export function describePageStoreContract(adapter: string, create: () => Promise
       expect((await store.get(u))[0]?.body.equals(body)).toBe(true);
     });
 
-    it('keeps pages across a restart', async () => {
+    it('keeps revisits apart from pages, newest first, a redelivered one once', async () => {
       const u = url();
+      const original = url();
+      await store.put([page(u, 1000, 'original')]);
+      await store.putRevisits([revisit(u, 2000, { url: u, date: 1000 })]);
+      await store.putRevisits([
+        revisit(u, 3000, { url: original, date: 500 }),
+        revisit(u, 2000, { url: u, date: 1000 }),
+      ]);
+      expect((await store.get(u, { versions: 10 })).map((version) => version.text)).toEqual(['original']);
+      expect(await store.getRevisits(u, { versions: 10 })).toEqual([
+        revisit(u, 3000, { url: original, date: 500 }),
+        revisit(u, 2000, { url: u, date: 1000 }),
+      ]);
+      expect((await store.getRevisits(u)).map((entry) => entry.fetchedAt)).toEqual([3000]);
+      expect(await store.getRevisits(original)).toEqual([]);
+    });
+
+    it('keeps pages and revisits across a restart', async () => {
+      const u = url();
+      const copy = url();
       await store.put([page(u, 9000, 'durable')]);
+      await store.putRevisits([revisit(copy, 9500, { url: u, date: 9000 })]);
       await store.flush();
       store = await harness.reopen();
       expect((await store.get(u))[0]?.text).toBe('durable');
+      expect(await store.getRevisits(copy)).toEqual([revisit(copy, 9500, { url: u, date: 9000 })]);
     });
   });
 }

@@ -29,6 +29,12 @@ const fetchMeta = {
   charset: 'utf-8',
   charsetSource: 'header',
   headers: { 'content-type': 'text/html; charset=utf-8', server: 'testweb' },
+  requestHeaders: {
+    'user-agent': 'crawler/0.1 (+http://news.example.test/bot)',
+    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+    'accept-encoding': 'gzip, deflate, br',
+    'if-none-match': '"abb"',
+  },
   fetchedAt: 1_790_000_000_000,
   durationMs: 12,
   etag: '"abc"',
