@@ -38,7 +38,7 @@ describe('crawler run on the real-web bed', () => {
   function crawlArgs(token: string, extraArgs: string[]): string[] {
     const args = [join(repoRoot, 'packages/cli/dist/main.js'), 'run', '--quiet', '--json'];
     for (const site of bed.sites) args.push('--seed', `${site.origin}/`);
-    args.push('--allow-address', '127.0.0.1', '--delay-ms', '0', '--per-host', '4', '--concurrency', '8');
+    args.push('--allow-address', '127.0.0.1', '--delay-ms', '0', '--own-site', '--per-host', '4', '--concurrency', '8');
     args.push('--user-agent', `${token}/1.0 (+http://127.0.0.1/test)`, ...extraArgs);
     return args;
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalUrl, ConfigError, loadCrawlJob, parseCrawlJob, replaceFile, type CrawlJob } from '@crawler/core';
-import { allowListProblem, loadFetcherConfig } from '@crawler/fetcher';
+import { allowListProblem, loadFetcherConfig, OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { formatNothingDue, formatSummary } from '../crawl-summary.js';
 import { runCrawlSession } from '../crawl-session.js';
 import { prepareOutputFolder } from '../output-folder.js';
@@ -32,6 +32,8 @@ Fetching:
   --concurrency N       requests in flight in all (default 50)
   --per-host N          requests in flight per host (default 1)
   --delay-ms N          minimum delay between requests to one host (default 1000)
+  --own-site            the sites are yours: no site budget (by default at most 100 requests per
+                        site in 10 minutes, 5,000 a day, 2 s apart; docs/SITE-OPERATORS.md)
   --user-agent TEXT     User-Agent to send (keep a contact URL in it)
   --allow-address ADDR  admit a private/loopback address (repeatable): an IP, a CIDR range (at most
                         /8), or a host name (its addresses at start), each optionally with :PORT to
@@ -80,6 +82,7 @@ export const flagSpec = {
   concurrency: { type: 'string' },
   'per-host': { type: 'string' },
   'delay-ms': { type: 'string' },
+  'own-site': { type: 'boolean' },
   'user-agent': { type: 'string' },
   'allow-address': { type: 'string', multiple: true },
   'clock-offset': { type: 'string' },
@@ -106,6 +109,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (perHost !== undefined) fetcher.perHostConcurrency = perHost;
   const delay = intFlag('run', 'delay-ms', values['delay-ms'], 0);
   if (delay !== undefined) fetcher.minDelayMs = delay;
+  if (values['own-site']) Object.assign(fetcher, OWN_SITE_BUDGET);
   if (values['user-agent']) fetcher.userAgent = values['user-agent'];
   if (values['allow-address']) {
     const problem = allowListProblem(values['allow-address']);
