@@ -13,6 +13,7 @@ import {
   type PageStore,
   type FingerprintStore,
 } from '@crawler/core';
+import { jobScopeOf, scopedFingerprints } from '@crawler/dedup';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
@@ -138,7 +139,8 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
         digests.push(record.digest!);
       }
     }
-    const registered = await fingerprints.get('digest', digests);
+    // Dedup keeps each job's fingerprints apart (DEDUP_SHARED_JOBS unset).
+    const registered = await scopedFingerprints(fingerprints, jobScopeOf(`e2e-${run}`, [])).get('digest', digests);
     expect(registered.every((value) => value !== null)).toBe(true);
 
     // Every URL the crawl discovered has a settled status; nothing is lost in between.
