@@ -1,5 +1,12 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { LEVELS, NEVER_DUE, SCHEDULABLE_STATUSES, type DueQuery, type LinkRecord } from '@crawler/core';
+import {
+  LEVELS,
+  NEVER_DUE,
+  SCHEDULABLE_STATUSES,
+  type DueQuery,
+  type LeasedQuery,
+  type LinkRecord,
+} from '@crawler/core';
 import type { QueuePageRequest } from './queue-rotation.js';
 
 /** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
@@ -20,12 +27,24 @@ export function dueFilter(now: number): estypes.QueryDslQueryContainer[] {
   ];
 }
 
-/** Due and not paused: the query of findDue. */
-export function dueQuery(now: number, exclude: DueQuery['exclude']): estypes.QueryDslBoolQuery {
+/** Only the URLs of the given partitions (a scheduler's share); nothing to add when all are wanted. */
+export function partitionFilter(partitions: readonly number[] | undefined): estypes.QueryDslQueryContainer[] {
+  return partitions ? [{ terms: { partition: [...partitions] } }] : [];
+}
+
+/** Due, not paused, and of the partitions asked for: the query of findDue. */
+export function dueQuery(
+  now: number,
+  exclude: DueQuery['exclude'],
+  partitions?: DueQuery['partitions'],
+): estypes.QueryDslBoolQuery {
   const mustNot: estypes.QueryDslQueryContainer[] = [];
   if (exclude?.queues?.length) mustNot.push({ terms: { queueKey: exclude.queues } });
   if (exclude?.jobs?.length) mustNot.push({ terms: { jobId: exclude.jobs } });
-  return { filter: dueFilter(now), ...(mustNot.length > 0 ? { must_not: mustNot } : {}) };
+  return {
+    filter: [...dueFilter(now), ...partitionFilter(partitions)],
+    ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
+  };
 }
 
 /** The same rule on a record read back, for the compare-and-set of a lease. */
@@ -48,8 +67,9 @@ export function dueQueuesRequest(
   page: QueuePageRequest,
   perGroup: number,
   exclude?: DueQuery['exclude'],
+  partitions?: DueQuery['partitions'],
 ): estypes.SearchRequest {
-  const query = dueQuery(now, exclude);
+  const query = dueQuery(now, exclude, partitions);
   if (page.upTo !== undefined)
     query.filter = [...(query.filter as estypes.QueryDslQueryContainer[]), { range: { queueKey: { lte: page.upTo } } }];
   const levels = (sort: estypes.SortCombinations[]): estypes.AggregationsAggregationContainer => ({
@@ -125,6 +145,22 @@ export function statsRequest(index: string, now: number, withDue: boolean): esty
             },
           }
         : {}),
+    },
+  };
+}
+
+/** Most leased URLs one request returns: the index's default result window. */
+export const MAX_LEASED = 10_000;
+
+/** URLs whose lease has not run out, of the partitions asked for: a new owner's in-flight state. */
+export function leasedRequest(index: string, query: LeasedQuery): estypes.SearchRequest {
+  return {
+    index,
+    size: Math.min(query.limit, MAX_LEASED),
+    track_total_hits: false,
+    request_cache: false,
+    query: {
+      bool: { filter: [{ range: { leaseUntil: { gt: query.now } } }, ...partitionFilter(query.partitions)] },
     },
   };
 }
