@@ -1,4 +1,5 @@
 import { Client } from '@elastic/elasticsearch';
+import { controlIndexName } from '@crawler/elasticsearch';
 import { createHbaseRestClient } from '@crawler/hbase';
 import { loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix } from '@crawler/redis/testing';
@@ -8,7 +9,7 @@ import { freshStackNames } from './stack-env.js';
 
 /**
  * Drops everything a bench run made on the shared stack, by the exact names it was given: its
- * topics (by prefix), index and index template, table and keys. Failures are reported, not thrown.
+ * topics (by prefix), index, its control index and index template, table and keys. Failures are reported, not thrown.
  */
 export async function dropStackNames(env: Record<string, string>): Promise<string[]> {
   const problems: string[] = [];
@@ -36,7 +37,8 @@ export async function dropStackNames(env: Record<string, string>): Promise<strin
   await attempt('elasticsearch index', async () => {
     const client = new Client({ node: env.ELASTICSEARCH_URL! });
     try {
-      await client.indices.delete({ index: env.ELASTICSEARCH_INDEX! }, { ignore: [404] });
+      for (const index of [env.ELASTICSEARCH_INDEX!, controlIndexName(env.ELASTICSEARCH_INDEX!)])
+        await client.indices.delete({ index }, { ignore: [404] });
       await client.indices.deleteIndexTemplate({ name: env.ELASTICSEARCH_INDEX! }, { ignore: [404] });
     } finally {
       await client.close();

@@ -42,6 +42,8 @@ export async function composeScheduler(
     metrics: () => registry.metrics(),
     details: () => ({
       inFlight: service.emitter.inFlightCount,
+      // The crawl.status partitions whose hosts this scheduler owns (claimed, epoch checked).
+      partitions: service.ownership.owned,
       emitted: service.emitter.emitted,
       discovered: service.counters.discovered,
       outcomes: Object.fromEntries(service.counters.outcomes),

@@ -117,6 +117,7 @@ export class PartitionOwnership {
           return next;
         });
         const claimed = wanted.filter((partition) => this.assigned.has(partition));
+        if (claimed.length === 0) return;
         for (const partition of claimed) this.epochs.set(partition, stored[String(partition)]!);
         this.log.info(
           { partitions: claimed, epochs: claimed.map((partition) => stored[String(partition)]) },

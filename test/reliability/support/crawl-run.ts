@@ -51,6 +51,8 @@ export interface CrawlRunOptions {
   /** Settings on top of RELIABILITY_ENV, for every service. */
   env?: Record<string, string>;
   fetchers?: number;
+  /** Scheduler processes: one is named `scheduler`, more are `scheduler-1`, `scheduler-2`... */
+  schedulers?: number;
   /** Addresses the services get instead of the stack's (a proxy in front of a store). */
   serviceAddresses?: Partial<StackAddresses>;
 }
@@ -96,7 +98,7 @@ export class CrawlRun {
     this.bus = bus;
   }
 
-  /** Starts dedup, linkextract and the fetchers, then the scheduler once they are ready (as a rollout does). */
+  /** Starts dedup, linkextract and the fetchers, then the schedulers once they are ready (as a rollout does). */
   static async start(options: CrawlRunOptions): Promise<CrawlRun> {
     const stack = stackAddresses();
     const names = freshNames(options.label);
@@ -121,7 +123,10 @@ export class CrawlRun {
       for (let i = 1; i <= (options.fetchers ?? 2); i++) consumers.push(['fetcher', `fetcher-${i}`]);
       await Promise.all(consumers.map(([service, name]) => run.launch(service, name)));
       await waitForFetcherGroup(run.bus, options.fetchers ?? 2);
-      await run.launch('scheduler', 'scheduler');
+      const schedulers = options.schedulers ?? 1;
+      const names =
+        schedulers === 1 ? ['scheduler'] : Array.from({ length: schedulers }, (_, i) => `scheduler-${i + 1}`);
+      await Promise.all(names.map((name) => run.launch('scheduler', name)));
     } catch (error) {
       await run.close();
       throw error;
@@ -183,10 +188,18 @@ export class CrawlRun {
       }
       if (Date.now() > deadline)
         throw new Error(
-          `timed out after ${timeoutMs} ms waiting for ${what}; scheduler log:\n${this.process('scheduler').logTail(10)}`,
+          `timed out after ${timeoutMs} ms waiting for ${what}; scheduler log:\n${this.schedulerLogTail()}`,
         );
       await sleep(500);
     }
+  }
+
+  /** The last lines of every live scheduler's log. */
+  private schedulerLogTail(): string {
+    return [...this.processes]
+      .filter(([, entry]) => entry.service === 'scheduler')
+      .map(([name, entry]) => `${name}:\n${entry.process.logTail(10)}`)
+      .join('\n');
   }
 
   /** Lag of every group of the crawl (or of the catalog groups named), summed. */
