@@ -571,12 +571,15 @@ describe('deploy/compose/compose.yaml', () => {
       const replicas = spec.deploy?.replicas ?? 1;
       expect(replicas, `${service} replicas`).toBeLessThanOrEqual(maxUsefulReplicas(service));
     }
-    expect(services.scheduler!.deploy.replicas).toBe(1);
-    // Besides the health port, only the scheduler's admin API, on the host's loopback.
+    const schedulers = services.scheduler!.deploy.replicas;
+    expect(schedulers).toBeGreaterThan(1);
+    // Besides the health port, only the schedulers' admin API, on the host's loopback, one port per replica.
     for (const service of ['fetcher', 'linkextract', 'dedup'] as const)
       expect(services[service]!.ports).toHaveLength(1);
     const { adminPort } = loadSchedulerConfig({ env: composeEnv(services.scheduler!) });
-    expect(services.scheduler!.ports.slice(1)).toEqual([`127.0.0.1:${adminPort}:${adminPort}`]);
+    expect(services.scheduler!.ports.slice(1)).toEqual([
+      `127.0.0.1:${adminPort}-${adminPort + schedulers - 1}:${adminPort}`,
+    ]);
   });
 
   it('runs Kafka so that the catalog can be applied: no auto-created topics, room for the largest message', () => {
@@ -759,10 +762,13 @@ describe('deploy/k8s', () => {
     }
   });
 
-  it('runs exactly one scheduler, never two during an update, and scales the others within their partitions', () => {
+  it('runs several schedulers, rolled one at a time, and scales every service within its partitions', () => {
     const scheduler = byName('Deployment', 'scheduler')!;
-    expect(scheduler.spec.replicas).toBe(1);
-    expect(scheduler.spec.strategy.type).toBe('Recreate');
+    expect(scheduler.spec.replicas).toBeGreaterThan(1);
+    expect(scheduler.spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 1, maxUnavailable: 0 },
+    });
     const autoscalers = ofKind('HorizontalPodAutoscaler');
     for (const deployment of deployments) {
       const service = deployment.metadata.name as Service;
