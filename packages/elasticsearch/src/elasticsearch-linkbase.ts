@@ -4,6 +4,7 @@ import {
   BackendError,
   redactUrl,
   type DueQuery,
+  linkPartition,
   type LeasedQuery,
   type LinkBase,
   type LinkBaseControl,
@@ -139,8 +140,9 @@ class ElasticsearchLinkBase implements LinkBase {
         records: [bucket.discovery, ...bucket.recrawl.classes.buckets].flatMap((byClass) =>
           byClass.levels.buckets.flatMap((group) =>
             group.due.hits.hits.map((hit) => {
-              seen.set(hit._source.id, { record: hit._source, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
-              return hit._source;
+              const record = withPartition(hit._source);
+              seen.set(record.id, { record, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
+              return record;
             }),
           ),
         ),
@@ -166,7 +168,7 @@ class ElasticsearchLinkBase implements LinkBase {
     const response = await this.call('findLeased', () =>
       this.client.search<LinkRecord>(leasedRequest(this.index, query)),
     );
-    return response.hits.hits.map((hit) => hit._source!);
+    return response.hits.hits.map((hit) => withPartition(hit._source!));
   }
 
   getCounters(name: string): Promise<SharedCounters> {
@@ -217,7 +219,7 @@ class ElasticsearchLinkBase implements LinkBase {
         };
         const page = await this.call('scan', () => this.client.search<LinkRecord>(request));
         pit = page.pit_id ?? pit;
-        for (const hit of page.hits.hits) yield hit._source!;
+        for (const hit of page.hits.hits) yield withPartition(hit._source!);
         if (page.hits.hits.length < SCAN_PAGE) return;
         after = page.hits.hits.at(-1)!.sort;
       }
@@ -327,7 +329,7 @@ class ElasticsearchLinkBase implements LinkBase {
           `elasticsearch ${operation} on index ${this.index}: reading ${doc._id} failed: ${doc.error.type}: ${doc.error.reason ?? ''}`,
         );
       if (doc.found && doc._source)
-        out.set(doc._id, { record: doc._source, seqNo: doc._seq_no!, primaryTerm: doc._primary_term! });
+        out.set(doc._id, { record: withPartition(doc._source), seqNo: doc._seq_no!, primaryTerm: doc._primary_term! });
     }
     return out;
   }
@@ -411,6 +413,15 @@ export async function createElasticsearchLinkBase(config: ElasticsearchConfig, l
     throw toBackendError(error, 'install', config.index, node);
   }
   return new ElasticsearchLinkBase(client, config.index, node, config.refreshMinIntervalMs, log);
+}
+
+/**
+ * Documents written before records carried their partition get it on read, and keep it from their
+ * next write on. Until written, a partitions filter does not find them: such a link base is served
+ * by one scheduler (which asks for no filter) until its records were updated.
+ */
+function withPartition(record: LinkRecord): LinkRecord {
+  return record.partition === undefined ? { ...record, partition: linkPartition(record.queueKey) } : record;
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

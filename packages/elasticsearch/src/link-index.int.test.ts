@@ -94,6 +94,16 @@ describe('link base index', () => {
     }
   });
 
+  it('gives a document written before records carried their partition its partition on read, and a lone scheduler finds it due', async () => {
+    const record = makeLinkRecord('http://legacy-partition.test/', { nextFetchAt: 1 });
+    const { partition: _dropped, ...legacy } = record;
+    await client.index({ index: config.index, id: record.id, document: legacy, refresh: true });
+    expect((await linkbase.getMany([record.id])).get(record.id)).toEqual(record);
+    const due = await linkbase.findDue({ now: 2, limit: 10_000, perQueueLimit: 10 });
+    expect(due.find((found) => found.id === record.id)).toEqual(record);
+    expect((await linkbase.lease([record.id], 1000, 2)).map((leased) => leased.partition)).toEqual([record.partition]);
+  });
+
   it('fails with a non-retriable error naming the index when the existing index has other types', async () => {
     const other = testConfig();
     await client.indices.create({ index: other.index, mappings: { properties: { depth: { type: 'keyword' } } } });

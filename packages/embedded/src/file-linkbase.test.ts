@@ -20,6 +20,19 @@ describeLinkBaseContract('file (embedded)', async () => {
 });
 
 describe('FileLinkBase durability', () => {
+  it('gives records written before they carried their partition their partition on open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkbase-'));
+    const record = makeLinkRecord('http://legacy.test/', { nextFetchAt: 0 });
+    const { partition: _dropped, ...legacy } = record;
+    writeFileSync(join(dir, 'linkbase.snapshot.jsonl'), `${JSON.stringify(legacy)}\n`);
+    const linkbase = await FileLinkBase.open(dir);
+    expect((await linkbase.getMany([record.id])).get(record.id)).toEqual(record);
+    const due = await linkbase.findDue({ now: 1, limit: 10, perQueueLimit: 10, partitions: [record.partition] });
+    expect(due.map((found) => found.id)).toEqual([record.id]);
+    await linkbase.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('releases leases of a previous process and survives a torn journal line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'linkbase-'));
     const first = await FileLinkBase.open(dir);

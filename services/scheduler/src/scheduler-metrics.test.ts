@@ -14,6 +14,7 @@ describe('scheduler metrics', () => {
       counters,
       handedOut,
       inFlight: () => inFlight,
+      partitions: () => 6,
       poisoned: () => 1,
       monitored: () => 4,
       paused: () => ({ jobs: 1, queues: 2 }),
@@ -30,6 +31,7 @@ describe('scheduler metrics', () => {
     expect(text).toContain('crawler_scheduler_handed_out_total{class="update",level="0",service="scheduler"} 1');
     expect(text).toContain('crawler_scheduler_outcomes_total{outcome="ok",service="scheduler"} 5');
     expect(text).toContain('crawler_scheduler_in_flight{service="scheduler"} 7');
+    expect(text).toContain('crawler_scheduler_partitions{service="scheduler"} 6');
     expect(text).toContain('crawler_scheduler_paused{kind="queue",service="scheduler"} 2');
   });
 });

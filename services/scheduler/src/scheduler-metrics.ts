@@ -7,6 +7,8 @@ export interface SchedulerGauges {
   /** Handed out, by "class/level". */
   handedOut: Map<string, number>;
   inFlight(): number;
+  /** crawl.status partitions this scheduler owns. */
+  partitions(): number;
   poisoned(): number;
   monitored(): number;
   paused(): { jobs: number; queues: number };
@@ -21,8 +23,8 @@ export function countHandedOut(handedOut: Map<string, number>, records: readonly
 
 /**
  * Every scheduler metric, declared once: URLs handed out by traffic class and level, outcomes
- * applied, URLs discovered, in flight, given up (poison), made due by monitoring schedules, and
- * what is paused. The service keeps the counts; they are copied into the registry at each scrape.
+ * applied, URLs discovered, in flight, given up (poison), made due by monitoring schedules, the
+ * partitions owned, and what is paused. The service keeps the counts; they are copied into the registry at each scrape.
  */
 export function registerSchedulerMetrics(registry: Registry, gauges: SchedulerGauges): void {
   new Counter({
@@ -81,6 +83,14 @@ export function registerSchedulerMetrics(registry: Registry, gauges: SchedulerGa
     registers: [registry],
     collect() {
       this.set(gauges.inFlight());
+    },
+  });
+  new Gauge({
+    name: 'crawler_scheduler_partitions',
+    help: 'crawl.status partitions this scheduler owns: their hosts are its to hand out.',
+    registers: [registry],
+    collect() {
+      this.set(gauges.partitions());
     },
   });
   new Gauge({

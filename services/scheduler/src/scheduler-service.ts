@@ -206,6 +206,7 @@ export async function createSchedulerService(
     counters,
     handedOut,
     inFlight: () => emitter.inFlightCount,
+    partitions: () => ownership.owned.length,
     poisoned: () => emitter.poisoned,
     monitored: () => monitored,
     paused: () => ({ jobs: control.current.pausedJobs.length, queues: control.current.pausedQueues.length }),

@@ -142,7 +142,7 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       if (status.change) bump(options.counters.changes, status.change);
       const policy = policyOf(status.jobId);
       const updated = await updates.update(status.urlId, (record) =>
-        !ownership || ownership.owns(record.partition) ? applyStatus(record, status, at, policy) : null,
+        !ownership || ownership.owns(partition) ? applyStatus(record, status, at, policy) : null,
       );
       if (ownership && !ownership.owns(partition)) throw new PartitionFencedError(partition);
       if (!updated && status.meta.followed !== 'true') {
