@@ -85,9 +85,14 @@ export class PartitionOwnership {
     this.drop(partitions.filter((partition) => this.epochs.has(partition)));
   }
 
+  /** Waits for the claims in progress. */
+  async settled(): Promise<void> {
+    await this.claiming;
+  }
+
   /** Fails with PartitionFencedError unless this scheduler owns the partition (after the claims in progress). */
   async assertOwned(partition: number): Promise<void> {
-    await this.claiming;
+    await this.settled();
     if (!this.owns(partition)) throw new PartitionFencedError(partition);
   }
 

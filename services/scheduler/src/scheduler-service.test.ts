@@ -10,7 +10,7 @@ import {
   Topics,
   type FrontierRequest,
 } from '@crawler/core';
-import { waitFor } from '@crawler/core/testing';
+import { makeLinkRecord, waitFor } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
 import { loadSchedulerConfig } from './config.js';
@@ -46,6 +46,27 @@ describe('scheduler service', () => {
       true,
     );
     await probe.stop();
+    await bus.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('owns every partition alone once started, so a re-crawl due at once is seen as work', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scheduler-'));
+    const bus = new InProcessBus();
+    await bus.createTopics(loadCatalog().topics);
+    const linkbase = await FileLinkBase.open(dir);
+    await linkbase.insertNew([makeLinkRecord('http://c.test/', { status: 'fetched', fetchCount: 1, nextFetchAt: 1 })]);
+    const service = await createSchedulerService(
+      loadSchedulerConfig({ env: {}, overrides: { tickMs: 60_000 } }),
+      parseCrawlJob({}),
+      { bus, producer: new BatchingProducer(bus.producer()), codec: new Codec(), linkbase },
+      silentLogger(),
+    );
+    await service.start();
+    expect(service.ownership.owned).toEqual([...Array(12).keys()]);
+    expect(await service.hasDueWork()).toBe(true);
+    await service.stop();
+    await linkbase.close();
     await bus.close();
     rmSync(dir, { recursive: true, force: true });
   });

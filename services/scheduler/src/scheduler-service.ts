@@ -232,6 +232,8 @@ export async function createSchedulerService(
         if (existing.length > 0) await ports.linkbase.update(existing, (record) => readmitRefusedSeed(record, at));
       }
       await statusRunner.start();
+      // Its first partitions claimed, so that what it owns (and hasDueWork) is known once started.
+      await ownership.settled();
       await linksRunner.start();
       emitter.start();
       checkSchedules();
