@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FrontierEmitter } from './frontier-emitter.js';
 import { JobRegistry } from './jobs/job-registry.js';
 import { PartitionFencedError, PartitionOwnership } from './partition-ownership.js';
-import { createSchedulerCounters, createStatusStage } from './scheduler-stages.js';
+import { createStatusStage } from './scheduler-stages.js';
+import { testStageOptions } from './testing/stage-options.js';
 
 const log = silentLogger();
 const NOW = 10_000;
@@ -152,25 +153,9 @@ describe('partition ownership', () => {
     await ctx.linkbase.lease([record.id], NOW + 60_000, NOW);
     const others = [...Array(12).keys()].filter((partition) => partition !== record.partition);
     ctx.a.ownership.assign(others);
-    const stage = createStatusStage({
-      linkbase: ctx.linkbase,
-      jobs: ctx.jobs,
-      ownership: ctx.a.ownership,
-      policy: {
-        minIntervalMs: 1000,
-        maxIntervalMs: 10_000,
-        targetProbability: 0.5,
-        hubBoost: 3,
-        maxAttempts: 3,
-        retryBaseMs: 1,
-        retryMaxMs: 1,
-      },
-      counters: createSchedulerCounters(),
-      leaseMs: 1000,
-      maxRedirectHops: 5,
-      countInlinks: true,
-      now: () => NOW,
-    });
+    const stage = createStatusStage(
+      testStageOptions(ctx.linkbase, { jobs: ctx.jobs, ownership: ctx.a.ownership, now: () => NOW }),
+    );
     const status = statusUpdate(
       { ...record, urlId: record.id, traceId: 't', jobId: record.jobId },
       { outcome: 'ok', fetchedAt: NOW, httpStatus: 200 },

@@ -1,8 +1,8 @@
-import { parseCrawlJob, Schemas, urlId } from '@crawler/core';
+import { Schemas, urlId } from '@crawler/core';
 import type { LinkBase, Outlinks, StageContext, StatusUpdate } from '@crawler/core';
 import { makeLinkRecord, sampleMessages } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { JobRegistry } from './jobs/job-registry.js';
+import { testStageOptions } from './testing/stage-options.js';
 import {
   createLinksStage,
   createSchedulerCounters,
@@ -32,24 +32,8 @@ function slowLinkBase() {
   return { linkbase, records };
 }
 
-const options = (linkbase: LinkBase, counters = createSchedulerCounters()): SchedulerStageOptions => ({
-  linkbase,
-  jobs: new JobRegistry(parseCrawlJob({})),
-  policy: {
-    minIntervalMs: 1000,
-    maxIntervalMs: 10_000,
-    targetProbability: 0.5,
-    hubBoost: 3,
-    maxAttempts: 3,
-    retryBaseMs: 1,
-    retryMaxMs: 1,
-  },
-  counters,
-  leaseMs: 1000,
-  maxRedirectHops: 5,
-  countInlinks: true,
-  random: () => 0.25,
-});
+const options = (linkbase: LinkBase, counters = createSchedulerCounters()): SchedulerStageOptions =>
+  testStageOptions(linkbase, { counters });
 
 describe('links stage', () => {
   it('counts every discovered URL when many messages are handled at once', async () => {
