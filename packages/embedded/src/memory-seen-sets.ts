@@ -42,11 +42,14 @@ const CAPTURE_CHUNK_BYTES = 64 * 1024;
  */
 export class MemorySeenSets {
   private readonly filters = new Map<string, Filter>();
+  /** The earliest expiry of any filter: past it, a call first lets expired filters go. */
+  private nextExpiry = Number.POSITIVE_INFINITY;
 
   constructor(private readonly now: () => number) {}
 
   mark(namespace: string, entries: SeenEntry[], ttlMs: number): { results: SeenResult[]; changes: SeenFilterChange[] } {
     const now = this.now();
+    if (now >= this.nextExpiry) this.sweep(now);
     const generation = seenGenerationAt(now, ttlMs);
     const id = (shard: number, index: number) => `${namespace}\u0000${shard}:${generation.lengthMs}.${index}`;
     // Per shard, looked up once per call: its current and previous generation's filters.
@@ -118,6 +121,7 @@ export class MemorySeenSets {
 
   clear(): void {
     this.filters.clear();
+    this.nextExpiry = Number.POSITIVE_INFINITY;
   }
 
   private live(id: string, now: number): Filter | undefined {
@@ -132,7 +136,16 @@ export class MemorySeenSets {
   private create(id: string, expiresAt: number): Filter {
     const filter = { bytes: new Uint8Array(0), load: 0, expiresAt };
     this.filters.set(id, filter);
+    this.nextExpiry = Math.min(this.nextExpiry, expiresAt);
     return filter;
+  }
+
+  private sweep(now: number): void {
+    this.nextExpiry = Number.POSITIVE_INFINITY;
+    for (const [id, filter] of this.filters) {
+      if (filter.expiresAt <= now) this.filters.delete(id);
+      else this.nextExpiry = Math.min(this.nextExpiry, filter.expiresAt);
+    }
   }
 }
 
