@@ -24,7 +24,7 @@ export function formatStatus(snapshot: StatusSnapshot, header: string): string {
     formatPartitions(worker.partitions) || '-',
     worker.pending,
     formatAge(worker.lastProgressAt, snapshot.at),
-    worker.state === 'stalled' ? 'STALLED' : worker.state,
+    worker.state === 'stalled' || worker.state === 'gone' ? worker.state.toUpperCase() : worker.state,
   ]);
   // A group with work waiting and nobody to do it is the first thing to see.
   for (const group of groups)
