@@ -158,7 +158,7 @@ describe('crawler status on the stack', () => {
         return found?.state === 'gone' ? found : null;
       }, 60_000);
       expect(Date.now() - killedAt).toBeLessThan(60_000);
-      expect(gone.lastProgressAt).toBeLessThan(killedAt);
+      expect(gone!.lastProgressAt).toBeLessThan(killedAt);
     } finally {
       child.kill('SIGKILL');
     }
