@@ -110,6 +110,7 @@ const KIND_OF_COMMAND: Record<string, Kind> = {
   'lag --topic': 'free',
   'export wacz --job': 'free',
   'export warc --job': 'free',
+  'status --job': 'free',
 };
 
 /** The bound on one command line: one that is refused takes milliseconds. */
