@@ -10,7 +10,7 @@ export interface SeenFilterResult {
 
 /**
  * The URL-level check before the link base: each outlink's URL is marked in an approximate set
- * (FingerprintStore.markSeen: a Bloom filter of about 5 bytes per URL, docs/DEDUP.md), and a link
+ * (FingerprintStore.markSeen: a Bloom filter of 4 to 16 bytes per URL, docs/DEDUP.md), and a link
  * some page marked before is not passed on, so a rediscovered link costs the scheduler no read and
  * no write. The link base stays the authority: it still decides what is new. A URL is marked with
  * the fetch that marked it and with its page, so a redelivered page passes its links on again. A
