@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import { silentLogger, type FingerprintStore } from '@crawler/core';
-import { describeFingerprintContract } from '@crawler/core/testing';
+import { describeFingerprintContract, waitFor } from '@crawler/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PipelineEvent } from './pipeline-runner.js';
 import { createRedisFingerprintStore } from './redis-fingerprint-store.js';
@@ -40,7 +40,7 @@ describe.each(['standalone', 'cluster'] as const)('redis %s: TTL', (mode) => {
     try {
       const ttlOf = () => client.pttl(`${config.keyPrefix}url:refreshed`);
       await store().putIfAbsent([{ namespace: 'url', key: 'refreshed', value: 'a', ttlMs: 2000 }]);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await waitFor(async () => (await ttlOf()) <= 1400, 10_000, 50, 'the TTL to run down 600 ms');
       const before = await ttlOf();
       expect(before).toBeGreaterThan(0);
       expect(before).toBeLessThanOrEqual(1400);
@@ -49,7 +49,12 @@ describe.each(['standalone', 'cluster'] as const)('redis %s: TTL', (mode) => {
       ]);
       expect(await ttlOf()).toBeGreaterThan(1800);
       await store().addToSet('band', 'b1', ['x'], 2000);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await waitFor(
+        async () => (await client.pttl(`${config.keyPrefix}band:b1`)) <= 1400,
+        10_000,
+        50,
+        "the set's TTL to run down 600 ms",
+      );
       await store().addToSet('band', 'b1', ['y'], 2000);
       expect(await client.pttl(`${config.keyPrefix}band:b1`)).toBeGreaterThan(1800);
       expect((await client.smembers(`${config.keyPrefix}band:b1`)).sort()).toEqual(['x', 'y']);

@@ -7,13 +7,14 @@ export async function waitFor<T>(
   timeoutMs = 10_000,
   intervalMs = 20,
   what?: string | (() => string),
-): Promise<T> {
+): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
       const result = await check();
-      if (result !== false && result !== undefined && result !== null) return result;
+      if (result !== false && result !== undefined && result !== null)
+        return result as Exclude<T, false | null | undefined>;
       lastError = new Error(`condition still ${String(result)}`);
     } catch (error) {
       lastError = error;
