@@ -1,5 +1,6 @@
 import { silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
+import { waitFor } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GateClosedError, PolitenessGate, QueueDeferredError, type PolitenessOptions } from './politeness-gate.js';
 import { SharedPacing } from './shared-pacing.js';
@@ -25,6 +26,7 @@ describe('PolitenessGate', () => {
       [0, 1, 2].map(async () => {
         const permit = await gate.acquire('a');
         starts.push(Date.now());
+        // simulated work: a 20 ms request; a slower machine only lengthens it, which the lower bounds allow.
         await new Promise((resolve) => setTimeout(resolve, 20));
         permit.release(answered(20));
       }),
@@ -68,6 +70,7 @@ describe('PolitenessGate', () => {
         perQueue.set(key, (perQueue.get(key) ?? 0) + 1);
         peak = Math.max(peak, active);
         peakPerQueue = Math.max(peakPerQueue, perQueue.get(key)!);
+        // simulated work: a 3 ms request; the gate grants up to its caps at once, so the peaks do not depend on it.
         await new Promise((resolve) => setTimeout(resolve, 3));
         active--;
         perQueue.set(key, perQueue.get(key)! - 1);
@@ -76,8 +79,15 @@ describe('PolitenessGate', () => {
     );
     expect(peak).toBe(3);
     expect(peakPerQueue).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(gate.depth()).toEqual({ queues: 0, waiting: 0, active: 0 });
+    await waitFor(
+      () => {
+        expect(gate.depth()).toEqual({ queues: 0, waiting: 0, active: 0 });
+        return true;
+      },
+      10_000,
+      10,
+      'the sweep to drop the idle queues',
+    );
     gate.close();
   });
 
