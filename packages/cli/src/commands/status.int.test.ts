@@ -87,9 +87,16 @@ describe('crawler status on the stack', () => {
       },
     });
     await waitFor(() => taken === 2, 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
 
-    const snapshot = await statusOnce();
+    const snapshot = await waitFor(
+      async () => {
+        const seen = await statusOnce();
+        return seen.workers.some((entry) => entry.groupId === `${prefix}fetcher` && entry.state === 'stalled') && seen;
+      },
+      20_000,
+      250,
+      'the stuck fetcher to be past --stall-after 2s',
+    );
     expect(snapshot.linkbase).toMatchObject({ known: 2, due: 1, leased: 0, byStatus: { queued: 1, gone: 1 } });
     expect(snapshot.errors).toMatchObject({ answers: 5, byClass: { timeout: 2, server_error: 1 } });
     expect(snapshot.rates.answeredPerSecond).toBeCloseTo(5 / 60);
