@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
+import { deleteLinkBase } from '@crawler/elasticsearch';
 import { createHbaseRestClient } from '@crawler/hbase';
 import { loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix } from '@crawler/redis/testing';
@@ -51,8 +52,7 @@ export async function dropNames(stack: StackAddresses, names: StackNames): Promi
   await attempt('index', async () => {
     const client = new Client({ node: stack.ELASTICSEARCH_URL });
     try {
-      await client.indices.delete({ index: names.ELASTICSEARCH_INDEX }, { ignore: [404] });
-      await client.indices.deleteIndexTemplate({ name: names.ELASTICSEARCH_INDEX }, { ignore: [404] });
+      await deleteLinkBase(client, names.ELASTICSEARCH_INDEX);
     } finally {
       await client.close();
     }

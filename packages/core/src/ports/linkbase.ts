@@ -94,6 +94,8 @@ export interface DueQuery {
   perQueueLimit: number;
   /** Paused queues and jobs: none of their URLs is returned. */
   exclude?: { queues?: string[]; jobs?: string[] };
+  /** Only URLs of these partitions (a scheduler's share of the hosts); every partition when absent. */
+  partitions?: readonly number[];
 }
 
 export interface LinkBaseStats {
