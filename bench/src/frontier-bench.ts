@@ -73,6 +73,8 @@ interface Row {
   perSecond: number;
   cpuPer1000: number;
   storeCpuPer1000: number | null;
+  /** Time Elasticsearch spent on this link base's indices alone (index stats), ms per 1,000 URLs. */
+  indexMsPer1000: number | null;
 }
 
 /** The i-th URL: spread over `hosts` hosts, depths 0-5, due now or (if not in the due share) fetched and due in a month. */
@@ -144,12 +146,30 @@ async function baselineOpener(dir: string): Promise<OpenLinkBase> {
   return module.createElasticsearchLinkBase;
 }
 
+/**
+ * Milliseconds Elasticsearch spent on these indices (query and fetch phases, gets, indexing,
+ * refreshes), from index stats: the link base's own share of a cluster other tests use meanwhile.
+ * Time in threads, so a loaded machine inflates it as it does CPU seconds.
+ */
+async function indexBusyMs(client: Client, indices: string[]): Promise<number> {
+  const total = (await client.indices.stats({ index: indices, metric: ['search', 'get', 'indexing', 'refresh'] }))._all
+    .total!;
+  return (
+    (total.search?.query_time_in_millis ?? 0) +
+    (total.search?.fetch_time_in_millis ?? 0) +
+    (total.get?.time_in_millis ?? 0) +
+    (total.indexing?.index_time_in_millis ?? 0) +
+    (total.refresh?.total_time_in_millis ?? 0)
+  );
+}
+
 /** Rounds back to back until the time or round limit, or until nothing is due; answers every URL at once. */
 async function measure(
   linkbase: LinkBase,
   storePid: number | null,
   now = NOW,
-): Promise<Pick<Row, 'handedOut' | 'seconds' | 'perSecond' | 'cpuPer1000' | 'storeCpuPer1000'>> {
+  indexTime: (() => Promise<number>) | null = null,
+): Promise<Pick<Row, 'handedOut' | 'seconds' | 'perSecond' | 'cpuPer1000' | 'storeCpuPer1000' | 'indexMsPer1000'>> {
   const emitter: FrontierEmitter = new FrontierEmitter({
     linkbase,
     producer: dropped,
@@ -169,6 +189,7 @@ async function measure(
     },
     now: () => now,
   });
+  const indexBefore = indexTime ? await indexTime() : null;
   const cpu = process.cpuUsage();
   const storeCpu = storePid === null ? null : cpuSecondsOf(storePid);
   const started = performance.now();
@@ -182,12 +203,14 @@ async function measure(
   const used = process.cpuUsage(cpu);
   const handedOut = emitter.emitted;
   const storeSeconds = storePid === null || storeCpu === null ? null : (cpuSecondsOf(storePid) ?? storeCpu) - storeCpu;
+  const indexMs = indexTime && indexBefore !== null ? (await indexTime()) - indexBefore : null;
   return {
     handedOut,
     seconds,
     perSecond: handedOut / seconds,
     cpuPer1000: ((used.user + used.system) / 1e6 / handedOut) * 1000,
     storeCpuPer1000: storeSeconds === null ? null : (storeSeconds / handedOut) * 1000,
+    indexMsPer1000: indexMs === null ? null : (indexMs / handedOut) * 1000,
   };
 }
 
@@ -242,6 +265,7 @@ async function elasticsearchRows(
   });
   const client = new Client({ node: url, requestTimeout: 300_000 });
   const storePid = pidListeningOn(Number(new URL(url).port || 9200));
+  const indexTime = () => indexBusyMs(client, [config.index, queueIndexName(config.index)]);
   const rows: Row[] = [];
   try {
     await (await createElasticsearchLinkBase(config, silentLogger())).close();
@@ -261,7 +285,7 @@ async function elasticsearchRows(
         dueShare,
         fillSeconds,
         queueBuildSeconds,
-        ...(await measure(linkbase, storePid)),
+        ...(await measure(linkbase, storePid, NOW, indexTime)),
       });
     } finally {
       await linkbase.close();
@@ -277,7 +301,7 @@ async function elasticsearchRows(
           dueShare,
           fillSeconds,
           queueBuildSeconds: null,
-          ...(await measure(before, storePid, BASELINE_NOW)),
+          ...(await measure(before, storePid, BASELINE_NOW, indexTime)),
         });
       } finally {
         await before.close();
@@ -303,7 +327,7 @@ for (const mode of values.modes.split(',')) {
         for (const row of measured) {
           rows.push(row);
           log(
-            `  ${row.mode}: ${row.handedOut} handed out, ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}`,
+            `  ${row.mode}: ${row.handedOut} handed out, ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}${row.indexMsPer1000 === null ? '' : `, ${Math.round(row.indexMsPer1000)} ms / 1,000 on its indices`}`,
           );
         }
       }
@@ -314,11 +338,11 @@ for (const mode of values.modes.split(',')) {
 if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 else {
   process.stdout.write(
-    '| link base | hosts | URLs | due | handed out | URLs/s (wall) | CPU s / 1,000 URLs (scheduler) | CPU s / 1,000 URLs (Elasticsearch) |\n|---|---|---|---|---|---|---|---|\n',
+    '| link base | hosts | URLs | due | handed out | URLs/s (wall) | CPU s / 1,000 URLs (scheduler) | CPU s / 1,000 URLs (Elasticsearch) | Elasticsearch ms / 1,000 URLs on its indices |\n|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const row of rows) {
     process.stdout.write(
-      `| ${row.mode} | ${row.hosts.toLocaleString('en')} | ${row.size.toLocaleString('en')} | ${row.dueShare * 100}% | ${row.handedOut} | ${Math.round(row.perSecond).toLocaleString('en')} | ${row.cpuPer1000.toFixed(3)} | ${row.storeCpuPer1000 === null ? '-' : row.storeCpuPer1000.toFixed(3)} |\n`,
+      `| ${row.mode} | ${row.hosts.toLocaleString('en')} | ${row.size.toLocaleString('en')} | ${row.dueShare * 100}% | ${row.handedOut} | ${Math.round(row.perSecond).toLocaleString('en')} | ${row.cpuPer1000.toFixed(3)} | ${row.storeCpuPer1000 === null ? '-' : row.storeCpuPer1000.toFixed(3)} | ${row.indexMsPer1000 === null ? '-' : Math.round(row.indexMsPer1000)} |\n`,
     );
   }
 }
