@@ -69,6 +69,10 @@ const CODES = {
   // The scheduler.
   REDIRECT_LIMIT: { retriable: false, doc: 'A redirect chain longer than SCHEDULER_MAX_REDIRECT_HOPS.' },
   LEASE_EXPIRED: { retriable: false, doc: 'Leases of the URL ran out SCHEDULER_MAX_LEASE_EXPIRIES times.' },
+  SCHEDULER_PARTITION_FENCED: {
+    retriable: true,
+    doc: "A scheduler's hold on a crawl.status partition ended (another claimed it): the partition's next owner handles the status.",
+  },
   ADMIN_UNAUTHORIZED: { retriable: false, doc: 'An admin request without the right token.' },
   ADMIN_BAD_REQUEST: { retriable: false, doc: 'An admin request the API cannot read.' },
   ADMIN_NOT_FOUND: { retriable: false, doc: 'An admin request for something that is not there.' },

@@ -14,6 +14,7 @@ export * from './url/index.js';
 export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
+export * from './link-partition.js';
 export * from './next-fetch.js';
 export * from './service/index.js';
 export * from './tracing/index.js';

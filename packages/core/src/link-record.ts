@@ -1,3 +1,4 @@
+import { linkPartition } from './link-partition.js';
 import type { LinkRecord } from './ports/linkbase.js';
 import { hostQueueKey } from './url/queue-key.js';
 import { registrableDomain } from './url/registrable-domain.js';
@@ -13,13 +14,15 @@ export function createLinkRecord(
   fields: Partial<LinkRecord> = {},
   parsed: URL = new URL(canonical),
 ): LinkRecord {
+  const queueKey = fields.queueKey ?? hostQueueKey(parsed);
   return {
     id: urlId(canonical),
     url: canonical,
     surt: surtKey(parsed),
     host: parsed.host,
     domain: registrableDomain(parsed),
-    queueKey: hostQueueKey(parsed),
+    queueKey,
+    partition: linkPartition(queueKey),
     jobId: 'default',
     depth: 0,
     source: 'seed',

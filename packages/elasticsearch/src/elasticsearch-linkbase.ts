@@ -4,12 +4,14 @@ import {
   BackendError,
   redactUrl,
   type DueQuery,
+  type LeasedQuery,
   type LinkBase,
   type LinkBaseControl,
   type LinkBaseStats,
   type LinkMutation,
   type LinkRecord,
   type Logger,
+  type SharedCounters,
   ErrorCode,
 } from '@crawler/core';
 import { createElasticsearchClient } from './elasticsearch-client.js';
@@ -18,7 +20,7 @@ import type { ElasticsearchConfig } from './elasticsearch-settings.js';
 import { controlIndexName, LinkControlStore } from './link-control.js';
 import { installLinkIndex } from './link-index.js';
 import { MAX_PER_QUEUE } from './link-index-template.js';
-import { dueUrlsRequest, isDue, statsRequest } from './link-queries.js';
+import { dueUrlsRequest, isDue, leasedRequest, statsRequest } from './link-queries.js';
 import { readStats, type StatsAggregations } from './link-stats.js';
 import { backfillQueues, installQueueIndex } from './queue-index.js';
 import { QueueRotation, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
@@ -189,6 +191,25 @@ class ElasticsearchLinkBase implements LinkBase {
         ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) }
         : null;
     return this.compareAndSet('lease', ids, mutate, this.lastDue);
+  }
+
+  async findLeased(query: LeasedQuery): Promise<LinkRecord[]> {
+    this.assertOpen();
+    await this.gate.awaitVisible();
+    const response = await this.call('findLeased', () =>
+      this.client.search<LinkRecord>(leasedRequest(this.index, query)),
+    );
+    return response.hits.hits.map((hit) => hit._source!);
+  }
+
+  getCounters(name: string): Promise<SharedCounters> {
+    this.assertOpen();
+    return this.call('getCounters', () => this.control.getCounters(name));
+  }
+
+  updateCounters(name: string, mutate: (current: SharedCounters) => SharedCounters | null): Promise<SharedCounters> {
+    this.assertOpen();
+    return this.call('updateCounters', () => this.control.updateCounters(name, mutate));
   }
 
   async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {

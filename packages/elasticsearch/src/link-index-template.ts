@@ -18,6 +18,8 @@ export const LINK_PROPERTIES: Record<keyof LinkRecord, Property> = {
   host: keyword,
   domain: keyword,
   queueKey: keyword,
+  // The owning scheduler's findDue filters on it (terms), so a scheduler reads only its partitions' URLs.
+  partition: { type: 'short' },
   jobId: keyword,
   depth: integer,
   source: keyword,

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { LEVELS, NEVER_DUE, SCHEDULABLE_STATUSES, type LinkRecord } from '@crawler/core';
+import { LEVELS, NEVER_DUE, SCHEDULABLE_STATUSES, type LeasedQuery, type LinkRecord } from '@crawler/core';
 
 /** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
 export const DISCOVERY_ORDER: estypes.SortCombinations[] = [{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }];
@@ -17,6 +17,11 @@ export function dueFilter(now: number): estypes.QueryDslQueryContainer[] {
     { range: { nextFetchAt: { lte: now } } },
     { range: { leaseUntil: { lte: now } } },
   ];
+}
+
+/** Only the URLs of the given partitions (a scheduler's share); nothing to add when all are wanted. */
+export function partitionFilter(partitions: readonly number[] | undefined): estypes.QueryDslQueryContainer[] {
+  return partitions ? [{ terms: { partition: [...partitions] } }] : [];
 }
 
 /** The same rule on a record read back, for the compare-and-set of a lease. */
@@ -152,6 +157,22 @@ export function statsRequest(index: string, now: number, withDue: boolean): esty
             },
           }
         : {}),
+    },
+  };
+}
+
+/** Most leased URLs one request returns: the index's default result window. */
+export const MAX_LEASED = 10_000;
+
+/** URLs whose lease has not run out, of the partitions asked for: a new owner's in-flight state. */
+export function leasedRequest(index: string, query: LeasedQuery): estypes.SearchRequest {
+  return {
+    index,
+    size: Math.min(query.limit, MAX_LEASED),
+    track_total_hits: false,
+    request_cache: false,
+    query: {
+      bool: { filter: [{ range: { leaseUntil: { gt: query.now } } }, ...partitionFilter(query.partitions)] },
     },
   };
 }

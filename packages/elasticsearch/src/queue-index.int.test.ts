@@ -12,12 +12,12 @@ describe('queue index', () => {
   const client = new Client({ node: TEST_URL });
   let linkbase: LinkBase;
 
-  const queueDoc = async (queueKey: string): Promise<QueueDoc | null> => {
-    const doc = await client.get<QueueDoc>({ index: queueIndexName(config.index), id: queueKey }, { ignore: [404] });
+  const queueDoc = async (queueKey: string, index = config.index): Promise<QueueDoc | null> => {
+    const doc = await client.get<QueueDoc>({ index: queueIndexName(index), id: queueKey }, { ignore: [404] });
     return doc.found ? doc._source! : null;
   };
-  const hostDue = async (host: string, now: number, partitions?: number[]) =>
-    (await linkbase.findDue({ now, limit: 1000, perQueueLimit: 100, partitions }))
+  const hostDue = async (host: string, now: number) =>
+    (await linkbase.findDue({ now, limit: 1000, perQueueLimit: 100 }))
       .filter((record) => record.host === host)
       .map((record) => new URL(record.url).pathname);
 
@@ -35,7 +35,7 @@ describe('queue index', () => {
     const host = 'life.queue.test';
     const record = makeLinkRecord(`http://${host}/a`, { nextFetchAt: now - 10 });
     await linkbase.insertNew([record, makeLinkRecord(`http://${host}/gone`, { status: 'gone', nextFetchAt: 0 })]);
-    expect(await queueDoc(host)).toEqual({ queueKey: host, dueAt: now - 10 });
+    expect(await queueDoc(host)).toEqual({ queueKey: host, dueAt: now - 10, partition: record.partition });
 
     await linkbase.lease([record.id], now + 1000, now);
     // A lease makes nothing due sooner: the queue stays as it was until selection finds it idle...
@@ -52,7 +52,7 @@ describe('queue index', () => {
     expect(await queueDoc(host)).toBeNull();
 
     await linkbase.update([record.id], (current) => ({ ...current, status: 'retry', nextFetchAt: now + 5000 }));
-    expect(await queueDoc(host)).toEqual({ queueKey: host, dueAt: now + 5000 });
+    expect(await queueDoc(host)).toEqual({ queueKey: host, dueAt: now + 5000, partition: record.partition });
     expect(await hostDue(host, now + 4999)).toEqual([]);
     expect(await hostDue(host, now + 5000)).toEqual(['/a']);
   });
@@ -84,23 +84,6 @@ describe('queue index', () => {
     expect(await hostDue(host, now)).toEqual(['/second']);
   });
 
-  it('leaves out queues of partitions not asked for', async () => {
-    const now = 3_000_000;
-    await linkbase.insertNew([
-      makeLinkRecord('http://p1.queue.test/x', { nextFetchAt: now - 1 }),
-      makeLinkRecord('http://p2.queue.test/x', { nextFetchAt: now - 1 }),
-    ]);
-    const store = new QueueStore(client, config.index, TEST_URL, () => undefined);
-    await store.lower([
-      { queueKey: 'p1.queue.test', dueAt: now - 1, partition: 1 },
-      { queueKey: 'p2.queue.test', dueAt: now - 1, partition: 2 },
-    ]);
-    await linkbase.flush();
-    expect(await hostDue('p1.queue.test', now, [1])).toEqual(['/x']);
-    expect(await hostDue('p2.queue.test', now, [1])).toEqual([]);
-    expect(await hostDue('p2.queue.test', now, [1, 2])).toEqual(['/x']);
-  });
-
   it('is built from the URLs when a link base written before it is opened', async () => {
     const upgraded = testConfig();
     let old = await createElasticsearchLinkBase(upgraded, quiet);
@@ -117,6 +100,12 @@ describe('queue index', () => {
       const hosts = async (at: number) =>
         (await old.findDue({ now: at, limit: 100, perQueueLimit: 10 })).map((record) => record.host).sort();
       expect(await hosts(now)).toEqual(['a.old.test']);
+      const a = makeLinkRecord('http://a.old.test/x');
+      expect(await queueDoc('a.old.test', upgraded.index)).toEqual({
+        queueKey: 'a.old.test',
+        dueAt: now - 1,
+        partition: a.partition,
+      });
       expect(await hosts(now + 100)).toEqual(['a.old.test', 'b.old.test']);
     } finally {
       await old.close();

@@ -8,7 +8,7 @@ export interface QueueDoc {
   queueKey: string;
   /** No URL of the queue is due before this (a lower bound: URLs lower it, selection raises it). */
   dueAt: number;
-  /** The crawl.status partition of the queue, when the records carry one. */
+  /** The crawl.status partition of the queue (link-partition.ts), absent for records written before partitions. */
   partition?: number;
 }
 
@@ -33,8 +33,8 @@ const QUEUE_SETTINGS = (config: Pick<ElasticsearchConfig, 'replicas'>): estypes.
   sort: { field: 'queueKey', order: 'asc' },
 });
 
-/** Queues per page of the backfill's composite aggregation. */
-const BACKFILL_PAGE = 1000;
+/** Queues per page of the backfill's composite aggregation: each page reads every URL again, so few large pages. */
+const BACKFILL_PAGE = 10_000;
 
 /**
  * Creates the queue index if missing; an existing one gets the current mappings. Returns true when
@@ -55,10 +55,15 @@ export async function installQueueIndex(
   return false;
 }
 
+interface BackfillKey {
+  queueKey: string;
+  partition: number | null;
+}
+
 interface BackfillAggregations {
   queues: {
-    after_key?: { queueKey: string };
-    buckets: { key: { queueKey: string }; dueAt: { value: number | null } }[];
+    after_key?: BackfillKey;
+    buckets: { key: BackfillKey; dueAt: { value: number | null } }[];
   };
 }
 
@@ -72,7 +77,7 @@ export async function backfillQueues(
   index: string,
   lower: (queues: QueueDoc[]) => Promise<void>,
 ): Promise<number> {
-  let after: { queueKey: string } | undefined;
+  let after: BackfillKey | undefined;
   let written = 0;
   for (;;) {
     const response = await client.search<unknown, BackfillAggregations>({
@@ -84,7 +89,11 @@ export async function backfillQueues(
         queues: {
           composite: {
             size: BACKFILL_PAGE,
-            sources: [{ queueKey: { terms: { field: 'queueKey' } } }],
+            // A queue's URLs share its partition; records from before partitions have none.
+            sources: [
+              { queueKey: { terms: { field: 'queueKey' } } },
+              { partition: { terms: { field: 'partition', missing_bucket: true } } },
+            ],
             ...(after ? { after } : {}),
           },
           aggs: { dueAt: { min: { field: 'nextFetchAt' } } },
@@ -94,7 +103,11 @@ export async function backfillQueues(
     const queues = response.aggregations?.queues;
     const docs = (queues?.buckets ?? [])
       .filter((bucket) => bucket.dueAt.value !== null)
-      .map((bucket) => ({ queueKey: bucket.key.queueKey, dueAt: bucket.dueAt.value! }));
+      .map((bucket) => ({
+        queueKey: bucket.key.queueKey,
+        dueAt: bucket.dueAt.value!,
+        ...(bucket.key.partition === null ? {} : { partition: bucket.key.partition }),
+      }));
     if (docs.length > 0) await lower(docs);
     written += docs.length;
     if (!queues?.after_key || (queues.buckets.length ?? 0) < BACKFILL_PAGE) return written;

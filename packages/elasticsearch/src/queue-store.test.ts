@@ -13,7 +13,8 @@ describe('queue store', () => {
     expect(earliestDue({ ...record, status: 'error', nextFetchAt: NEVER_DUE })).toBeNull();
   });
 
-  it('lowers each queue once, to the earliest of its records', () => {
+  it('lowers each queue once, to the earliest of its records, with its partition', () => {
+    const [a, b] = [makeLinkRecord('http://a.test/'), makeLinkRecord('http://b.test/')];
     expect(
       queuesOf([
         makeLinkRecord('http://a.test/1', { nextFetchAt: 300 }),
@@ -23,8 +24,8 @@ describe('queue store', () => {
         makeLinkRecord('http://c.test/1', { status: 'blocked' }),
       ]),
     ).toEqual([
-      { queueKey: 'a.test', dueAt: 200 },
-      { queueKey: 'b.test', dueAt: 50 },
+      { queueKey: 'a.test', dueAt: 200, partition: a.partition },
+      { queueKey: 'b.test', dueAt: 50, partition: b.partition },
     ]);
   });
 

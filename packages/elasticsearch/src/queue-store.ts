@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { BackendError, NEVER_DUE, SCHEDULABLE_STATUSES, type LinkRecord } from '@crawler/core';
 import { BulkItemsError, toBackendError, type BulkFailure } from './elasticsearch-errors.js';
-import { nextDueRequest } from './link-queries.js';
+import { nextDueRequest, partitionFilter } from './link-queries.js';
 import { queueIndexName, type QueueDoc } from './queue-index.js';
 import type { QueuePageRequest } from './queue-rotation.js';
 
@@ -30,14 +30,15 @@ export function earliestDue(record: LinkRecord): number | null {
   return Math.max(record.nextFetchAt, record.leaseUntil);
 }
 
-/** Per queue of the records, the earliest due among its records; queues with none are left out. */
+/** Per queue of the records, the earliest due among its records, and its partition; queues with none are left out. */
 export function queuesOf(records: readonly LinkRecord[]): QueueDoc[] {
   const out = new Map<string, QueueDoc>();
   for (const record of records) {
     const dueAt = earliestDue(record);
     if (dueAt === null) continue;
     const known = out.get(record.queueKey);
-    if (!known || dueAt < known.dueAt) out.set(record.queueKey, { queueKey: record.queueKey, dueAt });
+    if (!known || dueAt < known.dueAt)
+      out.set(record.queueKey, { queueKey: record.queueKey, dueAt, partition: record.partition });
   }
   return [...out.values()];
 }
@@ -51,7 +52,7 @@ export function dueQueuesPageRequest(
 ): estypes.SearchRequest {
   const must: estypes.QueryDslQueryContainer[] = [{ range: { dueAt: { lte: now } } }];
   if (page.upTo !== undefined) must.push({ range: { queueKey: { lte: page.upTo } } });
-  if (filter.partitions) must.push({ terms: { partition: [...filter.partitions] } });
+  must.push(...partitionFilter(filter.partitions));
   const mustNot: estypes.QueryDslQueryContainer[] = filter.excludeQueues?.length
     ? [{ terms: { queueKey: [...filter.excludeQueues] } }]
     : [];

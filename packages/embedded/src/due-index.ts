@@ -36,6 +36,8 @@ interface Group {
  * class and level). Groups are per job as well, so a paused job is skipped without touching its records.
  */
 class QueueIndex {
+  constructor(readonly partition: number) {}
+
   readonly future = new BinaryHeap<Entry>((a, b) => a.record.nextFetchAt < b.record.nextFetchAt);
   readonly groups = new Map<string, Group>();
 
@@ -64,6 +66,8 @@ export interface DueSelection {
   perGroupLimit: number;
   excludeQueues?: ReadonlySet<string>;
   excludeJobs?: ReadonlySet<string>;
+  /** Only queues of these partitions; all when absent. */
+  partitions?: ReadonlySet<number>;
 }
 
 /**
@@ -86,7 +90,7 @@ export class DueIndex {
       this.leases.push({ record, stamp });
       return;
     }
-    this.queue(record.queueKey).future.push({ record, stamp });
+    this.queue(record).future.push({ record, stamp });
   }
 
   /** Up to perGroupLimit due records per group of each queue, queues visited in rotating order for fairness. */
@@ -101,7 +105,8 @@ export class DueIndex {
       const key = keys[(start + i) % keys.length]!;
       const queue = this.queues.get(key)!;
       this.promote(queue, now);
-      if (!selection.excludeQueues?.has(key)) {
+      const owned = !selection.partitions || selection.partitions.has(queue.partition);
+      if (owned && !selection.excludeQueues?.has(key)) {
         for (const group of queue.groups.values()) {
           if (out.length >= limit) break;
           if (!selection.excludeJobs?.has(group.jobId))
@@ -126,9 +131,9 @@ export class DueIndex {
     for (const entry of taken) heap.push(entry);
   }
 
-  private queue(key: string): QueueIndex {
-    let queue = this.queues.get(key);
-    if (!queue) this.queues.set(key, (queue = new QueueIndex()));
+  private queue(record: LinkRecord): QueueIndex {
+    let queue = this.queues.get(record.queueKey);
+    if (!queue) this.queues.set(record.queueKey, (queue = new QueueIndex(record.partition)));
     return queue;
   }
 
@@ -146,7 +151,7 @@ export class DueIndex {
       if (!this.isLive(entry)) continue;
       const record = current(entry.record.id);
       if (!record) continue;
-      this.queue(record.queueKey).future.push({ record, stamp: entry.stamp });
+      this.queue(record).future.push({ record, stamp: entry.stamp });
     }
   }
 

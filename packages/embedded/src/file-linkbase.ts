@@ -2,8 +2,17 @@ import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { appendFile, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { DueQuery, LinkBase, LinkBaseControl, LinkBaseStats, LinkMutation, LinkRecord } from '@crawler/core';
-import { BackendError, EMPTY_CONTROL, ErrorCode } from '@crawler/core';
+import type {
+  DueQuery,
+  LeasedQuery,
+  LinkBase,
+  LinkBaseControl,
+  LinkBaseStats,
+  LinkMutation,
+  LinkRecord,
+  SharedCounters,
+} from '@crawler/core';
+import { BackendError, EMPTY_CONTROL, ErrorCode, linkPartition, replaceFile } from '@crawler/core';
 import { DueIndex, isSchedulable } from './due-index.js';
 import { cutTornTail } from './torn-tail.js';
 
@@ -34,6 +43,7 @@ export class FileLinkBase implements LinkBase {
   private readonly statusCounts = new Map<string, number>();
   private readonly leaseHolders = new Set<string>();
   private readonly jobCounts = new Map<string, { total: number; visited: number }>();
+  private counters: Record<string, SharedCounters> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private journalBytes = 0;
@@ -70,6 +80,10 @@ export class FileLinkBase implements LinkBase {
     return join(this.dir, 'control.json');
   }
 
+  private get countersPath(): string {
+    return join(this.dir, 'counters.json');
+  }
+
   private async load(): Promise<void> {
     // A reader leaves the file alone: its last line may be one the writer is in the middle of.
     if (!this.options.readOnly) this.journalBytes = cutTornTail(this.journalPath);
@@ -80,6 +94,8 @@ export class FileLinkBase implements LinkBase {
         if (!line) continue;
         try {
           const record = JSON.parse(line) as LinkRecord;
+          // Records written before link records carried their partition get it here.
+          record.partition ??= linkPartition(record.queueKey);
           this.records.set(record.id, record);
         } catch {
           // A line being written, seen by a read-only reader: skipped.
@@ -139,6 +155,7 @@ export class FileLinkBase implements LinkBase {
       perGroupLimit: query.perQueueLimit,
       excludeQueues: new Set(query.exclude?.queues),
       excludeJobs: new Set(query.exclude?.jobs),
+      partitions: query.partitions && new Set(query.partitions),
     };
     return this.index.due(selection, (id) => this.records.get(id));
   }
@@ -160,6 +177,50 @@ export class FileLinkBase implements LinkBase {
     }
     if (leased.length > 0) await this.flush();
     return leased;
+  }
+
+  async findLeased(query: LeasedQuery): Promise<LinkRecord[]> {
+    const partitions = query.partitions && new Set(query.partitions);
+    const out: LinkRecord[] = [];
+    for (const id of this.leaseHolders) {
+      if (out.length >= query.limit) break;
+      const record = this.records.get(id)!;
+      if (record.leaseUntil > query.now && (!partitions || partitions.has(record.partition))) out.push(record);
+    }
+    return out;
+  }
+
+  async getCounters(name: string): Promise<SharedCounters> {
+    return { ...(await this.loadCounters())[name] };
+  }
+
+  /** One process writes, so a plain read-modify-write is atomic; the file is replaced whole. */
+  async updateCounters(
+    name: string,
+    mutate: (current: SharedCounters) => SharedCounters | null,
+  ): Promise<SharedCounters> {
+    this.assertOpen();
+    const all = await this.loadCounters();
+    const next = mutate({ ...all[name] });
+    if (!next) return { ...all[name] };
+    all[name] = { ...next };
+    await this.writeWhole(this.countersPath, JSON.stringify(all), 'counters');
+    return { ...next };
+  }
+
+  private async loadCounters(): Promise<Record<string, SharedCounters>> {
+    if (this.counters) return this.counters;
+    try {
+      this.counters = existsSync(this.countersPath)
+        ? (JSON.parse(await readFile(this.countersPath, 'utf8')) as Record<string, SharedCounters>)
+        : {};
+    } catch (cause) {
+      throw new BackendError(`cannot read the link base counters file ${this.countersPath}`, {
+        cause,
+        code: ErrorCode.BACKEND_REFUSED,
+      });
+    }
+    return this.counters;
   }
 
   async stats(now: number, options: { due?: boolean } = {}): Promise<LinkBaseStats> {
@@ -227,15 +288,17 @@ export class FileLinkBase implements LinkBase {
     }
   }
 
-  /** Written to a temporary file and renamed, so a crash leaves the old state or the new one. */
   async putControl(control: LinkBaseControl): Promise<void> {
     this.assertOpen();
-    const tmp = `${this.controlPath}.tmp`;
+    await this.writeWhole(this.controlPath, JSON.stringify(control), 'control');
+  }
+
+  /** Written to a temporary file and renamed, so a crash leaves the old state or the new one. */
+  private async writeWhole(path: string, content: string, what: string): Promise<void> {
     try {
-      await writeFile(tmp, JSON.stringify(control));
-      await rename(tmp, this.controlPath);
+      await replaceFile(path, content);
     } catch (cause) {
-      throw new BackendError(`cannot write the link base control file ${this.controlPath}`, { cause });
+      throw new BackendError(`cannot write the link base ${what} file ${path}`, { cause });
     }
   }
 

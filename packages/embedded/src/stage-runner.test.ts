@@ -1,4 +1,5 @@
 import {
+  BackendError,
   BatchingProducer,
   Codec,
   CrawlerError,
@@ -364,6 +365,54 @@ describe('StageRunner', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(handled).toHaveLength(24);
     expect(new Set(handled).size).toBe(24);
+    await first.stop();
+    await second.stop();
+    await bus.close();
+  });
+  it('hands a message failing with a retriable error back to the next owner when its partition leaves, instead of retrying on', async () => {
+    let failures = 0;
+    const handledBySecond: string[] = [];
+    const stage = (fails: boolean): Stage<FrontierRequest> => ({
+      name: 'test',
+      input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
+      outputs: [Topics.status],
+      handle: async (input) => {
+        if (fails) {
+          failures++;
+          throw new BackendError('not this member any more');
+        }
+        handledBySecond.push(input.url);
+        return [statusFor(input, 'ok')];
+      },
+    });
+    const bus = new InProcessBus();
+    await bus.createTopics(loadCatalog().topics);
+    const make = (fails: boolean) =>
+      new StageRunner({
+        stage: stage(fails),
+        bus,
+        codec,
+        producer: new BatchingProducer(bus.producer()),
+        groupId: 'test',
+        logger: silentLogger(),
+        concurrency: 4,
+        maxAttempts: 1000,
+        retryBaseMs: 20,
+        revokeDrainMs: 60_000,
+        commitIntervalMs: 10,
+      });
+    const first = make(true);
+    await first.start();
+    // Partition 7: the second member's after the rebalance (odd partitions go to the second of two).
+    await bus.producer().send(Topics.frontier, [{ key: 'a.test', value: request(1) }]);
+    await waitFor(() => failures >= 2);
+    const second = make(false);
+    // The rebalance waits for the first member's drain: it ends as soon as the failing message is handed back.
+    await second.start();
+    await waitFor(() => handledBySecond.length === 1, 5000);
+    const after = failures;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(failures).toBe(after);
     await first.stop();
     await second.stop();
     await bus.close();

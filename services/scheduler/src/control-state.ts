@@ -2,8 +2,9 @@ import { EMPTY_CONTROL, type DueQuery, type LinkBase, type LinkBaseControl } fro
 
 /**
  * The operator's state (paused jobs and queues, jobs added at run time), kept in the link base so
- * a restart keeps it, and cached here: the scheduler is the one process that changes it. Writes
- * are serialized, so two admin requests at once cannot lose each other's change.
+ * a restart keeps it, and cached here; load() reads it again, as another scheduler's admin API may
+ * have changed it. Writes are serialized, so two admin requests at once to one scheduler cannot
+ * lose each other's change (two schedulers' admin APIs written at the same instant can: the last wins).
  */
 export class ControlState {
   private state: LinkBaseControl = EMPTY_CONTROL;

@@ -16,6 +16,7 @@ import {
 } from '@crawler/core';
 import type { JobRegistry } from './jobs/job-registry.js';
 import { hostPoliteness, type HostPoliteness } from './jobs/host-politeness.js';
+import type { PartitionOwnership } from './partition-ownership.js';
 import { selectRound, type SelectionPolicy } from './selection/round-selection.js';
 
 export interface FrontierEmitterOptions {
@@ -32,6 +33,8 @@ export interface FrontierEmitterOptions {
   leaseMs: number;
   maxLeaseExpiries: number;
   selection: SelectionPolicy;
+  /** The partitions whose URLs this scheduler hands out; absent, every partition is this process's. */
+  ownership?: PartitionOwnership;
   /** Paused queues and jobs, asked before every round. */
   exclude?: () => DueQuery['exclude'];
   /** Called with the records of every round as they are sent. */
@@ -46,22 +49,30 @@ const MAX_CACHED_POLITENESS = 50_000;
 /** Due URLs looked at to tell whether anything can be handed out: enough to see past new URLs a spent budget holds back. */
 const DUE_PROBE = 1000;
 const NO_OVERRIDES: HostPoliteness = Object.freeze({});
+/** The shared counters of first visits handed out per job: page budgets hold across schedulers. */
+export const PAGE_COUNTERS = 'pages-handed-out';
 
 /**
  * Hands due URLs to the fetchers: each round takes due candidates from the link base (per host and
  * group, hosts round-robin), picks the round by traffic class shares and level weights
  * (selection/round-selection.ts), leases the picks, and publishes them on crawl.frontier keyed by
  * politeness key. In-flight URLs are bounded in all and per host (and per host as the jobs'
- * politeness overrides say), so the frontier topic never floods.
+ * politeness overrides say), so the frontier topic never floods. With several schedulers, each
+ * hands out only the URLs of the partitions it owns (partition-ownership.ts), takes over the
+ * URLs in flight of a partition it gains, and reserves first visits against the page budgets in
+ * the link base's shared counters, so a budget holds whatever the number of schedulers.
  */
 export class FrontierEmitter {
-  private readonly inFlight = new Map<string, { queueKey: string; until: number }>();
+  private readonly inFlight = new Map<string, { queueKey: string; partition: number; until: number }>();
   private readonly perHost = new Map<string, number>();
   /** Earliest next hand-out of hosts with a minimum delay. */
   private readonly nextAllowed = new Map<string, number>();
   private readonly politeness = new Map<string, HostPoliteness>();
   private overridesExist: boolean;
+  /** First visits handed out per job, as the shared counters said at the last round. */
   private readonly budgetUsed: Map<string, number>;
+  /** What a job's counter starts from when no scheduler wrote it yet (URLs visited before the counters existed). */
+  private readonly budgetSeed: Record<string, number>;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private round: Promise<void> = Promise.resolve();
@@ -74,6 +85,7 @@ export class FrontierEmitter {
     alreadyHandedOut: Record<string, number> = {},
   ) {
     this.budgetUsed = new Map(Object.entries(alreadyHandedOut));
+    this.budgetSeed = alreadyHandedOut;
     this.overridesExist = options.jobs.list().some((job) => job.politeness.length > 0);
   }
 
@@ -86,6 +98,30 @@ export class FrontierEmitter {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     await this.round;
+  }
+
+  /** Waits for the round in progress, if any. */
+  async settled(): Promise<void> {
+    await this.round;
+  }
+
+  /** URLs leased in partitions this scheduler just gained (by an earlier owner, or by itself before a restart) hold their slots. */
+  adopt(records: readonly LinkRecord[]): void {
+    for (const record of records) {
+      if (this.inFlight.has(record.id)) continue;
+      this.inFlight.set(record.id, {
+        queueKey: record.queueKey,
+        partition: record.partition,
+        until: record.leaseUntil,
+      });
+      this.perHost.set(record.queueKey, (this.perHost.get(record.queueKey) ?? 0) + 1);
+    }
+  }
+
+  /** Partitions given up: their answers go to their next owner, so their slots are freed here. */
+  release(partitions: readonly number[]): void {
+    const gone = new Set(partitions);
+    for (const [id, entry] of this.inFlight) if (gone.has(entry.partition)) this.answered(id);
   }
 
   /** A URL was answered: its slot is free. */
@@ -127,11 +163,13 @@ export class FrontierEmitter {
    * counting queued URLs alone would call a re-crawl done while most of it is still due.
    */
   async hasDueWork(now: number): Promise<boolean> {
+    if (this.options.ownership?.owned.length === 0) return false;
     const due = await this.options.linkbase.findDue({
       now,
       limit: DUE_PROBE,
       perQueueLimit: 1,
       exclude: this.options.exclude?.(),
+      partitions: this.options.ownership?.filter,
     });
     return due.some((record) => record.fetchCount > 0 || !this.isBudgetSpent(record.jobId, 0));
   }
@@ -157,12 +195,15 @@ export class FrontierEmitter {
     const now = (this.options.now ?? Date.now)();
     this.forgetExpired(now);
     const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight.size);
-    if (room <= 0) return false;
+    const ownership = this.options.ownership;
+    if (room <= 0 || ownership?.owned.length === 0) return false;
+    await this.readBudgets();
     const due = await this.options.linkbase.findDue({
       now,
       limit: room * CANDIDATES_PER_SLOT,
       perQueueLimit: this.options.perHostPerRound,
       exclude: this.options.exclude?.(),
+      partitions: ownership?.filter,
     });
     const firstVisits = new Map<string, number>();
     const allowances = new Map<string, number>();
@@ -187,19 +228,24 @@ export class FrontierEmitter {
       this.options.selection,
     );
     if (chosen.length === 0) return false;
+    // Checked against the epochs in the link base right before the write: a partition claimed by
+    // another scheduler since the findDue is left out.
+    await ownership?.verify();
+    const owned = ownership ? chosen.filter((record) => ownership.owns(record.partition)) : chosen;
+    const granted = await this.reserveFirstVisits(owned);
     const until = now + this.options.leaseMs;
     const leased = await this.options.linkbase.lease(
-      chosen.map((record) => record.id),
+      granted.map((record) => record.id),
       until,
       now,
     );
     const poisoned = leased.filter((record) => record.leaseExpiries > this.options.maxLeaseExpiries);
     if (poisoned.length > 0) await this.giveUpOn(poisoned, now);
     const sendable = leased.filter((record) => record.leaseExpiries <= this.options.maxLeaseExpiries);
+    await this.returnFirstVisits(granted, sendable);
     for (const record of sendable) {
-      this.inFlight.set(record.id, { queueKey: record.queueKey, until });
+      this.inFlight.set(record.id, { queueKey: record.queueKey, partition: record.partition, until });
       this.perHost.set(record.queueKey, (this.perHost.get(record.queueKey) ?? 0) + 1);
-      if (record.fetchCount === 0) this.budgetUsed.set(record.jobId, (this.budgetUsed.get(record.jobId) ?? 0) + 1);
       const delay = this.politenessOf(record.queueKey).minDelayMs;
       if (delay) this.nextAllowed.set(record.queueKey, now + delay);
     }
@@ -231,6 +277,77 @@ export class FrontierEmitter {
     this.emitted += sendable.length;
     this.options.onHandedOut?.(sendable);
     return chosen.length >= room;
+  }
+
+  /** Jobs with a page budget: only their first visits are counted. */
+  private budgetedJobs(): Set<string> {
+    return new Set(
+      this.options.jobs
+        .list()
+        .filter((job) => job.maxPages > 0)
+        .map((job) => job.id),
+    );
+  }
+
+  /** The shared counters as they stand, so this round admits first visits on what every scheduler handed out. */
+  private async readBudgets(): Promise<void> {
+    const budgeted = this.budgetedJobs();
+    if (budgeted.size === 0) return;
+    const shared = await this.options.linkbase.getCounters(PAGE_COUNTERS);
+    for (const jobId of budgeted) this.budgetUsed.set(jobId, shared[jobId] ?? this.budgetSeed[jobId] ?? 0);
+  }
+
+  /**
+   * Reserves the round's first visits in the shared counters (compare-and-set), at most what each
+   * job's budget has left: two schedulers that picked from the same counts cannot both spend the
+   * last pages. Returns the records to lease: every re-crawl, and the first visits granted.
+   */
+  private async reserveFirstVisits(chosen: LinkRecord[]): Promise<LinkRecord[]> {
+    const wanted = this.countFirstVisits(chosen);
+    if (wanted.size === 0) return chosen;
+    const granted = new Map<string, number>();
+    const stored = await this.options.linkbase.updateCounters(PAGE_COUNTERS, (current) => {
+      const next = { ...current };
+      for (const [jobId, count] of wanted) {
+        const used = current[jobId] ?? this.budgetSeed[jobId] ?? 0;
+        const grant = Math.max(0, Math.min(count, this.options.jobs.get(jobId).maxPages - used));
+        granted.set(jobId, grant);
+        next[jobId] = used + grant;
+      }
+      return next;
+    });
+    for (const jobId of wanted.keys()) this.budgetUsed.set(jobId, stored[jobId]!);
+    return chosen.filter((record) => {
+      if (!this.isBudgeted(record)) return true;
+      const left = granted.get(record.jobId)!;
+      granted.set(record.jobId, left - 1);
+      return left > 0;
+    });
+  }
+
+  /** First visits reserved but not handed out (no longer due, or given up on) go back to their budget. */
+  private async returnFirstVisits(granted: LinkRecord[], sent: LinkRecord[]): Promise<void> {
+    const unused = this.countFirstVisits(granted);
+    for (const [jobId, count] of this.countFirstVisits(sent)) unused.set(jobId, unused.get(jobId)! - count);
+    for (const [jobId, count] of unused) if (count === 0) unused.delete(jobId);
+    if (unused.size === 0) return;
+    const stored = await this.options.linkbase.updateCounters(PAGE_COUNTERS, (current) => {
+      const next = { ...current };
+      for (const [jobId, count] of unused) next[jobId] = Math.max(0, (current[jobId] ?? 0) - count);
+      return next;
+    });
+    for (const jobId of unused.keys()) this.budgetUsed.set(jobId, stored[jobId]!);
+  }
+
+  private isBudgeted(record: LinkRecord): boolean {
+    return record.fetchCount === 0 && this.options.jobs.get(record.jobId).maxPages > 0;
+  }
+
+  private countFirstVisits(records: readonly LinkRecord[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const record of records)
+      if (this.isBudgeted(record)) counts.set(record.jobId, (counts.get(record.jobId) ?? 0) + 1);
+    return counts;
   }
 
   /** URLs of the queue this round may take: the round cap, the in-flight cap and the minimum delay, tightened by politeness overrides. */

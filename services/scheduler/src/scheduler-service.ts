@@ -10,6 +10,7 @@ import {
   type LinkBaseStats,
   type Logger,
   type StageObserver,
+  type StageRunnerOptions,
 } from '@crawler/core';
 import { SchedulerAdmin } from './admin/scheduler-admin.js';
 import type { SchedulerConfig } from './config.js';
@@ -18,6 +19,7 @@ import { FrontierEmitter } from './frontier-emitter.js';
 import { JobRegistry } from './jobs/job-registry.js';
 import { jobStartRecords, readmitRefusedSeed } from './jobs/job-seeds.js';
 import { MonitoringSchedules } from './jobs/monitoring.js';
+import { PartitionOwnership } from './partition-ownership.js';
 import { countHandedOut, type SchedulerGauges } from './scheduler-metrics.js';
 import {
   createLinksStage,
@@ -55,7 +57,10 @@ const MONITOR_CHECK_MS = 5000;
 /**
  * Wires the scheduler: the status and links consumers (two groups), the frontier emitter, the
  * jobs (the job file's, and those added at run time), their monitoring schedules, and the
- * operator state (paused jobs and hosts) kept in the link base.
+ * operator state (paused jobs and hosts) kept in the link base. Any number of schedulers share a
+ * crawl: each owns the hosts of the crawl.status partitions its status consumer holds
+ * (partition-ownership.ts), and reads the operator state again every few seconds, as another
+ * scheduler's admin API may have changed it.
  */
 export async function createSchedulerService(
   config: SchedulerConfig,
@@ -70,21 +75,35 @@ export async function createSchedulerService(
   const random = options.random ?? Math.random;
   const jobs = new JobRegistry(job);
   const control = new ControlState(ports.linkbase);
-  for (const raw of (await control.load()).jobs) {
-    try {
-      jobs.add(parseCrawlJob(raw, 'crawl job kept in the link base'));
-    } catch (error) {
-      log.warn({ err: errorMessage(error) }, 'a crawl job added earlier is no longer valid; skipped');
+  /** Jobs added or replaced at run time (here or through another scheduler's admin API), as last read. */
+  const keptJobs = new Map<unknown, string>();
+  const addKeptJobs = (kept: unknown[]): boolean => {
+    let added = false;
+    for (const raw of kept) {
+      const id = (raw as { id?: unknown }).id;
+      const text = JSON.stringify(raw);
+      if (keptJobs.get(id) === text) continue;
+      keptJobs.set(id, text);
+      try {
+        jobs.add(parseCrawlJob(raw, 'crawl job kept in the link base'));
+        added = true;
+      } catch (error) {
+        log.warn({ err: errorMessage(error) }, 'a crawl job added earlier is no longer valid; skipped');
+      }
     }
-  }
+    return added;
+  };
+  addKeptJobs((await control.load()).jobs);
   // Page budgets count what earlier runs handed out.
   const visited = Object.fromEntries(
     Object.entries((await ports.linkbase.stats(now())).byJob).map(([id, counts]) => [id, counts.visited]),
   );
   const handedOut = new Map<string, number>();
+  const ownership = new PartitionOwnership(ports.linkbase, log);
   const emitter = new FrontierEmitter(
     {
       linkbase: ports.linkbase,
+      ownership,
       producer: ports.producer,
       codec: ports.codec,
       jobs,
@@ -104,6 +123,12 @@ export async function createSchedulerService(
     },
     visited,
   );
+  ownership.listen({
+    // A new owner takes over the URLs in flight of its partitions: they hold their in-flight slots until answered.
+    gained: async (partitions) =>
+      emitter.adopt(await ports.linkbase.findLeased({ now: now(), partitions, limit: config.maxInFlight })),
+    lost: (partitions) => emitter.release(partitions),
+  });
   const counters = createSchedulerCounters();
   const stageOptions = {
     linkbase: ports.linkbase,
@@ -112,7 +137,8 @@ export async function createSchedulerService(
     leaseMs: config.leaseMs,
     maxRedirectHops: config.maxRedirectHops,
     countInlinks: config.countInlinks,
-    updates: new UpdateBatcher(ports.linkbase),
+    ownership,
+    updates: new UpdateBatcher(ports.linkbase, () => ownership.verify()),
     policy: {
       maxAttempts: config.maxAttempts,
       retryBaseMs: config.retryBaseMs,
@@ -126,8 +152,13 @@ export async function createSchedulerService(
     now,
     random,
   };
-  const runner = (stage: ReturnType<typeof createStatusStage> | ReturnType<typeof createLinksStage>, groupId: string) =>
+  const runner = (
+    stage: ReturnType<typeof createStatusStage> | ReturnType<typeof createLinksStage>,
+    groupId: string,
+    partitionHooks: Pick<StageRunnerOptions<unknown>, 'onAssigned' | 'onRevoked'> = {},
+  ) =>
     new StageRunner({
+      ...partitionHooks,
       stage: stage as never,
       bus: ports.bus,
       codec: ports.codec,
@@ -137,15 +168,27 @@ export async function createSchedulerService(
       concurrency: 64,
       observer: options.observer,
     });
-  const statusRunner = runner(createStatusStage(stageOptions), 'scheduler.status');
+  // The status consumer's partitions are the hosts this scheduler owns; the links consumer's are not
+  // (links are keyed by the page they were found on, and point anywhere).
+  const statusRunner = runner(createStatusStage(stageOptions), 'scheduler.status', {
+    onAssigned: (partitions) => ownership.assign(partitions.map((tp) => tp.partition)),
+    onRevoked: async (partitions) => {
+      await ownership.revoke(partitions.map((tp) => tp.partition));
+      // A round that verified its epochs before the revoke ends before the partitions move.
+      await emitter.settled();
+    },
+  });
   const linksRunner = runner(createLinksStage(stageOptions), 'scheduler.links');
   const monitoring = new MonitoringSchedules(jobs, ports.linkbase, log, (id) => control.isJobPaused(id), random);
   let monitored = 0;
   let monitorTimer: NodeJS.Timeout | null = null;
   let monitorRun: Promise<void> = Promise.resolve();
+  const refreshControl = async () => {
+    if (addKeptJobs((await control.load()).jobs)) emitter.jobsChanged();
+  };
   const checkSchedules = () => {
-    monitorRun = monitoring
-      .run(now())
+    monitorRun = refreshControl()
+      .then(() => monitoring.run(now()))
       .then((count) => void (monitored += count))
       .catch((error: unknown) => log.error({ err: errorMessage(error) }, 'monitoring schedules failed; trying again'));
   };
@@ -170,6 +213,7 @@ export async function createSchedulerService(
 
   return {
     emitter,
+    ownership,
     counters,
     jobs,
     control,

@@ -3,6 +3,7 @@ import {
   createLinkRecord,
   ErrorCode,
   fetchNow,
+  linkPartition,
   Schemas,
   Topics,
   urlId,
@@ -14,6 +15,7 @@ import type { JobRegistry } from './jobs/job-registry.js';
 import { addInlink, linkCandidates, recordForCandidate, updateSitemapHints } from './new-link-records.js';
 import { addYield } from './policy/link-yield.js';
 import { discoveryPlan } from './policy/recrawl-plan.js';
+import { PartitionFencedError, type PartitionOwnership } from './partition-ownership.js';
 import { findRedirectLoop } from './redirect-chain.js';
 import { UpdateBatcher } from './update-batcher.js';
 
@@ -42,6 +44,8 @@ export interface SchedulerStageOptions {
   maxRedirectHops: number;
   /** Count links to known URLs and keep their anchors (a batched write per message). */
   countInlinks: boolean;
+  /** The partitions whose statuses this scheduler applies; absent, every partition is this process's. */
+  ownership?: PartitionOwnership;
   /** Shared by both stages, so their single-record writes are batched together. */
   updates?: UpdateBatcher;
   /** Called with each answered URL id, so the emitter can free its in-flight slot. */
@@ -110,7 +114,8 @@ export function createLinksStage(options: SchedulerStageOptions): Stage<Outlinks
  * batched). A redirect adds its target at the same depth, one redirect hop further; a chain longer
  * than the hop limit ends as too_many_redirects, and a target that leads back ends as
  * redirect_loop. A target the fetcher already fetched inline enters leased, as its own status is
- * on the way.
+ * on the way. A status is applied only while this scheduler owns its partition (its epoch checked
+ * before the batch's write); otherwise it fails as retriable and is left to the partition's next owner.
  */
 export function createStatusStage(options: SchedulerStageOptions): Stage<StatusUpdate> {
   const now = options.now ?? Date.now;
@@ -126,6 +131,9 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
     input: { topic: Topics.status, schema: Schemas.StatusUpdate },
     outputs: [],
     async handle(message) {
+      const ownership = options.ownership;
+      const partition = linkPartition(message.queueKey);
+      await ownership?.assertOwned(partition);
       const at = now();
       // The target in the link base's one form, stored on the record too, so loops are found by id.
       const target = message.redirectTo ? canonicalize(message.redirectTo) : null;
@@ -133,7 +141,10 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
       bump(options.counters.outcomes, status.outcome);
       if (status.change) bump(options.counters.changes, status.change);
       const policy = policyOf(status.jobId);
-      const updated = await updates.update(status.urlId, (record) => applyStatus(record, status, at, policy));
+      const updated = await updates.update(status.urlId, (record) =>
+        !ownership || ownership.owns(record.partition) ? applyStatus(record, status, at, policy) : null,
+      );
+      if (ownership && !ownership.owns(partition)) throw new PartitionFencedError(partition);
       if (!updated && status.meta.followed !== 'true') {
         // A status for a URL the link base never saw: a page reached through an inline redirect.
         const record = createLinkRecord(status.url, {

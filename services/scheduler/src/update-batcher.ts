@@ -19,7 +19,11 @@ export class UpdateBatcher {
   private pending = new Map<string, Pending>();
   private scheduled = false;
 
-  constructor(private readonly linkbase: LinkBase) {}
+  /** `beforeWrite` runs before each batch's write (the partition epochs' check); its failure fails the batch. */
+  constructor(
+    private readonly linkbase: LinkBase,
+    private readonly beforeWrite?: () => Promise<void>,
+  ) {}
 
   /** The record as written, or null when it is unknown or no mutation changed it. */
   update(id: string, mutate: LinkMutation): Promise<LinkRecord | null> {
@@ -46,7 +50,11 @@ export class UpdateBatcher {
       for (const mutate of batch.get(record.id)!.mutations) current = mutate(current) ?? current;
       return current === record ? null : current;
     };
-    this.linkbase.update([...batch.keys()], apply).then(
+    const write = async () => {
+      await this.beforeWrite?.();
+      return this.linkbase.update([...batch.keys()], apply);
+    };
+    write().then(
       (written) => {
         const byId = new Map(written.map((record) => [record.id, record]));
         for (const [id, entry] of batch) for (const waiter of entry.waiters) waiter.resolve(byId.get(id) ?? null);

@@ -29,6 +29,8 @@ export interface LinkRecord {
   /** Registrable domain (eTLD+1) of the host. */
   domain: string;
   queueKey: string;
+  /** The crawl.status partition of queueKey (link-partition.ts): the scheduler holding it owns the URL. */
+  partition: number;
   jobId: string;
   depth: number;
   source: LinkSource | string;
@@ -98,6 +100,16 @@ export interface DueQuery {
   partitions?: readonly number[];
 }
 
+export interface LeasedQuery {
+  now: number;
+  /** Only URLs of these partitions; every partition when absent. */
+  partitions?: readonly number[];
+  limit: number;
+}
+
+/** Named numbers shared by every process on one link base (page budgets, partition epochs). */
+export type SharedCounters = Record<string, number>;
+
 export interface LinkBaseStats {
   total: number;
   byStatus: Record<string, number>;
@@ -152,6 +164,16 @@ export interface LinkBase {
   findDue(query: DueQuery): Promise<LinkRecord[]>;
   /** Leases the given URLs until `until` if they are still due; returns the records leased. */
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]>;
+  /** URLs whose lease has not run out at `now`, at most `limit`: what a new owner of their partitions has in flight. */
+  findLeased(query: LeasedQuery): Promise<LinkRecord[]>;
+  /** The counters kept under `name` (empty when none were written). */
+  getCounters(name: string): Promise<SharedCounters>;
+  /**
+   * Read-modify-write of the counters under `name` without lost updates, whichever process
+   * writes: the mutation sees the latest stored values and is retried if another writer changed
+   * them meanwhile; null leaves them unchanged. Returns the values stored after the call.
+   */
+  updateCounters(name: string, mutate: (current: SharedCounters) => SharedCounters | null): Promise<SharedCounters>;
   stats(now: number, options?: { due?: boolean }): Promise<LinkBaseStats>;
   scan(): AsyncIterable<LinkRecord>;
   getControl(): Promise<LinkBaseControl>;

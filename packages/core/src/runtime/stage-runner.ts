@@ -12,7 +12,7 @@ import {
   MessageTooLargeError,
 } from '../errors.js';
 import type { Logger } from '../log/logger.js';
-import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage } from '../ports/bus.js';
+import type { Bus, BusConsumer, BusProducer, IncomingMessage, OutgoingMessage, TopicPartition } from '../ports/bus.js';
 import { brokerName } from '../ports/prefixed-bus.js';
 import { encodeDeadLetter } from './dead-letter.js';
 import { KeySequencer } from './key-sequencer.js';
@@ -59,6 +59,10 @@ export interface StageRunnerOptions<In> {
   revokeDrainMs?: number;
   fromBeginning?: boolean;
   observer?: StageObserver;
+  /** Partitions this member got (after every rebalance). */
+  onAssigned?(partitions: TopicPartition[]): void;
+  /** Partitions leaving this member, after their in-flight work finished or was handed back and was committed. */
+  onRevoked?(partitions: TopicPartition[]): Promise<void>;
 }
 
 /**
@@ -103,6 +107,7 @@ export class StageRunner<In> {
     });
     await this.consumer.start({
       onMessage: (message) => this.accept(message),
+      onAssigned: (partitions) => this.options.onAssigned?.(partitions),
       onRevoked: async (partitions) => {
         // Finishing what is in flight before the partitions move spares the next owner redoing it.
         const leaving = partitions.map((tp) => `${tp.partition}:${tp.topic}`);
@@ -112,6 +117,7 @@ export class StageRunner<In> {
         await this.commit();
         this.tracker.drop(partitions);
         for (const tp of leaving) this.revoking.delete(tp);
+        await this.options.onRevoked?.(partitions);
       },
     });
     this.commitTimer = setInterval(() => void this.commit(), this.options.commitIntervalMs ?? 1000);
@@ -223,7 +229,8 @@ export class StageRunner<In> {
         // Spans the stage opens (an HTTP hop, a store call) are children of this one.
         emissions = await context.with(traced.context, () => stage.handle(input, { message, traceId, log }));
       } catch (error) {
-        if (this.stopping && isRetriable(error)) return; // hand back: redelivered after a restart
+        // Hand back: redelivered after a restart, or to the partition's next owner.
+        if ((this.stopping || this.revoking.has(`${message.partition}:${message.topic}`)) && isRetriable(error)) return;
         if (!isRetriable(error) || (attempt >= maxAttempts && !this.waitsOutOutage(error, started))) {
           failSpan(span, error);
           await this.deadLetter(message, error, attempt, safeGiveUp(stage, input, error), traced, traceId);

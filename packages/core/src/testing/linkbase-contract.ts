@@ -142,6 +142,56 @@ export function describeLinkBaseContract(adapter: string, create: () => Promise<
       ).toEqual([`http://${open}/a`]);
     });
 
+    it('returns only the URLs of the partitions asked for, due or leased', async () => {
+      const now = 1_700_000;
+      // Hosts until two partitions are covered: the record's partition follows its queue key.
+      const records = Array.from({ length: 40 }, (_, i) =>
+        makeLinkRecord(`http://part-${counter}-${i}.contract.test/`, { nextFetchAt: now - 1 }),
+      );
+      counter++;
+      await linkbase.insertNew(records);
+      const [first, second] = [...new Set(records.map((record) => record.partition))];
+      const ofTest = (found: { id: string }[]) => {
+        const ids = new Set(records.map((record) => record.id));
+        return found.filter((record) => ids.has(record.id));
+      };
+      const due = ofTest(await linkbase.findDue({ now, limit: 1000, perQueueLimit: 10, partitions: [first!] }));
+      expect(due.map((record) => record.id).sort()).toEqual(
+        records
+          .filter((record) => record.partition === first)
+          .map((record) => record.id)
+          .sort(),
+      );
+      const leasable = records.filter((record) => record.partition !== first).map((record) => record.id);
+      await linkbase.lease(leasable, now + 1000, now);
+      await linkbase.flush();
+      const leased = ofTest(await linkbase.findLeased({ now, partitions: [second!], limit: 1000 }));
+      expect(leased.map((record) => record.id).sort()).toEqual(
+        records
+          .filter((record) => record.partition === second)
+          .map((record) => record.id)
+          .sort(),
+      );
+      expect(ofTest(await linkbase.findLeased({ now: now + 1000, partitions: [second!], limit: 1000 }))).toEqual([]);
+    });
+
+    it('keeps shared counters without losing concurrent updates', async () => {
+      const name = `counters-${counter++}`;
+      expect(await linkbase.getCounters(name)).toEqual({});
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          linkbase.updateCounters(name, (current) => ({
+            ...current,
+            total: (current.total ?? 0) + 1,
+            [`k${i % 2}`]: i,
+          })),
+        ),
+      );
+      const stored = await linkbase.getCounters(name);
+      expect(stored.total).toBe(20);
+      expect(await linkbase.updateCounters(name, () => null)).toEqual(stored);
+    });
+
     it('leases a due URL once and makes it due again when the lease runs out', async () => {
       const now = 2_000_000;
       const host = `lease-${counter++}.contract.test`;
