@@ -43,6 +43,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     hosts: { type: 'string', default: '1000' },
     baseline: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     due: { type: 'string', default: '1,0.1' },
     modes: { type: 'string', default: 'embedded,elasticsearch' },
     seconds: { type: 'string', default: '20' },
@@ -52,8 +53,8 @@ const { values } = parseArgs({
 });
 
 const NOW = Date.UTC(2026, 0, 1);
-/** When the baseline measures: the leases of the measurement before it (an hour) have run out. */
-const BASELINE_NOW = NOW + 2 * 3_600_000;
+/** Time between two measurements on one index: the leases of the one before (an hour) have run out. */
+const MEASURE_STEP = 2 * 3_600_000;
 /** Documents per bulk request of the fill, and requests in flight. */
 const FILL_CHUNK = 5000;
 const FILL_CONCURRENCY = 2;
@@ -216,6 +217,8 @@ async function measure(
 
 const rows: Row[] = [];
 const log = (line: string) => !values.json && process.stderr.write(`${line}\n`);
+const rowLine = (row: Row) =>
+  `${row.mode}: ${row.handedOut} handed out, ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}${row.indexMsPer1000 === null ? '' : `, ${Math.round(row.indexMsPer1000)} ms / 1,000 on its indices`}`;
 
 /** Compiles the hot paths before the first measured size, so it is not charged for the JIT. */
 async function warmUp(): Promise<void> {
@@ -234,24 +237,27 @@ async function embeddedRow(hosts: number, size: number, dueShare: number): Promi
   try {
     log(`embedded: filling ${size} URLs on ${hosts} hosts (${dueShare * 100}% due)...`);
     const fillSeconds = await fill(linkbase, size, dueShare, hosts);
-    return [
-      {
-        mode: 'embedded',
-        hosts,
-        size,
-        dueShare,
-        fillSeconds,
-        queueBuildSeconds: null,
-        ...(await measure(linkbase, null)),
-      },
-    ];
+    const row: Row = {
+      mode: 'embedded',
+      hosts,
+      size,
+      dueShare,
+      fillSeconds,
+      queueBuildSeconds: null,
+      ...(await measure(linkbase, null)),
+    };
+    log(`  ${rowLine(row)}`);
+    return [row];
   } finally {
     await linkbase.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Bulk-fills a fresh index, builds its queue index, measures this build (and the baseline's after it), deletes it. */
+/**
+ * Bulk-fills a fresh index, builds its queue index, measures this build (and the baseline's after
+ * it, `--repeat` times in turn, each at a later `now`), deletes it.
+ */
 async function elasticsearchRows(
   hosts: number,
   size: number,
@@ -266,48 +272,44 @@ async function elasticsearchRows(
   const client = new Client({ node: url, requestTimeout: 300_000 });
   const storePid = pidListeningOn(Number(new URL(url).port || 9200));
   const indexTime = () => indexBusyMs(client, [config.index, queueIndexName(config.index)]);
-  const rows: Row[] = [];
+  const measured: Row[] = [];
   try {
     await (await createElasticsearchLinkBase(config, silentLogger())).close();
     log(`elasticsearch: bulk-loading ${size} URLs on ${hosts} hosts (${dueShare * 100}% due)...`);
     const fillSeconds = await bulkFill(client, config.index, size, dueShare, hosts);
     // Opened on a link index without a queue index, the link base builds it from the URLs.
     await client.indices.delete({ index: queueIndexName(config.index) });
-    let started = performance.now();
+    const started = performance.now();
     const linkbase = await createElasticsearchLinkBase(config, silentLogger());
     const queueBuildSeconds = (performance.now() - started) / 1000;
     log(`  filled in ${fillSeconds.toFixed(0)} s, queue index built in ${queueBuildSeconds.toFixed(1)} s`);
-    try {
-      rows.push({
-        mode: 'elasticsearch',
-        hosts,
-        size,
-        dueShare,
-        fillSeconds,
-        queueBuildSeconds,
-        ...(await measure(linkbase, storePid, NOW, indexTime)),
-      });
-    } finally {
-      await linkbase.close();
-    }
-    if (baseline) {
-      started = performance.now();
-      const before = await baseline(config, silentLogger());
-      try {
-        rows.push({
-          mode: 'elasticsearch (baseline)',
-          hosts,
-          size,
-          dueShare,
-          fillSeconds,
-          queueBuildSeconds: null,
-          ...(await measure(before, storePid, BASELINE_NOW, indexTime)),
-        });
-      } finally {
-        await before.close();
+    await linkbase.close();
+    // Alternated, so a change in the machine's load meanwhile falls on both builds.
+    let at = NOW;
+    for (let round = 0; round < Number(values.repeat); round++) {
+      for (const [mode, open] of [
+        ['elasticsearch', createElasticsearchLinkBase],
+        ...(baseline ? [['elasticsearch (baseline)', baseline] as const] : []),
+      ] as const) {
+        const linkbase = await open(config, silentLogger());
+        try {
+          measured.push({
+            mode,
+            hosts,
+            size,
+            dueShare,
+            fillSeconds,
+            queueBuildSeconds: mode === 'elasticsearch' ? queueBuildSeconds : null,
+            ...(await measure(linkbase, storePid, at, indexTime)),
+          });
+          log(`  ${rowLine(measured.at(-1)!)}`);
+        } finally {
+          await linkbase.close();
+        }
+        at += MEASURE_STEP;
       }
     }
-    return rows;
+    return measured;
   } finally {
     await deleteLinkBase(client, config.index);
     await client.close();
@@ -324,12 +326,7 @@ for (const mode of values.modes.split(',')) {
           mode === 'embedded'
             ? await embeddedRow(hosts, size, dueShare)
             : await elasticsearchRows(hosts, size, dueShare, baseline);
-        for (const row of measured) {
-          rows.push(row);
-          log(
-            `  ${row.mode}: ${row.handedOut} handed out, ${Math.round(row.perSecond)} URLs/s, ${row.cpuPer1000.toFixed(3)} CPU s / 1,000 here${row.storeCpuPer1000 === null ? '' : `, ${row.storeCpuPer1000.toFixed(3)} in Elasticsearch`}${row.indexMsPer1000 === null ? '' : `, ${Math.round(row.indexMsPer1000)} ms / 1,000 on its indices`}`,
-          );
-        }
+        rows.push(...measured);
       }
     }
   }

@@ -37,7 +37,7 @@ describe('link base queries', () => {
       query: { bool: { filter: [{ terms: { queueKey: ['a.test', 'b.test'] } }, ...dueFilter(500)] } },
     });
     const queues = request.aggs!.queues!;
-    expect(queues.terms).toEqual({ field: 'queueKey', size: 2 });
+    expect(queues.terms).toEqual({ field: 'queueKey', size: 2, execution_hint: 'map' });
     expect(queues.aggs!.open!.filter).toEqual({ match_all: {} });
     const discovery = queues.aggs!.open!.aggs!.discovery!;
     expect(discovery.filter).toEqual({ term: { trafficClass: 'discovery' } });

@@ -34,7 +34,8 @@ export function isDue(record: LinkRecord, now: number): boolean {
  * records of every group (traffic class, then level) in group order: terms split the queues, a
  * filter leaves paused jobs out, another splits new URLs from re-crawls (their orders differ),
  * terms split those into levels, and top_hits picks per group, in one request. The work is the
- * URLs of these queues, not of the link base. A queue without a bucket had nothing due, paused jobs
+ * URLs of these queues, not of the link base (hence `map`: global ordinals would cost every key
+ * of the index after each refresh). A queue without a bucket had nothing due, paused jobs
  * or not (selection then checks whether it can wait). Sequence numbers come along, so a lease right
  * after can write without reading first. The request cache is off: `now` differs on every call.
  */
@@ -57,7 +58,7 @@ export function dueUrlsRequest(
     query: { bool: { filter: [{ terms: { queueKey: queueKeys } }, ...dueFilter(now)] } },
     aggs: {
       queues: {
-        terms: { field: 'queueKey', size: queueKeys.length },
+        terms: { field: 'queueKey', size: queueKeys.length, execution_hint: 'map' },
         aggs: {
           open: {
             filter:
@@ -97,7 +98,7 @@ export function nextDueRequest(index: string, now: number, queueKeys: string[]):
     query: { bool: { filter: [{ terms: { queueKey: queueKeys } }, { terms: { status: [...SCHEDULABLE_STATUSES] } }] } },
     aggs: {
       queues: {
-        terms: { field: 'queueKey', size: queueKeys.length },
+        terms: { field: 'queueKey', size: queueKeys.length, execution_hint: 'map' },
         aggs: {
           due: {
             filter: {
