@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat times (100 on every Linux we run on; asked once). */
 const ticksPerSecond = (() => {
@@ -54,4 +54,40 @@ export function reapedChildrenCpuSeconds(): number {
 export function memoryOf(pid: number): { rss: number; peak: number } | null {
   const text = read(`/proc/${pid}/status`);
   return text === null ? null : { rss: parseStatusKb(text, 'VmRSS'), peak: parseStatusKb(text, 'VmHWM') };
+}
+
+/** Socket inodes listening on a TCP port, from the text of /proc/net/tcp or tcp6 (state 0A is LISTEN). */
+export function parseListeningInodes(netTcpText: string, port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return netTcpText
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A')
+    .map((fields) => fields[9]!);
+}
+
+/** The process listening on a local TCP port (a server started elsewhere), or null. */
+export function pidListeningOn(port: number): number | null {
+  const inodes = new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((path) => parseListeningInodes(read(path) ?? '', port)),
+  );
+  if (inodes.size === 0) return null;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (match && inodes.has(match[1]!)) return Number(pid);
+      } catch {
+        // The descriptor closed meanwhile.
+      }
+    }
+  }
+  return null;
 }

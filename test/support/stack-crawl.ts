@@ -15,7 +15,7 @@ import {
   type LinkRecord,
 } from '@crawler/core';
 import { createDedupService, loadDedupConfig } from '@crawler/dedup';
-import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
+import { createElasticsearchLinkBase, deleteLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { InProcessBus, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
 import { createFetcherService, loadFetcherConfig, OWN_SITE_BUDGET } from '@crawler/fetcher';
 import { createLinkextractService, loadLinkextractConfig } from '@crawler/linkextract';
@@ -152,8 +152,7 @@ export async function startStackCrawl(
       rmSync(dir, { recursive: true, force: true });
       const client = new Client({ node: ELASTICSEARCH_URL });
       try {
-        for (const name of [index, `${index}-control`]) await client.indices.delete({ index: name }, { ignore: [404] });
-        await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
+        await deleteLinkBase(client, index);
       } finally {
         await client.close();
       }

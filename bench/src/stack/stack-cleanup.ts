@@ -1,5 +1,5 @@
 import { Client } from '@elastic/elasticsearch';
-import { controlIndexName } from '@crawler/elasticsearch';
+import { deleteLinkBase } from '@crawler/elasticsearch';
 import { createHbaseRestClient } from '@crawler/hbase';
 import { loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix } from '@crawler/redis/testing';
@@ -37,9 +37,7 @@ export async function dropStackNames(env: Record<string, string>): Promise<strin
   await attempt('elasticsearch index', async () => {
     const client = new Client({ node: env.ELASTICSEARCH_URL! });
     try {
-      for (const index of [env.ELASTICSEARCH_INDEX!, controlIndexName(env.ELASTICSEARCH_INDEX!)])
-        await client.indices.delete({ index }, { ignore: [404] });
-      await client.indices.deleteIndexTemplate({ name: env.ELASTICSEARCH_INDEX! }, { ignore: [404] });
+      await deleteLinkBase(client, env.ELASTICSEARCH_INDEX!);
     } finally {
       await client.close();
     }

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
 import { createLinkRecord, silentLogger } from '@crawler/core';
-import { createElasticsearchLinkBase, linkIndexTemplate, loadElasticsearchConfig } from '../dist/index.js';
+import {
+  createElasticsearchLinkBase,
+  deleteLinkBase,
+  linkIndexTemplate,
+  loadElasticsearchConfig,
+} from '../dist/index.js';
 
 const url = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:19200';
 const insertCount = Number(process.env.BENCH_INSERT ?? 50_000);
@@ -157,9 +162,6 @@ try {
   await insertComparison();
   for (const size of sizes) for (const pacing of [250, 0]) await leaseRounds(size, pacing);
 } finally {
-  for (const index of created) {
-    await client.indices.delete({ index }, { ignore: [404] });
-    await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
-  }
+  for (const index of created) await deleteLinkBase(client, index);
   await client.close();
 }

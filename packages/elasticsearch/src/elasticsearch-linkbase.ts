@@ -21,9 +21,11 @@ import type { ElasticsearchConfig } from './elasticsearch-settings.js';
 import { controlIndexName, LinkControlStore } from './link-control.js';
 import { installLinkIndex } from './link-index.js';
 import { MAX_PER_QUEUE } from './link-index-template.js';
-import { dueQueuesRequest, isDue, leasedRequest, statsRequest } from './link-queries.js';
+import { dueUrlsRequest, isDue, leasedRequest, statsRequest } from './link-queries.js';
 import { readStats, type StatsAggregations } from './link-stats.js';
+import { backfillQueues, installQueueIndex } from './queue-index.js';
 import { QueueRotation, type QueueBatch, type QueuePageRequest } from './queue-rotation.js';
+import { QueueStore, type QueueHit } from './queue-store.js';
 import { RefreshGate } from './refresh-gate.js';
 
 /** Documents per bulk or multi-get request: a few hundred KB, well under http.max_content_length. */
@@ -62,9 +64,8 @@ interface LevelBuckets {
 interface DueAggregations {
   queues: {
     buckets: {
-      key: { queueKey: string };
-      discovery: LevelBuckets;
-      recrawl: { classes: { buckets: LevelBuckets[] } };
+      key: string;
+      open: { discovery: LevelBuckets; recrawl: { classes: { buckets: LevelBuckets[] } } };
     }[];
   };
 }
@@ -73,7 +74,8 @@ interface DueAggregations {
 const TYPICAL_GROUPS = 2;
 
 /**
- * The link base on one Elasticsearch index, one document per URL (`_id` = the record id). Reads by
+ * The link base on one Elasticsearch index, one document per URL (`_id` = the record id), and a
+ * queue index beside it, one document per queue, that selection walks (queue-store.ts). Reads by
  * id are realtime; writes are conditional on the sequence number read, so concurrent writers in any
  * number of processes lose nothing; searches see what the RefreshGate made visible.
  */
@@ -81,8 +83,11 @@ class ElasticsearchLinkBase implements LinkBase {
   private readonly gate: RefreshGate;
   private readonly rotation = new QueueRotation();
   private readonly control: LinkControlStore;
+  private readonly queues: QueueStore;
   /** The versions the last findDue read: the lease that follows writes against them without reading first. */
   private lastDue = new Map<string, Versioned>();
+  /** Queues a findDue read that had nothing due: raised by the next findDue, after a refresh. */
+  private idleQueues = new Map<string, QueueHit>();
   private closed = false;
 
   constructor(
@@ -93,8 +98,12 @@ class ElasticsearchLinkBase implements LinkBase {
     private readonly log: Logger,
   ) {
     this.control = new LinkControlStore(client, controlIndexName(index));
+    this.queues = new QueueStore(client, index, node, () => this.gate.wrote());
     this.gate = new RefreshGate(
-      () => this.call('refresh', () => this.client.indices.refresh({ index: this.index })).then(() => undefined),
+      () =>
+        this.call('refresh', () => this.client.indices.refresh({ index: [this.index, this.queues.index] })).then(
+          () => undefined,
+        ),
       refreshMinIntervalMs,
     );
   }
@@ -107,6 +116,8 @@ class ElasticsearchLinkBase implements LinkBase {
       const statuses = await this.bulk('insertNew', part);
       // 409: the id is known already, which is what insertNew is for.
       for (const [i, op] of part.entries()) if (statuses[i] !== 409) created.push(op.id);
+      // Known ids too: a retry of a call whose queue write failed finds its records known already.
+      await this.queues.lowerFor(part.map((op) => op.doc));
     });
     return created;
   }
@@ -120,41 +131,63 @@ class ElasticsearchLinkBase implements LinkBase {
     return out;
   }
 
-  update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
-    return this.compareAndSet('update', ids, mutate);
+  async update(ids: string[], mutate: LinkMutation): Promise<LinkRecord[]> {
+    const written = await this.compareAndSet('update', ids, mutate);
+    await this.queues.lowerFor(written);
+    return written;
   }
 
+  /**
+   * Walks the queue index, not the URLs: a page of queues due by now in rotation order, then their
+   * due URLs in one search. The work is the queues and URLs read, whatever the backlog.
+   */
   async findDue(query: DueQuery): Promise<LinkRecord[]> {
     this.assertOpen();
     await this.gate.awaitVisible();
+    const idle = [...this.idleQueues.values()];
+    this.idleQueues = new Map();
+    await this.queues.raise(idle, query.now);
     const perGroup = Math.min(query.perQueueLimit, query.limit, MAX_PER_QUEUE);
     const seen = new Map<string, Versioned>();
+    const filter = { excludeQueues: query.exclude?.queues, partitions: query.partitions };
     const fetchPage = async (page: QueuePageRequest): Promise<QueueBatch[]> => {
+      const queues = await this.queues.page(query.now, page, filter);
+      if (queues.length === 0) return [];
+      const keys = queues.map((queue) => queue.doc.queueKey);
       const response = await this.call('findDue', () =>
         this.client.search<LinkRecord, DueAggregations>(
-          dueQueuesRequest(this.index, query.now, page, perGroup, query.exclude, query.partitions),
+          dueUrlsRequest(this.index, query.now, keys, perGroup, query.exclude?.jobs),
         ),
       );
-      return (response.aggregations?.queues.buckets ?? []).map((bucket) => ({
-        queueKey: bucket.key.queueKey,
-        records: [bucket.discovery, ...bucket.recrawl.classes.buckets].flatMap((byClass) =>
-          byClass.levels.buckets.flatMap((group) =>
-            group.due.hits.hits.map((hit) => {
-              const record = withPartition(hit._source);
-              seen.set(record.id, { record, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
-              return record;
-            }),
+      const buckets = new Map((response.aggregations?.queues.buckets ?? []).map((bucket) => [bucket.key, bucket.open]));
+      return queues.map((queue) => {
+        const bucket = buckets.get(queue.doc.queueKey);
+        if (!bucket) this.idleQueues.set(queue.doc.queueKey, queue);
+        const groups = bucket ? [bucket.discovery, ...bucket.recrawl.classes.buckets] : [];
+        return {
+          queueKey: queue.doc.queueKey,
+          records: groups.flatMap((byClass) =>
+            byClass.levels.buckets.flatMap((group) =>
+              group.due.hits.hits.map((hit) => {
+                const record = withPartition(hit._source);
+                seen.set(record.id, { record, seqNo: hit._seq_no, primaryTerm: hit._primary_term });
+                return record;
+              }),
+            ),
           ),
-        ),
-      }));
+        };
+      });
     };
     const due = await this.rotation.take(fetchPage, query.limit, perGroup * TYPICAL_GROUPS);
     this.lastDue = seen;
+    // The raise must search after a refresh that began after these queues were read.
+    if (this.idleQueues.size > 0) this.gate.wrote();
     return due;
   }
 
   lease(ids: string[], until: number, now: number): Promise<LinkRecord[]> {
     const mutate: LinkMutation = (current) =>
+      // A lease makes URLs due later, never sooner: their queues need no lowering.
       // A lease at or before now ran out without an answer: counted, so a poison URL stops eventually.
       isDue(current, now)
         ? { ...current, leaseUntil: until, leaseExpiries: current.leaseExpiries + (current.leaseUntil > 0 ? 1 : 0) }
@@ -240,6 +273,11 @@ class ElasticsearchLinkBase implements LinkBase {
   async flush(): Promise<void> {
     this.assertOpen();
     await this.gate.refreshNow();
+  }
+
+  /** Queue documents for the URLs of a link base written before the queue index existed. */
+  backfillQueues(): Promise<number> {
+    return backfillQueues(this.client, this.index, (queues) => this.queues.lower(queues));
   }
 
   async close(): Promise<void> {
@@ -402,17 +440,24 @@ export async function createElasticsearchLinkBase(config: ElasticsearchConfig, l
   const node = redactUrl(config.url);
   const log = logger.child({ component: 'elasticsearch-linkbase', index: config.index });
   const client = createElasticsearchClient(config);
+  let linkbase: ElasticsearchLinkBase;
   try {
     const created = await installLinkIndex(client, config);
+    const queuesCreated = await installQueueIndex(client, config);
     log.info(
       { node, created, refreshMinIntervalMs: config.refreshMinIntervalMs },
       created ? 'link base index created' : 'link base index found',
     );
+    linkbase = new ElasticsearchLinkBase(client, config.index, node, config.refreshMinIntervalMs, log);
+    if (queuesCreated && !created) {
+      const queues = await linkbase.backfillQueues();
+      log.info({ queues }, 'queue index built from the link base');
+    }
   } catch (error) {
     await client.close();
     throw toBackendError(error, 'install', config.index, node);
   }
-  return new ElasticsearchLinkBase(client, config.index, node, config.refreshMinIntervalMs, log);
+  return linkbase;
 }
 
 /**

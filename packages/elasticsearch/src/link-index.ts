@@ -1,7 +1,9 @@
 import type { Client } from '@elastic/elasticsearch';
 import { responseCause } from './elasticsearch-errors.js';
 import type { ElasticsearchConfig } from './elasticsearch-settings.js';
+import { controlIndexName } from './link-control.js';
 import { LINK_MAPPINGS, dynamicIndexSettings, linkIndexTemplate } from './link-index-template.js';
+import { queueIndexName } from './queue-index.js';
 
 /**
  * Installs the index template, then creates the index if it is missing. An existing index gets
@@ -23,4 +25,11 @@ export async function installLinkIndex(
   await client.indices.putMapping({ index: config.index, ...LINK_MAPPINGS });
   await client.indices.putSettings({ index: config.index, settings: dynamicIndexSettings(config) });
   return false;
+}
+
+/** Deletes a link base: its index, the control and queue indices beside it, and its template, by exact name (the cluster refuses wildcard deletes). */
+export async function deleteLinkBase(client: Client, index: string): Promise<void> {
+  for (const name of [index, controlIndexName(index), queueIndexName(index)])
+    await client.indices.delete({ index: name }, { ignore: [404] });
+  await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
 }

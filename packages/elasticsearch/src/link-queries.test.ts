@@ -1,6 +1,14 @@
 import { makeLinkRecord } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
-import { DISCOVERY_ORDER, dueFilter, dueQueuesRequest, isDue, RECRAWL_ORDER, statsRequest } from './link-queries.js';
+import {
+  DISCOVERY_ORDER,
+  dueFilter,
+  dueUrlsRequest,
+  isDue,
+  nextDueRequest,
+  RECRAWL_ORDER,
+  statsRequest,
+} from './link-queries.js';
 
 describe('link base queries', () => {
   it('calls due what is schedulable, due by time and not leased', () => {
@@ -19,18 +27,19 @@ describe('link base queries', () => {
       expect(isDue({ ...record, status }, 1000)).toBe(true);
   });
 
-  it('pages queues in key order, each split into groups (class, level): new URLs breadth-first, re-crawls most overdue first', () => {
-    const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3);
+  it('reads the due URLs of the given queues only, each split into groups (class, level): new URLs breadth-first, re-crawls most overdue first', () => {
+    const request = dueUrlsRequest('links', 500, ['a.test', 'b.test'], 3);
     expect(request).toMatchObject({
       index: 'links',
       size: 0,
       track_total_hits: false,
       request_cache: false,
-      query: { bool: { filter: dueFilter(500) } },
+      query: { bool: { filter: [{ terms: { queueKey: ['a.test', 'b.test'] } }, ...dueFilter(500)] } },
     });
     const queues = request.aggs!.queues!;
-    expect(queues.composite).toEqual({ size: 7, sources: [{ queueKey: { terms: { field: 'queueKey' } } }] });
-    const discovery = queues.aggs!.discovery!;
+    expect(queues.terms).toEqual({ field: 'queueKey', size: 2, execution_hint: 'map' });
+    expect(queues.aggs!.open!.filter).toEqual({ match_all: {} });
+    const discovery = queues.aggs!.open!.aggs!.discovery!;
     expect(discovery.filter).toEqual({ term: { trafficClass: 'discovery' } });
     expect(discovery.aggs!.levels!.terms).toEqual({ field: 'level', size: 4 });
     expect(discovery.aggs!.levels!.aggs!.due!.top_hits).toEqual({
@@ -39,36 +48,38 @@ describe('link base queries', () => {
       _source: true,
       seq_no_primary_term: true,
     });
-    const recrawl = queues.aggs!.recrawl!;
+    const recrawl = queues.aggs!.open!.aggs!.recrawl!;
     expect(recrawl.aggs!.classes!.terms!.field).toBe('trafficClass');
     expect(recrawl.aggs!.classes!.aggs!.levels!.aggs!.due!.top_hits!.sort).toEqual(RECRAWL_ORDER);
     expect(DISCOVERY_ORDER).toEqual([{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
     expect(RECRAWL_ORDER).toEqual([{ nextFetchAt: 'asc' }, { rank: 'asc' }, { id: 'asc' }]);
   });
 
-  it('leaves paused queues and jobs out', () => {
-    const request = dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3, {
-      queues: ['a.test'],
-      jobs: ['j'],
-    });
-    expect(request.query).toEqual({
-      bool: { filter: dueFilter(500), must_not: [{ terms: { queueKey: ['a.test'] } }, { terms: { jobId: ['j'] } }] },
-    });
-    expect(
-      dueQueuesRequest('links', 500, { after: undefined, upTo: undefined, queues: 7 }, 3, { queues: [], jobs: [] })
-        .query,
-    ).toEqual({ bool: { filter: dueFilter(500) } });
+  it('leaves paused jobs out of the URLs, not out of the count that tells whether a queue had anything due', () => {
+    const request = dueUrlsRequest('links', 500, ['a.test'], 3, ['j']);
+    expect(request.query).toEqual({ bool: { filter: [{ terms: { queueKey: ['a.test'] } }, ...dueFilter(500)] } });
+    expect(request.aggs!.queues!.aggs!.open!.filter).toEqual({ bool: { must_not: [{ terms: { jobId: ['j'] } }] } });
   });
 
-  it('continues after a key and stops at the key a wrapped-around round began with', () => {
-    expect(
-      dueQueuesRequest('links', 500, { after: 'm.test', upTo: undefined, queues: 2 }, 1).aggs!.queues!.composite!.after,
-    ).toEqual({ queueKey: 'm.test' });
-    const wrapped = dueQueuesRequest('links', 500, { after: undefined, upTo: 'm.test', queues: 2 }, 1);
-    expect(wrapped.query).toEqual({
-      bool: { filter: [...dueFilter(500), { range: { queueKey: { lte: 'm.test' } } }] },
+  it("asks for a queue's due count and the earliest time its other URLs come due, leases included", () => {
+    const request = nextDueRequest('links', 500, ['a.test']);
+    expect(request.query).toEqual({
+      bool: {
+        filter: [
+          { terms: { queueKey: ['a.test'] } },
+          { terms: { status: ['queued', 'retry', 'fetched', 'error', 'blocked_by_site'] } },
+        ],
+      },
     });
-    expect(wrapped.aggs!.queues!.composite!.after).toBeUndefined();
+    const aggs = request.aggs!.queues!.aggs!;
+    expect(aggs.waiting).toEqual({
+      filter: { range: { leaseUntil: { lte: 500 } } },
+      aggs: { next: { min: { field: 'nextFetchAt' } } },
+    });
+    expect(aggs.leased).toEqual({
+      filter: { range: { leaseUntil: { gt: 500 } } },
+      aggs: { next: { min: { field: 'leaseUntil' } } },
+    });
   });
 
   it('counts due only when asked', () => {

@@ -1,13 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import {
-  LEVELS,
-  NEVER_DUE,
-  SCHEDULABLE_STATUSES,
-  type DueQuery,
-  type LeasedQuery,
-  type LinkRecord,
-} from '@crawler/core';
-import type { QueuePageRequest } from './queue-rotation.js';
+import { LEVELS, NEVER_DUE, SCHEDULABLE_STATUSES, type LeasedQuery, type LinkRecord } from '@crawler/core';
 
 /** Order within a group of new URLs: shallow first (breadth-first), then the random rank; the id makes ties stable. */
 export const DISCOVERY_ORDER: estypes.SortCombinations[] = [{ depth: 'asc' }, { rank: 'asc' }, { id: 'asc' }];
@@ -32,46 +24,28 @@ export function partitionFilter(partitions: readonly number[] | undefined): esty
   return partitions ? [{ terms: { partition: [...partitions] } }] : [];
 }
 
-/** Due, not paused, and of the partitions asked for: the query of findDue. */
-export function dueQuery(
-  now: number,
-  exclude: DueQuery['exclude'],
-  partitions?: DueQuery['partitions'],
-): estypes.QueryDslBoolQuery {
-  const mustNot: estypes.QueryDslQueryContainer[] = [];
-  if (exclude?.queues?.length) mustNot.push({ terms: { queueKey: exclude.queues } });
-  if (exclude?.jobs?.length) mustNot.push({ terms: { jobId: exclude.jobs } });
-  return {
-    filter: [...dueFilter(now), ...partitionFilter(partitions)],
-    ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
-  };
-}
-
 /** The same rule on a record read back, for the compare-and-set of a lease. */
 export function isDue(record: LinkRecord, now: number): boolean {
   return SCHEDULABLE_STATUSES.includes(record.status) && record.nextFetchAt <= now && record.leaseUntil <= now;
 }
 
 /**
- * One page of due queues in key order, each with the first `perGroup` records of every group
- * (traffic class, then level) in group order: a composite aggregation pages through queue keys with
- * `after`, a filter splits new URLs from re-crawls (their orders differ), terms split those into
- * groups, and top_hits picks per group, in one request
- * (2-3x faster in our measurements than collapse + inner_hits, which runs one more search per
- * queue). Sequence numbers come along, so a lease right after can write without reading first. The
- * request cache is off: `now` differs on every call, so cached entries would never hit.
+ * The due URLs of the given queues (a page of the queue walk), each with the first `perGroup`
+ * records of every group (traffic class, then level) in group order: terms split the queues, a
+ * filter leaves paused jobs out, another splits new URLs from re-crawls (their orders differ),
+ * terms split those into levels, and top_hits picks per group, in one request. The work is the
+ * URLs of these queues, not of the link base (hence `map`: global ordinals would cost every key
+ * of the index after each refresh). A queue without a bucket had nothing due, paused jobs
+ * or not (selection then checks whether it can wait). Sequence numbers come along, so a lease right
+ * after can write without reading first. The request cache is off: `now` differs on every call.
  */
-export function dueQueuesRequest(
+export function dueUrlsRequest(
   index: string,
   now: number,
-  page: QueuePageRequest,
+  queueKeys: string[],
   perGroup: number,
-  exclude?: DueQuery['exclude'],
-  partitions?: DueQuery['partitions'],
+  excludeJobs: readonly string[] = [],
 ): estypes.SearchRequest {
-  const query = dueQuery(now, exclude, partitions);
-  if (page.upTo !== undefined)
-    query.filter = [...(query.filter as estypes.QueryDslQueryContainer[]), { range: { queueKey: { lte: page.upTo } } }];
   const levels = (sort: estypes.SortCombinations[]): estypes.AggregationsAggregationContainer => ({
     terms: { field: 'level', size: LEVELS },
     aggs: { due: { top_hits: { size: perGroup, sort, _source: true, seq_no_primary_term: true } } },
@@ -81,22 +55,61 @@ export function dueQueuesRequest(
     size: 0,
     track_total_hits: false,
     request_cache: false,
-    query: { bool: query },
+    query: { bool: { filter: [{ terms: { queueKey: queueKeys } }, ...dueFilter(now)] } },
     aggs: {
       queues: {
-        composite: {
-          size: page.queues,
-          sources: [{ queueKey: { terms: { field: 'queueKey' } } }],
-          ...(page.after === undefined ? {} : { after: { queueKey: page.after } }),
-        },
+        terms: { field: 'queueKey', size: queueKeys.length, execution_hint: 'map' },
         aggs: {
-          discovery: { filter: DISCOVERY, aggs: { levels: levels(DISCOVERY_ORDER) } },
-          recrawl: {
-            filter: { bool: { must_not: [DISCOVERY] } },
+          open: {
+            filter:
+              excludeJobs.length > 0
+                ? { bool: { must_not: [{ terms: { jobId: [...excludeJobs] } }] } }
+                : { match_all: {} },
             aggs: {
-              classes: { terms: { field: 'trafficClass', size: MAX_CLASSES }, aggs: { levels: levels(RECRAWL_ORDER) } },
+              discovery: { filter: DISCOVERY, aggs: { levels: levels(DISCOVERY_ORDER) } },
+              recrawl: {
+                filter: { bool: { must_not: [DISCOVERY] } },
+                aggs: {
+                  classes: {
+                    terms: { field: 'trafficClass', size: MAX_CLASSES },
+                    aggs: { levels: levels(RECRAWL_ORDER) },
+                  },
+                },
+              },
             },
           },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Per queue of the given ones: its due URLs (counted) and the earliest time one of its others can
+ * come due: the earliest nextFetchAt of the unleased, the earliest lease end of the leased (a lower
+ * bound when a leased URL's nextFetchAt is later still). What raising a queue that had nothing due needs.
+ */
+export function nextDueRequest(index: string, now: number, queueKeys: string[]): estypes.SearchRequest {
+  return {
+    index,
+    size: 0,
+    track_total_hits: false,
+    request_cache: false,
+    query: { bool: { filter: [{ terms: { queueKey: queueKeys } }, { terms: { status: [...SCHEDULABLE_STATUSES] } }] } },
+    aggs: {
+      queues: {
+        terms: { field: 'queueKey', size: queueKeys.length, execution_hint: 'map' },
+        aggs: {
+          due: {
+            filter: {
+              bool: { filter: [{ range: { nextFetchAt: { lte: now } } }, { range: { leaseUntil: { lte: now } } }] },
+            },
+          },
+          waiting: {
+            filter: { range: { leaseUntil: { lte: now } } },
+            aggs: { next: { min: { field: 'nextFetchAt' } } },
+          },
+          leased: { filter: { range: { leaseUntil: { gt: now } } }, aggs: { next: { min: { field: 'leaseUntil' } } } },
         },
       },
     },

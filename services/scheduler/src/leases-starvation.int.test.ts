@@ -10,7 +10,7 @@ import {
   type LinkRecord,
 } from '@crawler/core';
 import { makeLinkRecord, waitFor } from '@crawler/core/testing';
-import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
+import { createElasticsearchLinkBase, deleteLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { InProcessBus } from '@crawler/embedded';
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
@@ -40,8 +40,7 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
   afterAll(async () => {
     await linkbase.close();
     const client = new Client({ node: URL_ES });
-    for (const name of [index, `${index}-control`]) await client.indices.delete({ index: name }, { ignore: [404] });
-    await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
+    await deleteLinkBase(client, index);
     await client.close();
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
-import { controlIndexName } from '@crawler/elasticsearch';
+import { deleteLinkBase } from '@crawler/elasticsearch';
 import { createHbaseRestClient } from '@crawler/hbase';
 import { loadRedisConfig } from '@crawler/redis';
 import { deleteKeysWithPrefix } from '@crawler/redis/testing';
@@ -52,9 +52,7 @@ export async function dropNames(stack: StackAddresses, names: StackNames): Promi
   await attempt('index', async () => {
     const client = new Client({ node: stack.ELASTICSEARCH_URL });
     try {
-      for (const index of [names.ELASTICSEARCH_INDEX, controlIndexName(names.ELASTICSEARCH_INDEX)])
-        await client.indices.delete({ index }, { ignore: [404] });
-      await client.indices.deleteIndexTemplate({ name: names.ELASTICSEARCH_INDEX }, { ignore: [404] });
+      await deleteLinkBase(client, names.ELASTICSEARCH_INDEX);
     } finally {
       await client.close();
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
 import { silentLogger } from '@crawler/core';
 import { loadElasticsearchConfig, type ElasticsearchConfig } from '../elasticsearch-settings.js';
-import { controlIndexName } from '../link-control.js';
+import { deleteLinkBase } from '../link-index.js';
 
 /** The local stack's node unless ELASTICSEARCH_URL says otherwise (`npm run stack:up -- elasticsearch`). */
 export const TEST_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:19200';
@@ -17,13 +17,11 @@ export function testConfig(overrides: Record<string, unknown> = {}): Elasticsear
   });
 }
 
-/** Deletes the index, its control index and its template by exact name (the cluster refuses wildcard deletes). */
+/** Deletes the test link base: its indices and its template. */
 export async function dropTestIndex(index: string): Promise<void> {
   const client = new Client({ node: TEST_URL });
   try {
-    await client.indices.delete({ index }, { ignore: [404] });
-    await client.indices.delete({ index: controlIndexName(index) }, { ignore: [404] });
-    await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
+    await deleteLinkBase(client, index);
   } finally {
     await client.close();
   }
