@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { canonicalUrl, type LinkRecord, type StoredPage } from '@crawler/core';
+import { canonicalUrl, cdxjCaptureKind, type LinkRecord, type StoredPage } from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { decodeRegistration, DIGEST_NAMESPACE, jobScopeOf, scopedFingerprints } from '@crawler/dedup';
 import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
@@ -116,10 +116,10 @@ function warcResponses(out: string): Map<string, number> {
   return counts;
 }
 
-/** The pages the crawl's WARC files index (revisits left out). */
+/** The pages the crawl's WARC files index (revisits and redirects left out). */
 function cdxj(out: string): { url: string; fetchedAt: number }[] {
   return indexedCaptures(join(out, 'warc'))
-    .filter((capture) => capture.mime !== 'warc/revisit')
+    .filter((capture) => cdxjCaptureKind(capture) === 'page')
     .map((capture) => ({ url: capture.url, fetchedAt: Number(capture.fetchedAt) }));
 }
 

@@ -21,8 +21,31 @@ export interface Revisit {
 }
 
 /**
+ * A redirect the crawler followed (a 3xx with a Location): archives keep it as a `response` record
+ * with its status line and headers, so a replay of the crawl redirects where the site did. It is
+ * no page: page reads, counts and crawl.pages never see it.
+ */
+export interface RedirectCapture {
+  url: string;
+  surt: string;
+  jobId: string;
+  fetchedAt: number;
+  /** The 3xx status and the headers as served, Location as the server wrote it. */
+  httpStatus: number;
+  headers: Record<string, string>;
+  /** The headers the request was sent with; empty when not known. */
+  requestHeaders: Record<string, string>;
+  /** Where it sends the client: Location resolved against the URL. */
+  location: string;
+  /** The body served with it (usually a short note), decoded; cut at the fetcher's cap when `truncated`. */
+  body: Buffer;
+  truncated: boolean;
+}
+
+/**
  * Versioned page storage: row key = SURT of the URL, version = fetch time. Writing the same
- * (url, fetchedAt) twice stores it once, so redelivered messages are harmless; revisits alike.
+ * (url, fetchedAt) twice stores it once, so redelivered messages are harmless; revisits and
+ * redirects alike.
  */
 export interface PageStore {
   put(pages: StoredPage[]): Promise<void>;
@@ -31,6 +54,9 @@ export interface PageStore {
   putRevisits(revisits: Revisit[]): Promise<void>;
   /** Revisits of one URL, newest first; `versions` caps how many. */
   getRevisits(url: string, options?: { versions?: number }): Promise<Revisit[]>;
+  putRedirects(redirects: RedirectCapture[]): Promise<void>;
+  /** Redirect captures of one URL, newest first; `versions` caps how many. */
+  getRedirects(url: string, options?: { versions?: number }): Promise<RedirectCapture[]>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }

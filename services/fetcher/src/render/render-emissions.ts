@@ -58,6 +58,7 @@ function scriptRedirect(page: PageOutcome, rendered: Extract<RenderOutcome, { ki
     retriable: false,
     redirectTo: rendered.redirectTo,
     hops: page.hops,
+    redirects: page.redirects,
     durationMs: page.durationMs,
     headers: page.headers,
   };
