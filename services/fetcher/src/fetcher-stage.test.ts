@@ -3,6 +3,7 @@ import {
   createMetricsRegistry,
   hostQueueKey,
   isRedirectCapture,
+  linkRecordId,
   rawBody,
   sampleValue,
   silentLogger,
@@ -190,7 +191,7 @@ describe('fetcher stage', () => {
     const redirect = emissions[1]!.value as FetchResult;
     expect(redirect).toMatchObject({
       url: `${origin}/go/about`,
-      urlId: urlId(`${origin}/go/about`),
+      urlId: linkRecordId('job', `${origin}/go/about`),
       finalUrl: `${origin}/go/about`,
       httpStatus: 307,
       contentType: 'text/html',

@@ -6,7 +6,7 @@ import {
   Schemas,
   statusEmission,
   Topics,
-  urlId,
+  linkRecordId,
 } from '@crawler/core';
 import type { BodyEncoding, Emission, FetchResult, FrontierRequest, Logger, Outlinks, Stage } from '@crawler/core';
 import {
@@ -111,7 +111,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
     const fetched: FetchResult = {
       url: result.finalUrl,
-      urlId: redirected ? urlId(result.finalUrl) : request.urlId,
+      urlId: redirected ? linkRecordId(request.jobId, result.finalUrl) : request.urlId,
       host: redirected ? new URL(result.finalUrl).host : request.host,
       queueKey: request.queueKey,
       depth: request.depth,
@@ -176,7 +176,7 @@ function redirectEmission(
 ): Emission {
   const value: FetchResult = {
     url: redirect.url,
-    urlId: urlId(redirect.url),
+    urlId: linkRecordId(request.jobId, redirect.url),
     host: new URL(redirect.url).host,
     queueKey: request.queueKey,
     depth: request.depth,
@@ -237,7 +237,7 @@ function sitemapEmission(
   const value: Outlinks = {
     kind: 'robots',
     sourceUrl: sitemaps.robotsUrl,
-    sourceUrlId: urlId(sitemaps.robotsUrl),
+    sourceUrlId: linkRecordId(request.jobId, sitemaps.robotsUrl),
     jobId: request.jobId,
     traceId: request.traceId,
     depth: 1,
