@@ -23,6 +23,21 @@ describePageStoreContract('WARC files (embedded)', async () => {
   };
 });
 
+/** Every record of the folder's one WARC file as warcio reads it: type, URI, HTTP status line, headers and payload. */
+async function warcioIndex(dir: string) {
+  const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+  const records = [];
+  for await (const record of new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false }))
+    records.push({
+      type: record.warcType,
+      uri: record.warcTargetURI,
+      statusLine: record.httpHeaders?.statusline,
+      http: record.httpHeaders ? Object.fromEntries(record.httpHeaders.headers) : null,
+      payload: Buffer.from(await record.readFully()).toString(),
+    });
+  return records;
+}
+
 describe('WARC output', () => {
   it('is read by warcio as WARC/1.1: a warcinfo record, then response, request and metadata records with valid digests', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warc-'));
@@ -196,18 +211,8 @@ describe('WARC output', () => {
       },
     ]);
     await store.close();
-    const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
-    const parser = new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false });
-    const records = [];
-    for await (const record of parser) {
-      records.push({
-        type: record.warcType,
-        uri: record.warcTargetURI,
-        statusLine: record.httpHeaders?.statusline,
-        http: record.httpHeaders ? Object.fromEntries(record.httpHeaders.headers) : null,
-        payload: Buffer.from(await record.readFully()).toString(),
-      });
-    }
+    // As pywb reads them: the records in order, each one's HTTP head and payload.
+    const records = await warcioIndex(dir);
     expect(records.map((record) => record.type)).toEqual(['warcinfo', 'response', 'request', 'metadata']);
     expect(records[1]).toMatchObject({
       uri: 'http://news.example.test/old',

@@ -1,4 +1,5 @@
-import { rawBody, surtKey, type ParsedPage, type RedirectCapture } from '@crawler/core';
+import { rawBody, type ParsedPage, type RedirectCapture } from '@crawler/core';
+import { servedCaptureOf } from './record-revisit.js';
 
 /**
  * The archive's copy of a redirect the fetcher followed (isRedirectCapture): its status line,
@@ -8,12 +9,7 @@ import { rawBody, surtKey, type ParsedPage, type RedirectCapture } from '@crawle
  */
 export function redirectCaptureOf(page: ParsedPage): RedirectCapture {
   return {
-    url: page.url,
-    surt: surtKey(page.url),
-    jobId: page.jobId,
-    fetchedAt: page.fetchedAt,
-    httpStatus: page.httpStatus,
-    headers: page.headers,
+    ...servedCaptureOf(page),
     requestHeaders: page.requestHeaders,
     location: new URL(page.headers.location ?? '', page.url).href,
     body: rawBody(page.body, page.bodyEncoding),
