@@ -13,6 +13,7 @@ import {
   type PageStore,
   type FingerprintStore,
 } from '@crawler/core';
+import { waitFor } from '@crawler/core/testing';
 import { jobScopeOf, scopedFingerprints } from '@crawler/dedup';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createHbasePageStore, loadHbaseConfig } from '@crawler/hbase';
@@ -106,15 +107,19 @@ describe('distributed crawl on Kafka, Elasticsearch, HBase and Redis', () => {
     const deadline = Date.now() + 240_000;
     await waitUntilReady(services.at(-1)!, deadline);
     let quiet = 0;
-    while (quiet < 3) {
-      if (Date.now() > deadline) throw new Error(`crawl did not finish; scheduler log:\n${services.at(-1)!.logTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await linkbase.flush();
-      const stats = await linkbase.stats(Date.now());
-      const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
-      const idle = stats.total > 0 && pending === 0 && stats.leased === 0 && (await lagTotal()) === 0;
-      quiet = idle ? quiet + 1 : 0;
-    }
+    await waitFor(
+      async () => {
+        await linkbase.flush();
+        const stats = await linkbase.stats(Date.now());
+        const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
+        const idle = stats.total > 0 && pending === 0 && stats.leased === 0 && (await lagTotal()) === 0;
+        quiet = idle ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      deadline - Date.now(),
+      1000,
+      () => `the crawl to finish (idle three checks running); scheduler log:\n${services.at(-1)!.logTail()}`,
+    );
 
     const truth = web.groundTruth();
     const records = new Map<string, LinkRecord>();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogGroups, prefixTopics, silentLogger, type Bus, type LinkBase } from '@crawler/core';
+import { waitFor } from '@crawler/core/testing';
 import { createElasticsearchLinkBase, loadElasticsearchConfig } from '@crawler/elasticsearch';
 import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
@@ -55,16 +56,10 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
   let linkbase: LinkBase;
 
   const pageRequests = () => web.requests.entries().filter((entry) => !entry.url.endsWith('/robots.txt'));
-  async function waitFor(what: string, condition: () => Promise<boolean> | boolean, timeoutMs: number) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   beforeAll(async () => {
-    web = await startTestWeb({ profile: 'bench', hosts: 4, pagesPerHost: 16, linksPerPage: 4, pageBytes: 1500 });
+    // 96 pages, 300 ms apart: the crawl outlasts the rebalances below however slow a fetcher's stop is.
+    web = await startTestWeb({ profile: 'bench', hosts: 4, pagesPerHost: 24, linksPerPage: 4, pageBytes: 1500 });
     logDir = createScratchDir('polite-logs');
     const jobFile = join(logDir, 'job.json');
     writeFileSync(jobFile, JSON.stringify({ id: `polite-${run}`, seeds: web.seeds }));
@@ -118,25 +113,26 @@ describe('politeness by domain across fetcher processes, through rebalances', ()
     const pages = web.groundTruth().pages.length;
 
     // A third fetcher joins while the crawl runs: the frontier's partitions move.
-    await waitFor('the crawl to start', () => pageRequests().length >= 12, 90_000);
+    await waitFor(() => pageRequests().length >= 12, 90_000, 200, 'the crawl to start');
     const third = await startServiceProcess('fetcher', 'fetcher-3', env, logDir);
     services.push(third);
     await waitUntilReady(third);
     await waitForFetcherGroup(bus, 3);
     const joinedAt = performance.timeOrigin + performance.now();
     // Then the first one leaves: its partitions move again.
-    await waitFor('more of the crawl', () => pageRequests().length >= 30, 90_000);
+    await waitFor(() => pageRequests().length >= 24, 90_000, 200, 'more of the crawl');
     expect(await services[2]!.stop()).toBe(0);
     const leftAt = performance.timeOrigin + performance.now();
 
     let quiet = 0;
     await waitFor(
-      'the crawl to finish',
       async () => {
         quiet = (await crawlSettled()) ? quiet + 1 : 0;
         return quiet >= 3;
       },
       180_000,
+      200,
+      'the crawl to finish',
     );
 
     const requests = pageRequests();

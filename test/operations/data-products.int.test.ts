@@ -132,23 +132,26 @@ describe('the crawl as a data team reads it', () => {
     services.push(await startServiceProcess('scheduler', 'scheduler', env, dir));
     linkbase = await createElasticsearchLinkBase(loadElasticsearchConfig({ env }), silentLogger());
 
-    const deadline = Date.now() + 180_000;
     let quiet = 0;
-    while (quiet < 3) {
-      if (Date.now() > deadline) throw new Error(`crawl did not finish; scheduler log:\n${services[3]!.logTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await linkbase.flush();
-      const stats = await linkbase.stats(Date.now());
-      const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
-      let lag = 0;
-      for (const group of loadCatalog().consumerGroups)
-        for (const partition of await plainBus.lag(
-          prefix + group.group,
-          group.topics.map((topic) => prefix + topic),
-        ))
-          lag += Math.max(partition.lag, 0);
-      quiet = stats.total > later.length && pending === 0 && stats.leased === 0 && lag === 0 ? quiet + 1 : 0;
-    }
+    await waitFor(
+      async () => {
+        await linkbase.flush();
+        const stats = await linkbase.stats(Date.now());
+        const pending = (stats.byStatus.queued ?? 0) + (stats.byStatus.retry ?? 0);
+        let lag = 0;
+        for (const group of loadCatalog().consumerGroups)
+          for (const partition of await plainBus.lag(
+            prefix + group.group,
+            group.topics.map((topic) => prefix + topic),
+          ))
+            lag += Math.max(partition.lag, 0);
+        quiet = stats.total > later.length && pending === 0 && stats.leased === 0 && lag === 0 ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      180_000,
+      1000,
+      () => `the crawl to finish (idle three checks running); scheduler log:\n${services[3]!.logTail()}`,
+    );
     for (const topic of Object.values(Topics)) counts.set(topic, await recordsIn(topic));
   }, 300_000);
 

@@ -177,12 +177,15 @@ describe('operating a distributed crawl', () => {
 
   it('runs the crawl to the end, and Prometheus, crawler lag and crawler status then agree on every group', async () => {
     let quiet = 0;
-    const deadline = Date.now() + 200_000;
-    while (quiet < 3) {
-      if (Date.now() > deadline) throw new Error(`crawl did not finish; scheduler log:\n${services.at(-1)!.logTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      quiet = (await crawlIdle()) ? quiet + 1 : 0;
-    }
+    await waitFor(
+      async () => {
+        quiet = (await crawlIdle()) ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      200_000,
+      1000,
+      () => `the crawl to finish (idle three checks running); scheduler log:\n${services.at(-1)!.logTail()}`,
+    );
     const lag = await cli(['lag', '--json']);
     expect(lag.code).toBe(0);
     const groups = (

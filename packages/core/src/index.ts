@@ -10,6 +10,7 @@ export * from './codec/index.js';
 export * from './config/index.js';
 export * from './log/logger.js';
 export * from './ports/index.js';
+export * from './seen-filter/seen-filter-layout.js';
 export * from './runtime/index.js';
 export * from './url/index.js';
 export * from './crawl-job.js';

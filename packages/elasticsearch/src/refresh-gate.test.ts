@@ -1,3 +1,4 @@
+import { waitFor } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { RefreshGate } from './refresh-gate.js';
 
@@ -5,6 +6,7 @@ function counting(minIntervalMs: number, fail = false) {
   const calls: number[] = [];
   const gate = new RefreshGate(async () => {
     calls.push(Date.now());
+    // simulated work: a refresh takes a little while, so others can arrive during it.
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (fail) throw new Error('cluster down');
   }, minIntervalMs);
@@ -43,7 +45,8 @@ describe('RefreshGate', () => {
     const { gate, calls } = counting(0);
     gate.wrote();
     const first = gate.awaitVisible();
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    // Checked without yielding to timers, so the write lands while the refresh's 5 ms are running.
+    await waitFor(() => calls.length === 1, 10_000, 1, 'the first refresh to start');
     gate.wrote();
     await Promise.all([first, gate.awaitVisible()]);
     expect(calls).toHaveLength(2);

@@ -14,7 +14,9 @@ export type FingerprintOp =
   | ['v', id: string, value: string, expiresAt: number]
   | ['t', id: string, expiresAt: number]
   | ['s', id: string, expiresAt: number, fresh: 0 | 1, ...members: string[]]
-  | ['d', id: string];
+  | ['d', id: string]
+  | ['b', id: string, expiresAt: number, load: number, ...bits: number[]]
+  | ['f', id: string, expiresAt: number, load: number, offset: number, base64: string];
 
 export interface FingerprintJournalOptions {
   /** The journal is folded into a new snapshot once it is this large and larger than the last snapshot. */

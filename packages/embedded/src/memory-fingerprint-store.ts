@@ -7,10 +7,13 @@ import type {
   PaceHold,
   PaceRequest,
   PutResult,
+  SeenEntry,
+  SeenResult,
   SetEntry,
 } from '@crawler/core';
 import { FingerprintJournal, type FingerprintJournalOptions, type FingerprintOp } from './fingerprint-journal.js';
 import { MemoryPacing } from './memory-pacing.js';
+import { MemorySeenSets, type SeenFilterChange } from './memory-seen-sets.js';
 
 interface Entry {
   value: string;
@@ -38,6 +41,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
   private readonly values = new Map<string, Entry>();
   private readonly sets = new Map<string, StoredSet>();
   private readonly pacing: MemoryPacing;
+  private readonly seen: MemorySeenSets;
   private readonly maxEntries: number;
   private readonly now: () => number;
   private journal: FingerprintJournal | null = null;
@@ -46,6 +50,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
     this.maxEntries = options.maxEntries ?? 5_000_000;
     this.now = options.now ?? Date.now;
     this.pacing = new MemoryPacing(this.now, this.maxEntries);
+    this.seen = new MemorySeenSets(this.now);
   }
 
   /** A store kept in `dir`: what an earlier store there held (and has not expired) is back. */
@@ -132,6 +137,17 @@ export class MemoryFingerprintStore implements FingerprintStore {
     });
   }
 
+  async markSeen(namespace: string, entries: SeenEntry[], ttlMs: number): Promise<SeenResult[]> {
+    const { results, changes } = this.seen.mark(namespace, entries, ttlMs);
+    this.journal?.append(changes.map(seenOp));
+    return results;
+  }
+
+  /** Bytes the approximate sets of markSeen hold. */
+  get seenBytes(): number {
+    return this.seen.bytes;
+  }
+
   async pace(requests: PaceRequest[]): Promise<PaceGrant[]> {
     return requests.map((request) => this.pacing.pace(request));
   }
@@ -158,6 +174,7 @@ export class MemoryFingerprintStore implements FingerprintStore {
     this.values.clear();
     this.sets.clear();
     this.pacing.clear();
+    this.seen.clear();
   }
 
   /** Adds members to a set, starting it over when `restart` says so; true when it was started over. */
@@ -200,6 +217,16 @@ export class MemoryFingerprintStore implements FingerprintStore {
       case 'd':
         this.values.delete(op[1]);
         this.sets.delete(op[1]);
+        return;
+      case 'b': {
+        const [, id, expiresAt, load, ...bits] = op;
+        this.seen.apply({ id, expiresAt, load, bits });
+        return;
+      }
+      case 'f': {
+        const [, id, expiresAt, load, offset, base64] = op;
+        this.seen.apply({ id, expiresAt, load, bits: [], bytes: { offset, base64 } });
+      }
     }
   }
 
@@ -213,11 +240,13 @@ export class MemoryFingerprintStore implements FingerprintStore {
     const values = [...this.values.values()];
     const setIds = [...this.sets.keys()];
     const sets = [...this.sets.values()];
+    const seen = [...this.seen.capture()];
     return (function* (): Generator<FingerprintOp> {
       for (let i = 0; i < values.length; i++)
         if (values[i]!.expiresAt > now) yield ['v', valueIds[i]!, values[i]!.value, values[i]!.expiresAt];
       for (let i = 0; i < sets.length; i++)
         if (sets[i]!.expiresAt > now) yield ['s', setIds[i]!, sets[i]!.expiresAt, 1, ...sets[i]!.members];
+      for (const change of seen) yield seenOp(change);
     })();
   }
 
@@ -242,4 +271,10 @@ export class MemoryFingerprintStore implements FingerprintStore {
       this.values.delete(oldest);
     }
   }
+}
+
+function seenOp(change: SeenFilterChange): FingerprintOp {
+  return change.bytes
+    ? ['f', change.id, change.expiresAt, change.load, change.bytes.offset, change.bytes.base64]
+    : ['b', change.id, change.expiresAt, change.load, ...change.bits];
 }

@@ -85,8 +85,10 @@ describe('StageRunner commits only what the bus acknowledged', () => {
     }));
     try {
       await waitFor(() => sent.length === 3);
-      await new Promise((resolve) => setTimeout(resolve, 200)); // twenty commit intervals
-      expect(await committed()).toBe(1); // offset 0 is done; offset 1 waits for its acknowledgement
+      await waitFor(async () => (await committed()) === 1, 10_000, 20, 'offset 0 to commit');
+      // negative window: twenty commit intervals in which the commit must not pass the unacknowledged offset 1; a slow machine only tries fewer commits.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await committed()).toBe(1); // offset 1 waits for its acknowledgement
     } finally {
       acknowledge();
     }

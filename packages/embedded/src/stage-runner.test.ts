@@ -74,14 +74,15 @@ describe('StageRunner', () => {
   });
 
   it('produces what the stage emits and commits the lowest contiguous finished offset', async () => {
-    const delays = [60, 0, 0, 0];
-    let i = 0;
+    // The first request is held until the three after it have produced their statuses.
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
     const stage: Stage<FrontierRequest> = {
       name: 'test',
       input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
       outputs: [Topics.status],
       handle: async (input) => {
-        await new Promise((resolve) => setTimeout(resolve, delays[i++ % delays.length]));
+        if (input.url.endsWith('/0')) await firstHeld;
         return [statusFor(input, 'ok')];
       },
     };
@@ -92,6 +93,8 @@ describe('StageRunner', () => {
       await bus.close();
     };
     await send([0, 1, 2, 3].map(request));
+    await waitFor(() => statuses.length === 3, 10_000, 20, 'the statuses of requests 1 to 3');
+    releaseFirst();
     await waitFor(() => statuses.length === 4);
     expect(statuses.map((status) => status.url).slice(0, 3)).toEqual([
       'http://news.example.test/1',
@@ -268,14 +271,22 @@ describe('StageRunner', () => {
   it('keeps at most `concurrency` messages in flight', async () => {
     let active = 0;
     let peak = 0;
+    let started = 0;
+    const held: (() => void)[] = [];
     const stage: Stage<FrontierRequest> = {
       name: 'test',
       input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
       outputs: [Topics.status],
       handle: async (input) => {
+        started++;
         active++;
         peak = Math.max(peak, active);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Each handler is held until a third is in flight (or the last ones run), so the cap is reached whatever the machine's speed.
+        const released = new Promise<void>((resolve) => held.push(resolve));
+        if (active === 3 || started === 30)
+          // negative window: 20 ms at the cap in which a fourth message must not start; a slow machine only starts fewer.
+          setTimeout(() => held.splice(0).forEach((release) => release()), 20);
+        await released;
         active--;
         return [statusFor(input, 'ok')];
       },
@@ -328,12 +339,15 @@ describe('StageRunner', () => {
 
   it('finishes in-flight work before its partitions move to a new member, so nothing is done twice', async () => {
     const handled: string[] = [];
+    // Work is held until the second member's join has begun revoking the first's partitions.
+    let startRebalance = () => {};
+    const rebalancing = new Promise<void>((resolve) => (startRebalance = resolve));
     const stage: Stage<FrontierRequest> = {
       name: 'test',
       input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
       outputs: [Topics.status],
       handle: async (input) => {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await rebalancing;
         handled.push(input.url);
         return [statusFor(input, 'ok')];
       },
@@ -359,8 +373,13 @@ describe('StageRunner', () => {
     );
     await waitFor(() => first.busy > 0);
     const second = make();
-    await second.start();
+    const joined = second.start();
+    // The in-process group revokes on microtasks, so by the next macrotask the first member is draining.
+    await new Promise((resolve) => setImmediate(resolve));
+    startRebalance();
+    await joined;
     await waitFor(() => handled.length >= 24, 15_000);
+    // negative window: a redelivered URL would be handled again within it; with none, this holds however slow the machine.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(handled).toHaveLength(24);
     expect(new Set(handled).size).toBe(24);

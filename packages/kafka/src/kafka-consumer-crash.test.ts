@@ -69,6 +69,7 @@ describe('KafkaConsumer after a crash kafkajs does not restart from', () => {
 
     fake.crash();
     await consumer.stop();
+    // negative window: past the 1 s rejoin delay, in which a stopped consumer must not rejoin; holds however slow the machine.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(fake.calls.run).toBe(3);
   }, 15_000);

@@ -61,6 +61,7 @@ describe('KafkaConsumer', () => {
     const after = second.consumer({ groupId, topics: [name], fromBeginning: true });
     await after.start({ onMessage: async (message) => void again.push(message) });
     await waitFor(() => again.length === 10, 15_000);
+    // negative window: a message before the committed offsets would arrive in it; holds however slow the machine.
     await sleep(500);
     const offsets = (partition: number) =>
       again.filter((message) => message.partition === partition).map((message) => message.offset);
@@ -109,6 +110,7 @@ describe('KafkaConsumer', () => {
       stopped = true;
       events.push('stopped');
     });
+    // negative window: stop() must not resolve while onMessage is held; holds however slow the machine.
     await sleep(1500);
     expect(stopped).toBe(false);
     release();
@@ -153,6 +155,7 @@ describe('KafkaConsumer', () => {
     await consumer.start({
       onMessage: async (message) => {
         seen.push(message.value.toString());
+        // simulated work: held past the 6 s session timeout; a slower machine only holds it longer.
         if (seen.length === 1) await sleep(10_000);
       },
       onAssigned: (partitions) => void assigned.push(partitions),
@@ -189,9 +192,11 @@ describe('KafkaConsumer', () => {
             partition: message.partition,
             offset: message.offset + 1,
           });
+          // simulated work: now and then a slower message, so work is in flight at a rebalance.
           if (message.offset % 50 === 0) await sleep(20);
         },
         onRevoked: async (partitions) => {
+          // simulated work: the drain pause the comment above explains.
           await sleep(300);
           await commit();
           for (const { partition } of partitions) position.delete(partition);
@@ -215,18 +220,31 @@ describe('KafkaConsumer', () => {
             return { key: `host-${id % 97}`, value: Buffer.from(String(id)) };
           }),
         );
+        // simulated work: the load arrives over about three seconds, while members join and leave.
         await sleep(50);
       }
     })();
+    // Each member joins once the group has settled with the ones before it, so every join is a rebalance under load.
+    const settled = (members: number) =>
+      waitFor(
+        async () => {
+          const group = await on.describeGroup!(groupId, [name]);
+          return group.state === 'Stable' && group.members.length === members;
+        },
+        60_000,
+        100,
+        `the group to settle with ${members} members`,
+      );
     const first = await join();
-    await sleep(800);
+    await settled(1);
     await join();
-    await sleep(800);
+    await settled(2);
     await join();
-    await sleep(800);
+    await settled(3);
     await first.stop();
     await producing;
     await waitFor(() => received.size === total, 60_000);
+    // negative window: a duplicate redelivered late would arrive in it; holds however slow the machine.
     await sleep(1000);
     await Promise.all(members.map((member) => member.stop()));
     const duplicates = [...received.values()].reduce((sum, count) => sum + count - 1, 0);

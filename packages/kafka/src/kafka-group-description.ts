@@ -1,6 +1,6 @@
 import type { GroupDescription, GroupMember, PartitionProgress, TopicPartition } from '@crawler/core';
 import { AssignerProtocol, type Admin, type MemberDescription } from 'kafkajs';
-import { commitTimeOf, decodeMemberIdentity } from './member-identity.js';
+import { commitAuthorOf, commitTimeOf, decodeMemberIdentity } from './member-identity.js';
 
 /** Members with their process and partitions (DescribeGroups), and every partition's progress. */
 export async function describeKafkaGroup(admin: Admin, groupId: string, topics: string[]): Promise<GroupDescription> {
@@ -12,12 +12,15 @@ export async function describeKafkaGroup(admin: Admin, groupId: string, topics: 
   return { groupId, state: group?.state ?? 'Dead', members: (group?.members ?? []).map(toMember), partitions };
 }
 
-/** Per partition: the group's committed offset (-1 if none), when it last moved, the log end and what is left to read. */
+/**
+ * Per partition: the group's committed offset (-1 if none), when and by whom it last moved, the log
+ * end and what is left to read. Committed offsets are read before the log ends: a commit never
+ * passes the log end of its time, so an end read later is at least as far and the lag is never
+ * negative (read together, a commit that moved after the ends were read made the lag negative).
+ */
 export async function readProgress(admin: Admin, groupId: string, topics: string[]): Promise<PartitionProgress[]> {
-  const [committed, ends] = await Promise.all([
-    admin.fetchOffsets({ groupId, topics }),
-    Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic))),
-  ]);
+  const committed = await admin.fetchOffsets({ groupId, topics });
+  const ends = await Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic)));
   const out: PartitionProgress[] = [];
   topics.forEach((topic, index) => {
     const commits = new Map(
@@ -32,8 +35,10 @@ export async function readProgress(admin: Admin, groupId: string, topics: string
         partition,
         committed: offset,
         end,
-        lag: end - (offset < 0 ? Number(low) : offset),
+        // Still clamped: a topic deleted and created again can have a commit past its new end.
+        lag: Math.max(0, end - (offset < 0 ? Number(low) : offset)),
         committedAt: offset < 0 ? null : commitTimeOf(commit?.metadata),
+        committedBy: offset < 0 ? null : commitAuthorOf(commit?.metadata),
       });
     }
   });

@@ -34,6 +34,7 @@ describe('StageRunner on Kafka', () => {
       input: { topic: Topics.frontier, schema: Schemas.FrontierRequest },
       outputs: [Topics.status],
       handle: async (input) => {
+        // simulated work: up to 10 ms per request, so work is in flight when members come and go.
         await sleep(Math.random() * 10);
         const value: StatusUpdate = {
           ...sampleMessages[Schemas.StatusUpdate],
@@ -82,13 +83,22 @@ describe('StageRunner on Kafka', () => {
             return { key: `h${n % 40}.example.test`, value };
           }),
         );
+        // simulated work: the requests arrive over about two seconds, while members join and leave.
         await sleep(60);
       }
     })();
-    await sleep(500);
+    await waitFor(() => statuses.size > 0, 30_000, 20, 'the first member to hand out statuses');
     const second = runner();
     await second.start();
-    await sleep(800);
+    await waitFor(
+      async () => {
+        const group = await crawl.describeGroup!('stage', [Topics.frontier]);
+        return group.state === 'Stable' && group.members.length === 2;
+      },
+      60_000,
+      100,
+      'the second member to join the group',
+    );
     await first.stop();
     await sending;
     await waitFor(() => statuses.size === total, 60_000);

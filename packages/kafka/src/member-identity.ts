@@ -27,6 +27,10 @@ export function commitTimeOf(metadata: string | null | undefined): number | null
   return readJsonField(metadata, 'at', 'number');
 }
 
+export function commitAuthorOf(metadata: string | null | undefined): string | null {
+  return readJsonField(metadata, 'by', 'string');
+}
+
 function readJsonField<T extends 'string' | 'number'>(
   text: string | null | undefined,
   field: string,

@@ -1,5 +1,8 @@
 import {
   distinctPaceSteps,
+  probeSeenEntry,
+  seenGenerationAt,
+  seenGenerationEnd,
   FOOTPRINT_KEEP_MS,
   FOOTPRINT_WINDOW_MS,
   PACE_KEEP_MS,
@@ -13,6 +16,8 @@ import {
   type PaceHold,
   type PaceRequest,
   type PutResult,
+  type SeenEntry,
+  type SeenResult,
   type SetEntry,
 } from '@crawler/core';
 import calculateSlot from 'cluster-key-slot';
@@ -20,6 +25,7 @@ import { fingerprintKey, groupBySlot, ttlArgument } from './fingerprint-keys.js'
 import { PipelineRunner, type PipelineEvent, type RoutedCommand } from './pipeline-runner.js';
 import { openRedisConnection, type RedisClient } from './redis-connection.js';
 import type { RedisConfig } from './redis-settings.js';
+import { MARK_SEEN_SCRIPT, seenFilterKey } from './seen-filter-script.js';
 
 export interface RedisFingerprintStoreOptions {
   /** Called once per pipeline sent (a round trip to one node); for metrics and tests. */
@@ -214,6 +220,7 @@ function defineScripts(client: RedisClient): void {
   client.defineCommand('fingerprintPace', { lua: PACE });
   client.defineCommand('fingerprintHoldPace', { numberOfKeys: 1, lua: HOLD_PACE });
   client.defineCommand('fingerprintBlockPace', { numberOfKeys: 1, lua: BLOCK_PACE });
+  client.defineCommand('fingerprintMarkSeen', { lua: MARK_SEEN_SCRIPT });
 }
 
 const NO_GRANT: PaceGrant = {
@@ -389,6 +396,54 @@ class RedisFingerprintStore implements FingerprintStore {
    * groups' slots taken, which only ever spaces requests further apart. The footprint goes with
    * the last group, in a hash tagged like its last key; a new footprint window is indexed after.
    */
+  async markSeen(namespace: string, entries: SeenEntry[], ttlMs: number): Promise<SeenResult[]> {
+    const generation = seenGenerationAt(Date.now(), ttlArgument(ttlMs));
+    const key = (shard: number, index: number) =>
+      seenFilterKey(this.prefix, namespace, shard, generation.lengthMs, index);
+    const items = entries.map((entry, index) => {
+      const probe = probeSeenEntry(entry);
+      return { index, probe, key: key(probe.shard, generation.current) };
+    });
+    // A shard's entries stay in order in one group, so a key given twice is seen the second time.
+    const groups = groupBySlot(items, (item) => this.slotOf(item.key), MAX_KEYS_PER_COMMAND);
+    const replies = await this.runner.execute(
+      'markSeen',
+      groups.map(({ slot, items: group }): RoutedCommand => {
+        const pairs = new Map<number, number>();
+        for (const { probe } of group) if (!pairs.has(probe.shard)) pairs.set(probe.shard, pairs.size + 1);
+        const keys = [...pairs.keys()].flatMap((shard) => [
+          key(shard, generation.current),
+          key(shard, generation.current - 1),
+        ]);
+        const args = group.flatMap(({ probe }) => [
+          pairs.get(probe.shard)!,
+          probe.block,
+          probe.start,
+          probe.step,
+          probe.marks.length,
+          ...probe.marks.flatMap((mark) => [mark.start, mark.step]),
+        ]);
+        return {
+          slot,
+          method: 'fingerprintMarkSeen',
+          args: [keys.length, ...keys, seenGenerationEnd(generation, generation.current), ...args],
+        };
+      }),
+    );
+    const results = new Array<SeenResult>(entries.length);
+    groups.forEach(({ items: group }, position) => {
+      const found = replies[position] as number[];
+      group.forEach((item, offset) => {
+        const reply = found[offset]!;
+        results[item.index] = {
+          seen: reply !== 0,
+          marked: item.probe.marks.map((_, mark) => reply !== 0 && Math.floor((reply - 1) / 2 ** (mark + 1)) % 2 === 1),
+        };
+      });
+    });
+    return results;
+  }
+
   async pace(requests: PaceRequest[]): Promise<PaceGrant[]> {
     const grants: PaceGrant[] = new Array(requests.length);
     let pending = requests.map((request, index) => {

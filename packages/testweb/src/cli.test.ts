@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { waitFor } from '@crawler/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { InvalidOptionsError } from './errors.js';
@@ -21,9 +22,7 @@ function streams() {
   return { stdin, stdout, lines };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-};
+const until = (check: () => boolean) => waitFor(check, 10_000, 10, 'the command line to print');
 
 describe('command line', () => {
   const started: TestWeb[] = [];

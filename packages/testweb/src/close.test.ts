@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { waitFor } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { startTestWeb } from './test-web.js';
 
@@ -35,7 +36,12 @@ describe('close()', () => {
         .on('error', () => resolve())
         .end();
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(
+      () => web.requests.entries().length === 3,
+      10_000,
+      20,
+      'the server to receive the page, endless and slow requests',
+    );
     expect(handles().servers).toBe(before.servers + web.hosts.length);
 
     const started = performance.now();
@@ -43,8 +49,15 @@ describe('close()', () => {
     expect(performance.now() - started).toBeLessThan(500);
     await Promise.all([endless, slow]);
     agent.destroy();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(handles()).toEqual(before);
+    await waitFor(
+      () => {
+        expect(handles()).toEqual(before);
+        return true;
+      },
+      10_000,
+      20,
+      'every handle to close',
+    );
     await web.close();
   });
 });

@@ -32,7 +32,7 @@ export const dedupSettings = {
       .int()
       .min(0)
       .default(30 * DAY_MS),
-    'How long an outlink URL already passed to the scheduler is held back when other pages link it again (refreshed on every sighting). 0: pass every link on.',
+    'How long an outlink URL already passed to the scheduler is held back when other pages link it again: forgotten between half this and this after its last sighting (a Bloom filter in two generations of half this, docs/DEDUP.md). 0: pass every link on.',
   ),
   nearDistance: setting(
     'DEDUP_NEAR_DISTANCE',

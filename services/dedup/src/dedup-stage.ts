@@ -228,7 +228,7 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
       const writes: Promise<unknown>[] = [];
       if (filing) writes.push(filing);
       // Filed while the site's template is being learned: filed again once it is (refile-sampled-pages.ts).
-      if (filing && observed) writes.push(refiler!.remember(page));
+      if (filing && observed) writes.push(refiler!.remember(page, templateVersion));
       if (registration) writes.push(fingerprints.set([registration]));
       // Awaited below, after the page store's put: a write failing meanwhile must fail this message
       // (retried), not go unhandled and end the process (a Redis outage did).

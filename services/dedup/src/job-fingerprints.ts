@@ -24,6 +24,13 @@ export function scopedFingerprints(store: FingerprintStore, scope: string): Fing
     addToSet: (namespace, key, members, ttlMs) => store.addToSet(namespace, scoped(key), members, ttlMs),
     addToSets: (entries) => store.addToSets(entries.map((entry) => ({ ...entry, key: scoped(entry.key) }))),
     members: (namespace, keys) => store.members(namespace, keys.map(scoped)),
+    // One approximate set holds every job's keys, each behind its scope: no filter per job to size.
+    markSeen: (namespace, entries, ttlMs) =>
+      store.markSeen(
+        namespace,
+        entries.map((entry) => ({ ...entry, key: scoped(entry.key) })),
+        ttlMs,
+      ),
     // Pacing is the fetchers' and belongs to a site, not a job: passed through unscoped.
     pace: (requests) => store.pace(requests),
     holdPace: (holds) => store.holdPace(holds),

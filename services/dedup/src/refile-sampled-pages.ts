@@ -19,7 +19,10 @@ const REFILE_TTL_MS = 24 * 3600_000;
  * and on a documentation site the template may strip most of a long page. So each page filed while
  * learning is due is remembered, and once the template is learned the worker that learned it reads
  * their stored versions and files them again, de-noised, beside their first entries (a few page-store
- * reads per site and template).
+ * reads per site and template). Each page is remembered with the template version it was filed with:
+ * a page filed with the version just learned (a relearning that changed nothing) is skipped, since
+ * filing it again would repeat its analysis to the same result (on the real-web bed a third of all
+ * page analyses were such repeats).
  */
 export function createSampledPageRefiler(options: {
   fingerprints: FingerprintStore;
@@ -34,18 +37,25 @@ export function createSampledPageRefiler(options: {
 }) {
   const { fingerprints, pages, index, ttlMs } = options;
   return {
-    remember(page: ParsedPage): Promise<void> {
+    /** `templateVersion`: the version of the template the page was just filed with. */
+    remember(page: ParsedPage, templateVersion: string): Promise<void> {
       return fingerprints.addToSets([
-        { namespace: REFILE_NAMESPACE, key: page.host, members: [page.url], ttlMs: REFILE_TTL_MS },
+        {
+          namespace: REFILE_NAMESPACE,
+          key: page.host,
+          members: [refileMember(templateVersion, page.url)],
+          ttlMs: REFILE_TTL_MS,
+        },
       ]);
     },
 
     /** Files the remembered pages of the site again with `template`; returns how many. */
     async refile(host: string, template: SiteTemplate): Promise<number> {
-      const [urls = []] = await fingerprints.members(REFILE_NAMESPACE, [host]);
+      const [members = []] = await fingerprints.members(REFILE_NAMESPACE, [host]);
       await fingerprints.delete(REFILE_NAMESPACE, [host]);
       let filed = 0;
-      for (const url of urls.slice(0, options.maxPages)) {
+      const due = members.map(readRefileMember).filter((member) => member.version !== template.version);
+      for (const { url } of due.slice(0, options.maxPages)) {
         const [stored] = await pages.get(url);
         if (!stored) continue;
         const analysis = analyzePage(stored, template, options.algorithm);
@@ -79,4 +89,15 @@ export function createSampledPageRefiler(options: {
       return filed;
     },
   };
+}
+
+/** A URL never holds a space, so the version goes before the first one. */
+function refileMember(templateVersion: string, url: string): string {
+  return `${templateVersion} ${url}`;
+}
+
+/** A member written before versions were kept is a bare URL: its version is unknown, so it is filed again. */
+function readRefileMember(member: string): { version: string | null; url: string } {
+  const space = member.indexOf(' ');
+  return space < 0 ? { version: null, url: member } : { version: member.slice(0, space), url: member.slice(space + 1) };
 }

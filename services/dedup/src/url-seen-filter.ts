@@ -9,15 +9,16 @@ export interface SeenFilterResult {
 }
 
 /**
- * The URL-level check before the link base: each outlink's URL is registered once (create-if-
- * absent, TTL refreshed on every sighting), and a link already registered by another page is not
- * passed on, so a rediscovered link costs the scheduler no read and no write. The link base stays
- * the authority: it still decides what is new. The registration names the fetch that made it, so a
- * redelivered page passes its links on again. Keys are 80 bits of the URL's SHA-1: at ten million
- * URLs the chance of any collision is about 4 in 10^11, and one would drop a link, never add one.
- * A link with sitemap hints (lastmod, changefreq) is registered but always passed on: the URL was
- * usually found first on an HTML page, and only the sitemap says how often it changes. Sitemaps
- * contribute links only when their content changed, so this costs one read per hinted URL then.
+ * The URL-level check before the link base: each outlink's URL is marked in an approximate set
+ * (FingerprintStore.markSeen: a Bloom filter of 4 to 16 bytes per URL, docs/DEDUP.md), and a link
+ * some page marked before is not passed on, so a rediscovered link costs the scheduler no read and
+ * no write. The link base stays the authority: it still decides what is new. A URL is marked with
+ * the fetch that marked it and with its page, so a redelivered page passes its links on again. A
+ * false positive (at most 1 in 1,000 new URLs) holds back a URL no page passed on: it is not
+ * fetched while links to it keep being seen, the price of the filter's size. A link with sitemap
+ * hints (lastmod, changefreq) is marked but always passed on: the URL was usually found first on an
+ * HTML page, and only the sitemap says how often it changes. Sitemaps contribute links only when
+ * their content changed, so this costs one read per hinted URL then.
  */
 export async function filterSeenLinks(
   store: FingerprintStore,
@@ -27,17 +28,18 @@ export async function filterSeenLinks(
   options: { againFromSource?: boolean } = {},
 ): Promise<SeenFilterResult> {
   if (links.length === 0) return { links: [], seen: 0 };
-  const sourceTag = `:${urlId(source.url).slice(0, 12)}`;
-  const registration = `${source.fetchedAt}${sourceTag}`;
-  const results = await store.putIfAbsent(
-    links.map((link) => ({ namespace: URL_NAMESPACE, key: urlId(link.url).slice(0, 20), value: registration, ttlMs })),
+  const sourceTag = urlId(source.url).slice(0, 12);
+  const registration = `${source.fetchedAt}:${sourceTag}`;
+  const results = await store.markSeen(
+    URL_NAMESPACE,
+    links.map((link) => ({ key: urlId(link.url), marks: [registration, sourceTag] })),
+    ttlMs,
   );
-  // againFromSource: links registered by any fetch of the same page pass too (a fetch whose outlinks may be lost).
-  const ownedBySource = (existing: string | null) =>
-    existing === registration || (options.againFromSource === true && existing?.endsWith(sourceTag) === true);
-  const kept = links.filter(
-    (link, index) => results[index]!.created || ownedBySource(results[index]!.existing) || hasSitemapHints(link),
-  );
+  // againFromSource: links marked by any fetch of the same page pass too (a fetch whose outlinks may be lost).
+  const kept = links.filter((link, index) => {
+    const { seen, marked } = results[index]!;
+    return !seen || marked[0] || (options.againFromSource === true && marked[1]) || hasSitemapHints(link);
+  });
   return { links: kept, seen: links.length - kept.length };
 }
 

@@ -4,7 +4,7 @@ import { Deadline } from './deadline.js';
 describe('Deadline', () => {
   it('aborts when its time runs out, and says so', async () => {
     const deadline = new Deadline(20);
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await new Promise((resolve) => deadline.signal.addEventListener('abort', resolve, { once: true }));
     expect(deadline.signal.aborted).toBe(true);
     expect(deadline.expired).toBe(true);
     expect((deadline.signal.reason as Error).name).toBe('TimeoutError');
@@ -24,6 +24,7 @@ describe('Deadline', () => {
     const deadline = new Deadline(10, stop.signal);
     deadline.clear();
     stop.abort();
+    // negative window: three times the 10 ms deadline, in which a cleared deadline must not fire; holds however slow the machine.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(deadline.signal.aborted).toBe(false);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Codec, loadCatalog, parseCrawlJob, silentLogger, Topics, TRACE_HEADER } from '@crawler/core';
 import type { FrontierRequest } from '@crawler/core';
-import { makeLinkRecord } from '@crawler/core/testing';
+import { makeLinkRecord, waitFor } from '@crawler/core/testing';
 import { FileLinkBase, InProcessBus } from '@crawler/embedded';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrontierEmitter, type FrontierEmitterOptions } from './frontier-emitter.js';
@@ -56,10 +56,17 @@ async function setup(overrides: Partial<FrontierEmitterOptions> = {}, alreadyHan
     await linkbase.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { linkbase, emitter, sent, headers, cleanup, tick: (ms: number) => (clock += ms) };
+  // Everything handed out so far has reached the probe: as many received as the frontier topic holds.
+  const flush = () =>
+    waitFor(
+      async () =>
+        (await bus.lag('probe', [Topics.frontier])).reduce((sum, partition) => sum + partition.end, 0) === sent.length,
+      10_000,
+      5,
+      'the probe to receive every request handed out',
+    );
+  return { linkbase, emitter, sent, headers, cleanup, flush, tick: (ms: number) => (clock += ms) };
 }
-
-const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('FrontierEmitter', () => {
   let cleanup: (() => Promise<void>) | null = null;
@@ -77,18 +84,18 @@ describe('FrontierEmitter', () => {
       makeLinkRecord('http://c.test/later', { nextFetchAt: 99_999_999 }),
     ]);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.map((request) => new URL(request.url).host + new URL(request.url).pathname).sort()).toEqual([
       'a.test/d0',
       'a.test/d1',
       'b.test/',
     ]);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([0, 1, 2]);
     ctx.emitter.answered(ctx.sent.find((request) => request.host === 'a.test')!.urlId);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.filter((request) => request.host === 'a.test').map((request) => request.depth)).toEqual([
       0, 1, 2, 3,
     ]);
@@ -111,7 +118,7 @@ describe('FrontierEmitter', () => {
       await ctx.emitter.runRound();
       ctx.tick(1001);
     }
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.filter((request) => request.urlId === record.id)).toHaveLength(3);
     expect((await ctx.linkbase.getMany([record.id])).get(record.id)).toMatchObject({
       status: 'error',
@@ -130,7 +137,7 @@ describe('FrontierEmitter', () => {
     await ctx.linkbase.insertNew([0, 1, 2, 3].map((i) => makeLinkRecord(`http://a.test/${i}`)));
     await ctx.emitter.runRound();
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent).toHaveLength(2);
     expect(ctx.emitter.budgetSpent).toBe(true);
   });
@@ -145,7 +152,7 @@ describe('FrontierEmitter', () => {
       ...[0, 1, 2].map((i) => makeLinkRecord(`http://b.test/side${i}`, { jobId: 'side' })),
     ]);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.map((request) => request.jobId).sort()).toEqual(['main', 'side']);
   });
 
@@ -159,7 +166,7 @@ describe('FrontierEmitter', () => {
       makeLinkRecord('http://c.test/', { jobId: 'quiet' }),
     ]);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(ctx.sent.map((request) => request.host)).toEqual(['b.test']);
   });
 
@@ -184,12 +191,12 @@ describe('FrontierEmitter', () => {
     await ctx.emitter.runRound();
     ctx.tick(1000);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     const count = (host: string) => ctx.sent.filter((request) => request.host === host).length;
     expect([count('slow.test'), count('narrow.test')]).toEqual([1, 2]);
     ctx.tick(4000);
     await ctx.emitter.runRound();
-    await flush();
+    await ctx.flush();
     expect(count('slow.test')).toBe(2);
   });
 });

@@ -81,6 +81,7 @@ describe('scheduler on Elasticsearch: leases and starvation', () => {
       { now: () => clock },
     );
     await restarted.start();
+    // negative window: leases still running must not be handed out again in it; holds however slow the machine.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(second.sent).toEqual([]);
     clock = NOW + 60_001;

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import {
   Codec,
   createLinkRecord,
@@ -84,9 +87,16 @@ describe('crawler status on the stack', () => {
       },
     });
     await waitFor(() => taken === 2, 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
 
-    const snapshot = await statusOnce();
+    const snapshot = await waitFor(
+      async () => {
+        const seen = await statusOnce();
+        return seen.workers.some((entry) => entry.groupId === `${prefix}fetcher` && entry.state === 'stalled') && seen;
+      },
+      20_000,
+      250,
+      'the stuck fetcher to be past --stall-after 2s',
+    );
     expect(snapshot.linkbase).toMatchObject({ known: 2, due: 1, leased: 0, byStatus: { queued: 1, gone: 1 } });
     expect(snapshot.errors).toMatchObject({ answers: 5, byClass: { timeout: 2, server_error: 1 } });
     expect(snapshot.rates.answeredPerSecond).toBeCloseTo(5 / 60);
@@ -105,4 +115,59 @@ describe('crawler status on the stack', () => {
     expect(worker.partitions).toHaveLength(12);
     await producer.close();
   });
+
+  it('shows an extractor killed with -9 as gone within a minute, by the process name its commits carry', async () => {
+    const producer = bus.producer();
+    await producer.send(prefix + 'crawl.fetched', [
+      { key: 'a.test', value: Buffer.from('one') },
+      { key: 'a.test', value: Buffer.from('two') },
+    ]);
+    await producer.close();
+    // A real process in the linkextract group: it commits the first record, holds the second and is killed.
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createKafkaBus, loadKafkaConfig } from '@crawler/kafka';
+        import { silentLogger } from '@crawler/core';
+        const bus = createKafkaBus(loadKafkaConfig({ env: process.env }), silentLogger());
+        const consumer = bus.consumer({ groupId: process.env.GROUP, topics: [process.env.TOPIC], fromBeginning: true, clientId: 'linkextract' });
+        let taken = 0;
+        await consumer.start({ onMessage: async (message) => {
+          if (++taken > 1) return new Promise(() => console.log('holding'));
+          await consumer.commit([{ topic: message.topic, partition: message.partition, offset: message.offset + 1 }]);
+        } });`,
+      ],
+      {
+        cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+        env: { ...process.env, ...env, GROUP: `${prefix}linkextract`, TOPIC: `${prefix}crawl.fetched` },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('holding') && resolve());
+        child.once('exit', (code) =>
+          reject(new Error(`the consumer process exited (${code}) before holding a record`)),
+        );
+      });
+      const worker = (snapshot: StatusSnapshot) =>
+        snapshot.workers.find(
+          (entry) => entry.groupId === `${prefix}linkextract` && entry.worker.endsWith(`/${child.pid}`),
+        );
+      expect(worker(await statusOnce())?.state).toBe('working');
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      const killedAt = Date.now();
+      const gone = await waitFor(async () => {
+        const found = worker(await statusOnce());
+        return found?.state === 'gone' ? found : null;
+      }, 60_000);
+      expect(Date.now() - killedAt).toBeLessThan(60_000);
+      expect(gone!.lastProgressAt).toBeLessThan(killedAt);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
 });

@@ -9,6 +9,7 @@ import { openKafka, reach, type KafkaAccess } from '../ops/stack-access.js';
 import { formatStatus } from '../ops/status-screen.js';
 import { durationFlag, parseFlags } from '../parse-flags.js';
 import { jsonLine } from '../terminal-text.js';
+import { UsageError } from '../usage-error.js';
 
 export const statusHelp = `Usage: crawler status [options]
 
@@ -26,6 +27,8 @@ base read-only, pages stored, the last run's summary and crawl.log's warnings; o
   --json                JSON (one object per snapshot, one per line)
   --interval DURATION   time between snapshots (default 2s)
   --stall-after DURATION  a worker with pending messages and no progress for this long is stalled (default 10m)
+  --job ID              one job: its URLs in the link base, its answers and errors (pages/s, lag and
+                        workers stay those of all jobs: the topics are shared)
   -h, --help            this help
 
 Exit code 0, or 1 when Kafka or the link base cannot be reached.`;
@@ -36,6 +39,7 @@ export const flagSpec = {
   json: { type: 'boolean' },
   interval: { type: 'string' },
   'stall-after': { type: 'string' },
+  job: { type: 'string' },
 } as const;
 
 export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -44,6 +48,8 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     process.stdout.write(`${statusHelp}\n`);
     return 0;
   }
+  if (values.out !== undefined && values.job !== undefined)
+    throw new UsageError('crawler status: --job is for a crawl on the stack, not with --out');
   if (values.out !== undefined) return embeddedStatus(values.out, values.json === true);
   const intervalMs = durationFlag('status', 'interval', values.interval) ?? 2_000;
   const stallAfterMs = durationFlag('status', 'stall-after', values['stall-after']);
@@ -61,10 +67,12 @@ export async function statusCommand(argv: string[], env: NodeJS.ProcessEnv = pro
       linkbase,
       recent,
       stallAfterMs,
+      ...(values.job === undefined ? {} : { job: values.job }),
     });
     await reach(access.where, () => status!.start());
     const terminal = process.stdout.isTTY === true && !values.json;
-    const header = `crawl status · topics "${brokerName(access.bus, 'crawl.*')}"`;
+    const job = values.job === undefined ? '' : ` · job ${values.job}`;
+    const header = `crawl status · topics "${brokerName(access.bus, 'crawl.*')}"${job}`;
     for (let first = true; !stopped.signal.aborted; first = false) {
       const snapshot = first
         ? await reach(access.where, () => status!.snapshot())

@@ -19,6 +19,8 @@ import { OutcomeWindow } from './outcome-window.js';
 export interface StatusSnapshot {
   at: number;
   topicPrefix: string;
+  /** With a job filter: that job's URLs in the link base; errors and answers are then the job's alone. */
+  job: { id: string; known: number; visited: number } | null;
   linkbase: { known: number; due: number | null; leased: number; byStatus: Record<string, number> };
   /** Records per second over the window, from the topics' offsets. */
   rates: { windowSeconds: number; fetchedPerSecond: number; storedPerSecond: number; answeredPerSecond: number };
@@ -34,6 +36,8 @@ export interface CrawlStatusOptions {
   recent: RecentRecords;
   windowMs?: number;
   stallAfterMs?: number;
+  /** Only this job's crawl.status answers, and its URLs beside the link base's totals. */
+  job?: string;
   now?: () => number;
 }
 
@@ -69,6 +73,7 @@ export class CrawlStatus {
       (record) => {
         try {
           const status = this.codec.decode<StatusUpdate>(record.value, Schemas.StatusUpdate);
+          if (this.options.job !== undefined && status.jobId !== this.options.job) return;
           this.window.add(
             record.timestamp,
             outcomeClass({ outcome: status.outcome, errorCode: status.errorCode ?? undefined }),
@@ -99,16 +104,22 @@ export class CrawlStatus {
     for (const id of members) if (!this.firstSeen.has(id)) this.firstSeen.set(id, at);
     const seconds = this.windowMs / 1000;
     const outcomes = this.window.counts(at);
+    const { job } = this.options;
     return {
       at,
       // What the bus puts before every name: CRAWLER_TOPIC_PREFIX.
       topicPrefix: brokerName(bus, ''),
+      job:
+        job === undefined
+          ? null
+          : { id: job, known: stats.byJob[job]?.total ?? 0, visited: stats.byJob[job]?.visited ?? 0 },
       linkbase: { known: stats.total, due: stats.due, leased: stats.leased, byStatus: stats.byStatus },
       rates: {
         windowSeconds: seconds,
         fetchedPerSecond: fetched / seconds,
         storedPerSecond: stored / seconds,
-        answeredPerSecond: answered / seconds,
+        // A job's answers are counted from its records; the topics' offsets count every job's.
+        answeredPerSecond: (job === undefined ? answered : outcomes.answers) / seconds,
       },
       errors: { windowSeconds: seconds, answers: outcomes.answers, byClass: outcomes.errors },
       groups: descriptions

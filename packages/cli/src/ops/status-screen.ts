@@ -3,7 +3,7 @@ import type { StatusSnapshot } from './crawl-status.js';
 
 /** The status screen as plain text: the same lines on a terminal (redrawn) and in a pipe. */
 export function formatStatus(snapshot: StatusSnapshot, header: string): string {
-  const { linkbase, rates, errors, groups, workers } = snapshot;
+  const { linkbase, rates, errors, groups, workers, job } = snapshot;
   const list = (entries: [string, number][]) =>
     entries.length === 0 ? 'none' : entries.map(([name, count]) => `${name} ${formatCount(count)}`).join(' · ');
   const rate = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
@@ -12,6 +12,11 @@ export function formatStatus(snapshot: StatusSnapshot, header: string): string {
     '',
     `link base   ${formatCount(linkbase.known)} known · ${linkbase.due === null ? '?' : formatCount(linkbase.due)} due · ${formatCount(linkbase.leased)} leased`,
     `            ${list(Object.entries(linkbase.byStatus).sort((a, b) => b[1] - a[1]))}`,
+    ...(job === null
+      ? []
+      : [
+          `job         ${job.id}: ${formatCount(job.known)} known · ${formatCount(job.visited)} visited; its answers and errors below, pages/s, lag and workers of all jobs`,
+        ]),
     `throughput  ${rate(rates.fetchedPerSecond)} pages/s fetched · ${rate(rates.storedPerSecond)} stored · ${rate(rates.answeredPerSecond)} URLs answered (last ${rates.windowSeconds}s)`,
     `errors      ${list(Object.entries(errors.byClass))} (last ${errors.windowSeconds}s, of ${formatCount(errors.answers)} answers)`,
     `lag         ${groups.map((group) => `${group.group} ${formatCount(group.lag)}`).join(' · ')}`,
@@ -24,7 +29,7 @@ export function formatStatus(snapshot: StatusSnapshot, header: string): string {
     formatPartitions(worker.partitions) || '-',
     worker.pending,
     formatAge(worker.lastProgressAt, snapshot.at),
-    worker.state === 'stalled' ? 'STALLED' : worker.state,
+    worker.state === 'stalled' || worker.state === 'gone' ? worker.state.toUpperCase() : worker.state,
   ]);
   // A group with work waiting and nobody to do it is the first thing to see.
   for (const group of groups)

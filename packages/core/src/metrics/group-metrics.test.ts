@@ -56,8 +56,24 @@ describe('group metrics', () => {
         },
       ],
       partitions: [
-        { topic: 'crawl.frontier', partition: 0, committed: 90, end: 100, lag: 10, committedAt: now - 20 * minute },
-        { topic: 'crawl.frontier', partition: 1, committed: 7, end: 9, lag: 2, committedAt: now - 5_000 },
+        {
+          topic: 'crawl.frontier',
+          partition: 0,
+          committed: 90,
+          end: 100,
+          lag: 10,
+          committedAt: now - 20 * minute,
+          committedBy: 'host-a/11',
+        },
+        {
+          topic: 'crawl.frontier',
+          partition: 1,
+          committed: 7,
+          end: 9,
+          lag: 2,
+          committedAt: now - 5_000,
+          committedBy: 'host-b/12',
+        },
       ],
     };
     const dedup: GroupDescription = {
@@ -100,6 +116,7 @@ describe('group metrics', () => {
     expect(sampleValue(text, 'crawler_worker_pending_messages', { worker: 'host-b/12' })).toBe(2);
     expect(sampleValue(text, 'crawler_worker_stalled', { worker: 'host-a/11' })).toBe(1);
     expect(sampleValue(text, 'crawler_worker_stalled', { worker: 'host-b/12' })).toBe(0);
+    expect(sampleValue(text, 'crawler_worker_gone')).toBeUndefined();
     // Nine gauges, one read per group for the whole scrape.
     expect(bus.calls).toBe(2);
     now += 10_000;
@@ -110,6 +127,9 @@ describe('group metrics', () => {
         .filter((sample) => sample.name === 'crawler_worker_partitions')
         .map((sample) => sample.labels.worker),
     ).toEqual(['host-a/11']);
+    // host-b/12 made partition 1's last commit and is no longer in the group: gone.
+    expect(sampleValue(later, 'crawler_worker_gone', { group: 'fetcher', worker: 'host-b/12' })).toBe(1);
+    expect(sampleValue(later, 'crawler_worker_gone', { worker: 'host-a/11' })).toBeUndefined();
   });
 
   it('keeps /metrics answering when the cluster fails, counting the failure once per read', async () => {

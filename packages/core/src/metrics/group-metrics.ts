@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { Bus, GroupDescription } from '../ports/bus.js';
 import { brokerName } from '../ports/prefixed-bus.js';
 import { cachedRead } from './cached-read.js';
-import { assessWorkers, DEFAULT_STALL_AFTER_MS, type WorkerState } from './worker-presence.js';
+import { assessWorkers, DEFAULT_STALL_AFTER_MS, GONE_SHOWN_MS, type WorkerState } from './worker-presence.js';
 
 /** Every consumer group of the catalog with the topics it reads. */
 export function catalogGroups(): { group: string; topics: string[] }[] {
@@ -172,6 +172,7 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
         const { workers } = await view();
         this.reset();
         for (const worker of workers) {
+          if (worker.state === 'gone') continue;
           const sample = value(worker);
           if (sample !== null)
             this.set({ group: worker.groupId, worker: worker.worker, member: worker.memberId }, sample);
@@ -193,6 +194,18 @@ export function registerGroupMetrics(registry: Registry, options: GroupMetricsOp
     "When one of a worker's partitions last moved (Unix time).",
     (worker) => (worker.lastProgressAt === null ? null : worker.lastProgressAt / 1000),
   );
+  new Gauge({
+    name: 'crawler_worker_gone',
+    help: `1 for a worker (hostname/pid) that left its group (stopped, crashed or killed) and made one of its partitions' last commits in the last ${GONE_SHOWN_MS / 60_000} minutes.`,
+    labelNames: ['group', 'worker'],
+    registers: [registry],
+    async collect() {
+      const { workers } = await view();
+      this.reset();
+      for (const worker of workers)
+        if (worker.state === 'gone') this.set({ group: worker.groupId, worker: worker.worker }, 1);
+    },
+  });
   perWorker(
     'crawler_worker_stalled',
     `1 when a worker owns pending messages and none of its partitions moved for ${stallAfterMs / 60_000} minutes.`,

@@ -57,4 +57,31 @@ describe('worker presence', () => {
       'stalled',
     );
   });
+
+  it('shows a process that left its group as gone while its last commit is recent, and only in a settled group', () => {
+    const description = group(
+      [
+        { lag: 6, committedAt: now - 40_000 },
+        { lag: 2, committedAt: now - 5_000 },
+        { lag: 0, committedAt: now - 11 * minute },
+      ],
+      [[0, 1, 2]],
+    );
+    // Partition 0 was last committed by a killed fetcher, 2 by one that stopped long ago; 1 by the survivor.
+    description.partitions[0]!.committedBy = 'host-9/999';
+    description.partitions[1]!.committedBy = 'host-0/100';
+    description.partitions[2]!.committedBy = 'host-8/888';
+    const states = assessWorkers(description, now, 10 * minute);
+    expect(states.map((state) => [state.worker, state.state, state.partitions.length, state.lastProgressAt])).toEqual([
+      ['host-0/100', 'working', 3, now - 5_000],
+      ['host-9/999', 'gone', 1, now - 40_000],
+    ]);
+    expect(assessWorkers({ ...description, state: 'PreparingRebalance' }, now).map((state) => state.state)).toEqual([
+      'working',
+    ]);
+    expect(assessWorkers({ ...description, state: 'Empty', members: [] }, now).map((state) => state.worker)).toEqual([
+      'host-9/999',
+      'host-0/100',
+    ]);
+  });
 });

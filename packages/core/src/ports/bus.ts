@@ -86,6 +86,8 @@ export interface PartitionLag {
 export interface PartitionProgress extends PartitionLag {
   /** When the group's committed offset of this partition last moved (epoch ms); null if unknown. */
   committedAt: number | null;
+  /** `hostname/pid` of the process that made that commit; null if unknown. */
+  committedBy?: string | null;
 }
 
 /** A member of a consumer group: one consumer of one process. */

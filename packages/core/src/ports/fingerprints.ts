@@ -26,6 +26,20 @@ export interface SetEntry {
   ttlMs: number;
 }
 
+/** One key of an approximate set (markSeen). */
+export interface SeenEntry {
+  key: string;
+  /** Added with the key when it is new; tested when it was there (e.g. which fetch added it). */
+  marks: string[];
+}
+
+export interface SeenResult {
+  /** The key was (probably) added before: a false positive is possible, a false negative is not. */
+  seen: boolean;
+  /** Per mark, whether it was (probably) added with the key; all false for a new key. */
+  marked: boolean[];
+}
+
 export interface FingerprintStore extends PacingStore {
   /** Stores the value only if the key is absent; on a hit the TTL is refreshed and the old value returned. */
   putIfAbsent(entries: FingerprintEntry[]): Promise<PutResult[]>;
@@ -38,5 +52,12 @@ export interface FingerprintStore extends PacingStore {
   /** addToSet for many sets in one call (one round trip per node): e.g. every band of one SimHash. */
   addToSets(entries: SetEntry[]): Promise<void>;
   members(namespace: string, keys: string[]): Promise<string[][]>;
+  /**
+   * Adds keys to the namespace's approximate set and tells, per key, whether it was there: a
+   * scalable Bloom filter in two generations of half the TTL each (seen-filter-layout.ts), so a key
+   * is forgotten between ttlMs/2 and ttlMs after it was last seen. Entries are settled in order:
+   * a key given twice in one batch is seen the second time.
+   */
+  markSeen(namespace: string, entries: SeenEntry[], ttlMs: number): Promise<SeenResult[]>;
   close(): Promise<void>;
 }

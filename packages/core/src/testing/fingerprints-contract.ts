@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FingerprintStore } from '../ports/fingerprints.js';
+import { waitFor } from './wait-for.js';
 
 export interface FingerprintContractHarness {
   store: FingerprintStore;
@@ -52,15 +53,15 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
 
     it('expires entries after their TTL and refreshes the TTL on every hit', async () => {
       const space = ns();
+      // Twins with one TTL: only 'kept' is hit (with a long TTL), so it outlives 'short' however slow the machine.
       await store.putIfAbsent([
-        { namespace: space, key: 'short', value: 'v', ttlMs: 300 },
-        { namespace: space, key: 'kept', value: 'v', ttlMs: 600 },
+        { namespace: space, key: 'short', value: 'v', ttlMs: 1000 },
+        { namespace: space, key: 'kept', value: 'v', ttlMs: 1000 },
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await store.putIfAbsent([{ namespace: space, key: 'kept', value: 'x', ttlMs: 600 }])).toEqual([
+      expect(await store.putIfAbsent([{ namespace: space, key: 'kept', value: 'x', ttlMs: 60_000 }])).toEqual([
         { created: false, existing: 'v' },
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await waitFor(async () => (await store.get(space, ['short']))[0] === null, 10_000, 50, "'short' to expire");
       expect(await store.get(space, ['short', 'kept'])).toEqual([null, 'v']);
     });
 
@@ -106,9 +107,14 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
 
     it('expires sets after their TTL', async () => {
       const space = ns();
-      await store.addToSets([{ namespace: space, key: 'short', members: ['a'], ttlMs: 300 }]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(await store.members(space, ['short'])).toEqual([[]]);
+      await store.addToSets([{ namespace: space, key: 'short', members: ['a'], ttlMs: 1000 }]);
+      expect(await store.members(space, ['short'])).toEqual([['a']]);
+      await waitFor(
+        async () => (await store.members(space, ['short']))[0]!.length === 0,
+        10_000,
+        50,
+        "the set 'short' to expire",
+      );
     });
 
     it('handles large batches', async () => {
@@ -126,6 +132,52 @@ export function describeFingerprintContract(adapter: string, create: () => Promi
         entries.map((entry) => entry.key),
       );
       expect(values[1999]).toBe('v1999');
+    });
+
+    describe('approximate sets (markSeen)', () => {
+      const entry = (key: string, ...marks: string[]) => ({ key, marks });
+
+      it('tells whether a key was marked before, per namespace, and which of its marks came with it', async () => {
+        const [space, other] = [ns(), ns()];
+        expect(await store.markSeen(space, [entry('u1', 'fetch-1', 'page-1'), entry('u2')], 60_000)).toEqual([
+          { seen: false, marked: [false, false] },
+          { seen: false, marked: [] },
+        ]);
+        expect(await store.markSeen(space, [entry('u1', 'fetch-1', 'fetch-2', 'page-1')], 60_000)).toEqual([
+          { seen: true, marked: [true, false, true] },
+        ]);
+        expect(await store.markSeen(other, [entry('u1', 'fetch-1')], 60_000)).toEqual([
+          { seen: false, marked: [false] },
+        ]);
+      });
+
+      it('settles a batch in order: a key given twice is seen the second time', async () => {
+        const space = ns();
+        expect(
+          await store.markSeen(space, [entry('same', 'a'), entry('same', 'a'), entry('same', 'b')], 60_000),
+        ).toEqual([
+          { seen: false, marked: [false] },
+          { seen: true, marked: [true] },
+          { seen: true, marked: [false] },
+        ]);
+      });
+
+      it('holds thousands of keys in one call, and no key it was not given', async () => {
+        const space = ns();
+        const keys = Array.from({ length: 3000 }, (_, i) => entry(`k${i}`, 'm'));
+        expect((await store.markSeen(space, keys, 60_000)).some((result) => result.seen)).toBe(false);
+        const again = await store.markSeen(space, keys, 60_000);
+        expect(again.every((result) => result.seen && result.marked[0])).toBe(true);
+      });
+
+      it('forgets a key once its TTL has passed (two generations of half the TTL)', async () => {
+        const space = ns();
+        const marked = Date.now();
+        await store.markSeen(space, [entry('short')], 400);
+        // Waits on the clock, not for something to happen: the key is forgotten by construction.
+        await waitFor(() => Date.now() > marked + 450, 5_000);
+        expect(await store.markSeen(space, [entry('short')], 400)).toEqual([{ seen: false, marked: [] }]);
+      });
     });
 
     describe('pacing', () => {

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { waitFor } from '@crawler/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebModel } from '../model/build-web.js';
 import { resolveOptions } from '../options.js';
@@ -41,8 +42,7 @@ describe('the endless page', () => {
       req.end();
     });
     expect(received).toBeGreaterThan(150);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(state.timers.size).toBe(0);
+    await waitFor(() => state.timers.size === 0, 10_000, 20, 'the drip timer to stop once the client left');
   });
 
   it('answers HEAD with headers only and no timer', async () => {

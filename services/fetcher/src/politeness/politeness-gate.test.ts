@@ -1,5 +1,6 @@
 import { silentLogger } from '@crawler/core';
 import { MemoryFingerprintStore } from '@crawler/embedded';
+import { waitFor } from '@crawler/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GateClosedError, PolitenessGate, QueueDeferredError, type PolitenessOptions } from './politeness-gate.js';
 import { SharedPacing } from './shared-pacing.js';
@@ -25,6 +26,7 @@ describe('PolitenessGate', () => {
       [0, 1, 2].map(async () => {
         const permit = await gate.acquire('a');
         starts.push(Date.now());
+        // simulated work: a 20 ms request; a slower machine only lengthens it, which the lower bounds allow.
         await new Promise((resolve) => setTimeout(resolve, 20));
         permit.release(answered(20));
       }),
@@ -68,6 +70,7 @@ describe('PolitenessGate', () => {
         perQueue.set(key, (perQueue.get(key) ?? 0) + 1);
         peak = Math.max(peak, active);
         peakPerQueue = Math.max(peakPerQueue, perQueue.get(key)!);
+        // simulated work: a 3 ms request; the gate grants up to its caps at once, so the peaks do not depend on it.
         await new Promise((resolve) => setTimeout(resolve, 3));
         active--;
         perQueue.set(key, perQueue.get(key)! - 1);
@@ -76,8 +79,15 @@ describe('PolitenessGate', () => {
     );
     expect(peak).toBe(3);
     expect(peakPerQueue).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(gate.depth()).toEqual({ queues: 0, waiting: 0, active: 0 });
+    await waitFor(
+      () => {
+        expect(gate.depth()).toEqual({ queues: 0, waiting: 0, active: 0 });
+        return true;
+      },
+      10_000,
+      10,
+      'the sweep to drop the idle queues',
+    );
     gate.close();
   });
 
@@ -149,9 +159,31 @@ describe('PolitenessGate', () => {
       }),
     );
     starts.sort((x, y) => x - y);
-    // Slots are 200 ms apart; a timer that fires late on a busy machine narrows a gap, never to the ~0 ms of two unshared gates.
+    // Slots are 200 ms apart and a slot woken late is given up; what is left to narrow a gap is the
+    // time from a grant to its start on a busy machine, never the ~0 ms of two unshared gates.
     for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(120);
     for (const gate of gates) gate.close();
+  });
+
+  it('takes a fresh slot instead of going when it wakes long after its reserved one', async () => {
+    const store = new MemoryFingerprintStore();
+    // Other fetchers hold the slots at 0 and 200 ms: this gate's is at 400 ms.
+    const others = new SharedPacing(store, silentLogger());
+    for (let i = 0; i < 2; i++) await others.reserve('q', 200, 60_000);
+    let skew = 0;
+    const gate = gateWith({
+      minDelayMs: 200,
+      shared: new SharedPacing(store, silentLogger()),
+      now: () => Date.now() + skew,
+    });
+    const t0 = Date.now();
+    const permit = gate.acquire('q');
+    // Its clock then says the timer of that slot fires 500 ms late.
+    skew = 500;
+    (await permit).release(answered());
+    // Going when woken would be at 400 ms; the missed slot stays taken, so the fresh one is at 600 ms.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(560);
+    gate.close();
   });
 
   it('hands waiting URLs back when the other fetchers hold the queue’s slots longer than they may wait', async () => {

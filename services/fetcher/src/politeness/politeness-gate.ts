@@ -53,6 +53,11 @@ export class QueueDeferredError extends CrawlerError {
   }
 }
 
+/** A slot this late is given up for a fresh one: a tenth of the spacing, at least 10 ms. */
+const lateToleranceMs = (spacingMs: number) => Math.max(10, spacingMs / 10);
+/** Fresh slots a request takes for slots it missed, before it goes however late. */
+const MAX_LATE_RESERVATIONS = 3;
+
 interface Waiter {
   delayMs: number;
   front: boolean;
@@ -278,7 +283,8 @@ export class PolitenessGate {
    * waiter (and every waiter that could not wait that long either) back; a store that does not
    * answer leaves this process's own spacing in charge.
    */
-  private async reserve(queue: QueueState, waiter: Waiter, shared: SharedPacing): Promise<void> {
+  private async reserve(queue: QueueState, waiter: Waiter, shared: SharedPacing, attempt = 0): Promise<void> {
+    const asked = this.now();
     const grant = await shared.reserve(queue.key, waiter.delayMs, waiter.maxWaitMs, waiter.site).catch(() => null);
     const now = this.now();
     if (grant && !grant.reserved) {
@@ -303,6 +309,11 @@ export class PolitenessGate {
       };
     const go = () => {
       if (waiter.aborted) return this.unclaim(queue);
+      // Woken well after its slot (a busy machine): going now would narrow the gap before the next
+      // fetcher's slot, so take a fresh one after it; the missed slot stays taken, which errs polite.
+      const late = grant ? this.now() - (asked + grant.waitMs) : 0;
+      if (grant && grant.waitMs > 0 && late > lateToleranceMs(waiter.delayMs) && attempt < MAX_LATE_RESERVATIONS)
+        return void this.reserve(queue, waiter, shared, attempt + 1);
       waiter.grant(this.permit(queue, waiter.delayMs, grant));
     };
     if (!grant || grant.waitMs <= 0) return go();
