@@ -7,7 +7,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawler, TEST_WEB_ENV } from './crawler-cli.js';
 import { createScratchDir, removeScratchDir } from '../support/scratch-dir.js';
-import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from './replayed-page.js';
+import {
+  expectRedirectReplayedAsRedirect,
+  expectReplayedAsServed,
+  expectRevisitReplayedAsOriginal,
+} from './replayed-page.js';
 import { expectRequestBesideEachResponse } from './request-records.js';
 import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay } from '../support/replay-tools.js';
 
@@ -15,7 +19,7 @@ import { launchReplayBrowser, replayWacz, waczValidate, warcioCheck, type Replay
  * An embedded crawl of the test web handed over as web archives hand theirs: warcio finds every
  * digest right, py-wacz validates the WACZ, and pywb replays it from the crawler's own index into
  * Chromium: pages with the title and main text the live site serves, a duplicate's revisit record
- * with its original's content.
+ * with its original's content, a redirect chain as redirects to the page it leads to.
  */
 describe('an embedded crawl as a web archive', () => {
   let web: TestWeb;
@@ -70,7 +74,7 @@ describe('an embedded crawl as a web archive', () => {
     expect(validation.output).toContain('Validation succeeded');
   }, 60_000);
 
-  it('replays in Chromium through pywb: pages as served, a revisit as its original', async () => {
+  it('replays in Chromium through pywb: pages as served, a revisit as its original, a redirect as a redirect', async () => {
     replay = await replayWacz(wacz);
     browser = await launchReplayBrowser();
     const captures = indexedCaptures(join(out, 'warc'));
@@ -88,6 +92,7 @@ describe('an embedded crawl as a web archive', () => {
         await expectReplayedAsServed(browser, replay, capture, stored!);
       }
       await expectRevisitReplayedAsOriginal(browser, replay, captures, store);
+      await expectRedirectReplayedAsRedirect(browser, replay, captures, store);
     } finally {
       await store.close();
     }

@@ -8,7 +8,7 @@ import { stackAddresses, repoRoot } from '../reliability/support/stack-env.js';
 import { dropNames, freshNames } from '../reliability/support/stack-names.js';
 import { tallyBedScore } from '../../bench/src/realweb/bed-tally.js';
 import { waitFor } from '@crawler/core/testing';
-import type { CdxjFields } from '@crawler/core';
+import { cdxjCaptureKind, type CdxjFields } from '@crawler/core';
 import { indexedCaptures, WarcPageStore } from '@crawler/embedded';
 import { expectReplayedAsServed, expectRevisitReplayedAsOriginal } from '../archive/replayed-page.js';
 import { expectRequestBesideEachResponse } from '../archive/request-records.js';
@@ -162,7 +162,11 @@ async function expectReplayable(out: string): Promise<void> {
     const captures = indexedCaptures(warc);
     const bySite = new Map<string, CdxjFields>();
     for (const capture of captures)
-      if (capture.mime === 'text/html' && !bySite.has(new URL(capture.url).origin))
+      if (
+        cdxjCaptureKind(capture) === 'page' &&
+        capture.mime === 'text/html' &&
+        !bySite.has(new URL(capture.url).origin)
+      )
         bySite.set(new URL(capture.url).origin, capture);
     expect(bySite.size).toBe(3);
     for (const capture of bySite.values())

@@ -273,6 +273,9 @@ def stored_from_warc(out_dir):
             url = headers.get('warc-target-uri')
             if url is None:  # the warcinfo record that opens each file
                 continue
+            # A redirect the crawler followed is archived as a response with its 3xx status: not a page.
+            if headers.get('warc-type') == 'response' and re.match(rb'HTTP/\S+ 3\d\d ', block):
+                continue
             entry = stored.setdefault(url, {'responses': 0, 'text': None})
             if headers.get('warc-type') == 'response':
                 entry['responses'] += 1
@@ -345,9 +348,12 @@ def stored_from_hbase(rest_url, table):
                 rows = json.loads(response.read())['Row']
             for row in rows:
                 key = base64.b64decode(row['key']).decode('utf-8', 'replace')
-                # A revisit (p:revisit) is a capture of bytes stored elsewhere, not a page version.
+                # A revisit (p:revisit) is a capture of bytes stored elsewhere, a redirect (p:redirect)
+                # one the crawler followed: neither is a page version.
                 versions = {
-                    cell['timestamp'] for cell in row['Cell'] if base64.b64decode(cell['column']) != b'p:revisit'
+                    cell['timestamp']
+                    for cell in row['Cell']
+                    if base64.b64decode(cell['column']) not in (b'p:revisit', b'p:redirect')
                 }
                 if not versions:
                     continue

@@ -29,6 +29,8 @@ export const discardPages: PageStore = {
   get: async () => [],
   putRevisits: async () => undefined,
   getRevisits: async () => [],
+  putRedirects: async () => undefined,
+  getRedirects: async () => [],
   flush: async () => undefined,
   close: async () => undefined,
 };

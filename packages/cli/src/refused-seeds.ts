@@ -1,4 +1,4 @@
-import { urlId, type LinkBase } from '@crawler/core';
+import { linkRecordId, type LinkBase } from '@crawler/core';
 
 export interface RefusedSeed {
   url: string;
@@ -6,12 +6,15 @@ export interface RefusedSeed {
   allowEntry: string;
 }
 
-/** Seeds the address policy refused: the crawl could not even start from them. */
-export async function findRefusedSeeds(linkbase: LinkBase, seeds: readonly string[]): Promise<RefusedSeed[]> {
-  const records = await linkbase.getMany(seeds.map(urlId));
+/** Seeds of a job the address policy refused: the crawl could not even start from them. */
+export async function findRefusedSeeds(
+  linkbase: LinkBase,
+  job: { id: string; seeds: readonly string[] },
+): Promise<RefusedSeed[]> {
+  const records = await linkbase.getMany(job.seeds.map((seed) => linkRecordId(job.id, seed)));
   const refused: RefusedSeed[] = [];
-  for (const seed of seeds) {
-    if (records.get(urlId(seed))?.lastOutcome !== 'blocked_address') continue;
+  for (const seed of job.seeds) {
+    if (records.get(linkRecordId(job.id, seed))?.lastOutcome !== 'blocked_address') continue;
     const url = new URL(seed);
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     refused.push({ url: seed, allowEntry: `${url.hostname}:${port}` });

@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './error-codes.js';
 export * from './messages.js';
 export * from './status-update.js';
+export * from './redirect-capture.js';
 export * from './body-codec.js';
 export * from './url-identity.js';
 export * from './catalog.js';

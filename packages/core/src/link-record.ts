@@ -1,9 +1,24 @@
+import { hash } from 'node:crypto';
 import { linkPartition } from './link-partition.js';
 import type { LinkRecord } from './ports/linkbase.js';
 import { hostQueueKey } from './url/queue-key.js';
 import { registrableDomain } from './url/registrable-domain.js';
 import { surtKey } from './url/surt.js';
 import { urlId } from './url/url-id.js';
+
+/** The job a crawl without a job file runs, and the one messages of an unknown job fall back to. */
+export const DEFAULT_JOB_ID = 'default';
+
+/**
+ * The link base id of a URL in a job: each job keeps its own record of a URL (its own status,
+ * schedule and history), so a second job over the same site fetches every page for itself. The
+ * default job's id is the URL's own (urlId), as before jobs had records of their own, so an existing
+ * link base keeps its records. Every writer and reader of link records derives the id here.
+ */
+export function linkRecordId(jobId: string, canonical: string): string {
+  // URL-encoded, the job id holds no space, and a canonical URL starts after the first one.
+  return jobId === DEFAULT_JOB_ID ? urlId(canonical) : hash('sha1', `${encodeURIComponent(jobId)} ${canonical}`, 'hex');
+}
 
 /**
  * A fresh, queued link base record for a canonical URL. Value, priority, level and rank are the
@@ -16,14 +31,14 @@ export function createLinkRecord(
 ): LinkRecord {
   const queueKey = fields.queueKey ?? hostQueueKey(parsed);
   return {
-    id: urlId(canonical),
+    id: linkRecordId(fields.jobId ?? DEFAULT_JOB_ID, canonical),
     url: canonical,
     surt: surtKey(parsed),
     host: parsed.host,
     domain: registrableDomain(parsed),
     queueKey,
     partition: linkPartition(queueKey),
-    jobId: 'default',
+    jobId: DEFAULT_JOB_ID,
     depth: 0,
     source: 'seed',
     discoveredAt: 0,

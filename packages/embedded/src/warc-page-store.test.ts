@@ -23,6 +23,21 @@ describePageStoreContract('WARC files (embedded)', async () => {
   };
 });
 
+/** Every record of the folder's one WARC file as warcio reads it: type, URI, HTTP status line, headers and payload. */
+async function warcioIndex(dir: string) {
+  const file = readdirSync(dir).find((name) => name.endsWith('.warc.gz'))!;
+  const records = [];
+  for await (const record of new WARCParser(Readable.from([readFileSync(join(dir, file))]), { keepHeadersCase: false }))
+    records.push({
+      type: record.warcType,
+      uri: record.warcTargetURI,
+      statusLine: record.httpHeaders?.statusline,
+      http: record.httpHeaders ? Object.fromEntries(record.httpHeaders.headers) : null,
+      payload: Buffer.from(await record.readFully()).toString(),
+    });
+  return records;
+}
+
 describe('WARC output', () => {
   it('is read by warcio as WARC/1.1: a warcinfo record, then response, request and metadata records with valid digests', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warc-'));
@@ -174,6 +189,45 @@ describe('WARC output', () => {
     expect(revisits[0]!.status).toBe(200);
     expect(revisits[0]!.http).toEqual({ 'content-type': 'text/html', etag: '"a"' });
     expect(revisits[0]!.payload.length).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a redirect as a response record with its status line, Location and body, its request beside it, indexed by its status', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+    const store = await WarcPageStore.open(dir);
+    const body = Buffer.from('<html><body>Moved</body></html>');
+    await store.putRedirects([
+      {
+        url: 'http://news.example.test/old',
+        surt: 'test,example,news)/old',
+        jobId: 'job',
+        fetchedAt: 1_790_000_000_000,
+        httpStatus: 301,
+        headers: { location: '/new', 'content-type': 'text/html', 'content-length': String(body.length) },
+        requestHeaders: { 'user-agent': 'test-crawler' },
+        location: 'http://news.example.test/new',
+        body,
+        truncated: false,
+      },
+    ]);
+    await store.close();
+    // As pywb reads them: the records in order, each one's HTTP head and payload.
+    const records = await warcioIndex(dir);
+    expect(records.map((record) => record.type)).toEqual(['warcinfo', 'response', 'request', 'metadata']);
+    expect(records[1]).toMatchObject({
+      uri: 'http://news.example.test/old',
+      statusLine: 'HTTP/1.1 301 Moved Permanently',
+      http: { location: '/new', 'content-type': 'text/html' },
+      payload: body.toString(),
+    });
+    expect(records[2]).toMatchObject({ uri: 'http://news.example.test/old', statusLine: 'GET /old HTTP/1.1' });
+    const [line] = readFileSync(join(dir, 'index.cdxj'), 'utf8').trim().split('\n');
+    expect(JSON.parse(line!.slice(line!.indexOf('{')))).toMatchObject({
+      url: 'http://news.example.test/old',
+      status: '301',
+      mime: 'text/html',
+      digest: sha1Digest(body).slice('sha1:'.length),
+    });
     rmSync(dir, { recursive: true, force: true });
   });
 });

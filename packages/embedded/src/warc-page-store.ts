@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
-import type { PageStore, Revisit, StoredPage } from '@crawler/core';
+import type { PageStore, RedirectCapture, Revisit, StoredPage } from '@crawler/core';
 import {
   archiveSurtKey,
   BackendError,
@@ -11,6 +11,7 @@ import {
   ErrorCode,
   cdxMime,
   cdxTimestamp,
+  cdxjCaptureKind,
   formatCdxjLine,
   parseCdxjLine,
   rawBody,
@@ -47,7 +48,11 @@ interface IndexEntry {
   end: number;
 }
 
-type Capture = { kind: 'page'; page: StoredPage } | { kind: 'revisit'; revisit: Revisit };
+type Capture =
+  | { kind: 'page'; page: StoredPage }
+  | { kind: 'revisit'; revisit: Revisit }
+  | { kind: 'redirect'; redirect: RedirectCapture };
+type CaptureKind = Capture['kind'];
 
 interface OpenFile {
   handle: FileHandle;
@@ -61,7 +66,8 @@ interface OpenFile {
  * opens with a `warcinfo` record; a page is a `response` record (the server's HTTP headers as sent
  * and the body as fetched, decoded; cut at the size cap and marked `WARC-Truncated: length`) and a
  * `metadata` record (JSON) with the crawler's fields; a capture dedup found identical to an earlier one is a `revisit` record
- * (identical-payload-digest profile) and its metadata.
+ * (identical-payload-digest profile) and its metadata; a redirect the crawler followed is a `response`
+ * record with its 3xx status line, its Location and the short body it came with.
  *
  * Each WARC file has a CDXJ index of its own beside it (`pages-00000.cdxj`), one line per response
  * or revisit record as pywb reads them, appended after the records' bytes are written (so it is
@@ -70,8 +76,12 @@ interface OpenFile {
  * index of the whole crawl that replay tools and `crawler export wacz` use.
  */
 export class WarcPageStore implements PageStore {
-  private readonly pages = new Map<string, IndexEntry[]>();
-  private readonly revisits = new Map<string, IndexEntry[]>();
+  /** Where each URL's captures are, by kind: pages, revisits and redirects are read apart. */
+  private readonly indexes: Record<CaptureKind, Map<string, IndexEntry[]>> = {
+    page: new Map(),
+    revisit: new Map(),
+    redirect: new Map(),
+  };
   private file: OpenFile | null = null;
   /** Indexes of files written or found unsorted: sorted when their file is finished. */
   private readonly unsorted = new Set<string>();
@@ -122,7 +132,7 @@ export class WarcPageStore implements PageStore {
       for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
         number++;
         if (!line) continue;
-        let entry: IndexEntry & { revisit: boolean };
+        let entry: IndexEntry & { kind: CaptureKind };
         try {
           entry = indexEntryOf(line);
         } catch (cause) {
@@ -133,7 +143,7 @@ export class WarcPageStore implements PageStore {
           });
         }
         lines.push(line);
-        this.remember(entry.revisit ? this.revisits : this.pages, entry);
+        this.remember(this.indexes[entry.kind], entry);
         ends.set(entry.filename, Math.max(ends.get(entry.filename) ?? 0, entry.end));
       }
       if (!cdxjLinesSorted(lines)) this.unsorted.add(name);
@@ -147,6 +157,10 @@ export class WarcPageStore implements PageStore {
 
   putRevisits(revisits: Revisit[]): Promise<void> {
     return this.enqueue(revisits.map((revisit) => ({ kind: 'revisit', revisit })));
+  }
+
+  putRedirects(redirects: RedirectCapture[]): Promise<void> {
+    return this.enqueue(redirects.map((redirect) => ({ kind: 'redirect', redirect })));
   }
 
   private enqueue(captures: Capture[]): Promise<void> {
@@ -175,9 +189,9 @@ export class WarcPageStore implements PageStore {
     const fresh: Capture[] = [];
     const seen = new Set<string>();
     for (const capture of captures) {
-      const { url, fetchedAt } = capture.kind === 'page' ? capture.page : capture.revisit;
+      const { url, fetchedAt } = captured(capture);
       const key = `${capture.kind} ${fetchedAt} ${url}`;
-      if (this.has(capture.kind === 'page' ? this.pages : this.revisits, url, fetchedAt) || seen.has(key)) continue;
+      if (this.has(this.indexes[capture.kind], url, fetchedAt) || seen.has(key)) continue;
       seen.add(key);
       fresh.push(capture);
     }
@@ -188,20 +202,19 @@ export class WarcPageStore implements PageStore {
     const opening = file.size === 0 ? [this.warcinfo(file.name, first)] : [];
     let offset = file.size + (opening[0]?.length ?? 0);
     const lines: string[] = [];
-    const entries: { entry: IndexEntry; revisit: boolean }[] = [];
+    const entries: { entry: IndexEntry; kind: CaptureKind }[] = [];
     fresh.forEach((capture, i) => {
       const { bytes, recordLength, payloadDigest } = encoded[i]!;
-      const page = capture.kind === 'page' ? capture.page : null;
-      const { url, fetchedAt, httpStatus } = page ?? (capture as { revisit: Revisit }).revisit;
+      const { url, fetchedAt, httpStatus } = captured(capture);
       const entry = { url, fetchedAt, filename: file.name, offset, end: offset + bytes.length };
-      entries.push({ entry, revisit: page === null });
+      entries.push({ entry, kind: capture.kind });
       lines.push(
         formatCdxjLine({
           key: archiveSurtKey(url),
           timestamp: cdxTimestamp(fetchedAt),
           fields: {
             url,
-            mime: page ? cdxMime(page.contentType) : 'warc/revisit',
+            mime: cdxjMime(capture),
             status: String(httpStatus),
             digest: cdxDigest(payloadDigest),
             length: String(recordLength),
@@ -222,7 +235,7 @@ export class WarcPageStore implements PageStore {
     } catch (cause) {
       throw new BackendError(`cannot write WARC data in ${this.dir}`, { cause });
     }
-    for (const { entry, revisit } of entries) this.remember(revisit ? this.revisits : this.pages, entry);
+    for (const { entry, kind } of entries) this.remember(this.indexes[kind], entry);
     this.changed = true;
     if (file.size > this.options.maxFileBytes) await this.finishFile();
   }
@@ -232,7 +245,7 @@ export class WarcPageStore implements PageStore {
       {
         filename,
         date: new Date(),
-        jobId: first.kind === 'page' ? first.page.jobId : first.revisit.jobId,
+        jobId: captured(first).jobId,
         operator: this.options.operator || null,
       },
       this.options.gzipLevel,
@@ -241,7 +254,7 @@ export class WarcPageStore implements PageStore {
 
   async get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {
     const out: StoredPage[] = [];
-    for (const entry of (this.pages.get(url) ?? []).slice(0, options.versions ?? 1)) {
+    for (const entry of (this.indexes.page.get(url) ?? []).slice(0, options.versions ?? 1)) {
       const { main, metadata } = await this.read(entry, 'response');
       const headEnd = main.block.indexOf('\r\n\r\n');
       const body = Buffer.from(main.block.subarray(headEnd + 4));
@@ -263,9 +276,19 @@ export class WarcPageStore implements PageStore {
 
   async getRevisits(url: string, options: { versions?: number } = {}): Promise<Revisit[]> {
     const out: Revisit[] = [];
-    for (const entry of (this.revisits.get(url) ?? []).slice(0, options.versions ?? 1)) {
+    for (const entry of (this.indexes.revisit.get(url) ?? []).slice(0, options.versions ?? 1)) {
       const { metadata } = await this.read(entry, 'revisit');
       out.push(JSON.parse(metadata.block.toString('utf8')) as Revisit);
+    }
+    return out;
+  }
+
+  async getRedirects(url: string, options: { versions?: number } = {}): Promise<RedirectCapture[]> {
+    const out: RedirectCapture[] = [];
+    for (const entry of (this.indexes.redirect.get(url) ?? []).slice(0, options.versions ?? 1)) {
+      const { main, metadata } = await this.read(entry, 'response');
+      const body = Buffer.from(main.block.subarray(main.block.indexOf('\r\n\r\n') + 4));
+      out.push({ ...(JSON.parse(metadata.block.toString('utf8')) as Omit<RedirectCapture, 'body'>), body });
     }
     return out;
   }
@@ -361,7 +384,7 @@ export class WarcPageStore implements PageStore {
 }
 
 /** A line of a file's index, as the store reads it back: pywb's fields and the two of its own. */
-function indexEntryOf(line: string): IndexEntry & { revisit: boolean } {
+function indexEntryOf(line: string): IndexEntry & { kind: CaptureKind } {
   const { fields } = parseCdxjLine(line);
   const fetchedAt = Number(fields.fetchedAt);
   const offset = Number(fields.offset);
@@ -373,8 +396,20 @@ function indexEntryOf(line: string): IndexEntry & { revisit: boolean } {
     filename: fields.filename,
     offset,
     end,
-    revisit: fields.mime === 'warc/revisit',
+    kind: cdxjCaptureKind(fields),
   };
+}
+
+/** The fields every kind of capture has. */
+function captured(capture: Capture): Pick<Revisit, 'url' | 'jobId' | 'fetchedAt' | 'httpStatus'> {
+  return capture.kind === 'page' ? capture.page : capture.kind === 'revisit' ? capture.revisit : capture.redirect;
+}
+
+/** The CDXJ `mime` of a capture: pywb tells a revisit by `warc/revisit`, a redirect by its status. */
+function cdxjMime(capture: Capture): string {
+  if (capture.kind === 'revisit') return 'warc/revisit';
+  if (capture.kind === 'page') return cdxMime(capture.page.contentType);
+  return cdxMime(capture.redirect.headers['content-type']);
 }
 
 /**
@@ -395,7 +430,12 @@ function reasonPhrase(status: number): string {
     200: 'OK',
     203: 'Non-Authoritative Information',
     206: 'Partial Content',
+    301: 'Moved Permanently',
+    302: 'Found',
+    303: 'See Other',
     304: 'Not Modified',
+    307: 'Temporary Redirect',
+    308: 'Permanent Redirect',
   };
   return phrases[status] ?? 'Status';
 }
@@ -432,6 +472,19 @@ function captureInput(capture: Capture): WarcCaptureInput {
       payloadDigest: revisit.payloadDigest,
       refersToUrl: revisit.refersToUrl,
       refersToDate: revisit.refersToDate,
+    };
+  }
+  if (capture.kind === 'redirect') {
+    const { body, ...meta } = capture.redirect;
+    return {
+      kind: 'page',
+      url: meta.url,
+      fetchedAt: meta.fetchedAt,
+      httpHead: httpResponseHead(meta.httpStatus, meta.headers),
+      body: new Uint8Array(body),
+      truncated: meta.truncated ? 'length' : null,
+      httpRequest: httpRequestHead(meta.url, meta.requestHeaders),
+      metadata: JSON.stringify(meta),
     };
   }
   const { page } = capture;

@@ -4,6 +4,7 @@ import {
   surtKey,
   type Logger,
   type PageStore,
+  type RedirectCapture,
   type Revisit,
   type StoredPage,
 } from '@crawler/core';
@@ -12,11 +13,14 @@ import type { HbaseConfig } from './hbase-settings.js';
 import {
   decodeMeta,
   decodePage,
+  decodeRedirect,
   decodeRevisit,
   encodePage,
+  encodeRedirect,
   encodeRevisit,
   groupVersions,
   PAGE_FAMILY,
+  REDIRECT_QUALIFIER,
   REVISIT_QUALIFIER,
 } from './page-cells.js';
 import { ensurePageTable } from './page-table.js';
@@ -101,23 +105,33 @@ class HbasePageStore implements PageStore {
   }
 
   putRevisits(revisits: Revisit[]): Promise<void> {
-    return this.track(this.writeRevisits(revisits));
+    return this.track(
+      this.writeSingleCells(revisits, REVISIT_QUALIFIER, (revisit) =>
+        encodeRevisit(revisit, this.config.compressMinBytes),
+      ),
+    );
   }
 
-  /** Cell timestamp = fetchedAt, as for pages: a redelivered revisit rewrites the same cell. */
-  private async writeRevisits(revisits: Revisit[]): Promise<void> {
+  putRedirects(redirects: RedirectCapture[]): Promise<void> {
+    return this.track(
+      this.writeSingleCells(redirects, REDIRECT_QUALIFIER, (redirect) =>
+        encodeRedirect(redirect, this.config.compressMinBytes),
+      ),
+    );
+  }
+
+  /** Captures of one cell each; cell timestamp = fetchedAt, as for pages: a redelivered one rewrites the same cell. */
+  private async writeSingleCells<T extends { url: string; fetchedAt: number }>(
+    captures: T[],
+    qualifier: string,
+    encode: (capture: T) => Promise<Buffer>,
+  ): Promise<void> {
     this.assertOpen();
-    if (revisits.length === 0) return;
+    if (captures.length === 0) return;
     const rows = await Promise.all(
-      revisits.map(async (revisit) => ({
-        key: pageRowKey(revisit.url),
-        cells: [
-          {
-            column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
-            timestamp: revisit.fetchedAt,
-            value: await encodeRevisit(revisit, this.config.compressMinBytes),
-          },
-        ],
+      captures.map(async (capture) => ({
+        key: pageRowKey(capture.url),
+        cells: [{ column: `${PAGE_FAMILY}:${qualifier}`, timestamp: capture.fetchedAt, value: await encode(capture) }],
       })),
     );
     await this.putRows(rows);
@@ -131,24 +145,33 @@ class HbasePageStore implements PageStore {
   }
 
   getRevisits(url: string, options: { versions?: number } = {}): Promise<Revisit[]> {
-    return this.track(this.readRevisits(url, Math.floor(options.versions ?? 1)));
+    return this.track(this.readSingleCells(url, Math.floor(options.versions ?? 1), REVISIT_QUALIFIER, decodeRevisit));
   }
 
-  private async readRevisits(url: string, wanted: number): Promise<Revisit[]> {
+  getRedirects(url: string, options: { versions?: number } = {}): Promise<RedirectCapture[]> {
+    return this.track(this.readSingleCells(url, Math.floor(options.versions ?? 1), REDIRECT_QUALIFIER, decodeRedirect));
+  }
+
+  private async readSingleCells<T extends { url: string }>(
+    url: string,
+    wanted: number,
+    qualifier: string,
+    decode: (cell: Buffer, what: string) => Promise<T>,
+  ): Promise<T[]> {
     this.assertOpen();
     if (wanted < 1) return [];
     const row = pageRowKey(url);
-    // The other scheme's revisits share the row: read all the table keeps, then keep this URL's.
+    // The other scheme's captures share the row: read all the table keeps, then keep this URL's.
     const cells = await this.client.getRow(this.config.table, row, {
-      column: `${PAGE_FAMILY}:${REVISIT_QUALIFIER}`,
+      column: `${PAGE_FAMILY}:${qualifier}`,
       versions: this.tableVersions,
     });
-    const revisits: Revisit[] = [];
+    const found: T[] = [];
     for (const cell of [...cells].sort((a, b) => b.timestamp - a.timestamp)) {
-      const revisit = await decodeRevisit(cell.value, `table ${this.config.table} row ${JSON.stringify(row)}`);
-      if (revisit.url === url) revisits.push(revisit);
+      const capture = await decode(cell.value, `table ${this.config.table} row ${JSON.stringify(row)}`);
+      if (capture.url === url) found.push(capture);
     }
-    return revisits.slice(0, wanted);
+    return found.slice(0, wanted);
   }
 
   get(url: string, options: { versions?: number } = {}): Promise<StoredPage[]> {

@@ -1,4 +1,4 @@
-import type { Revisit, StoredPage } from '@crawler/core';
+import type { RedirectCapture, Revisit, StoredPage } from '@crawler/core';
 import { decodeCell, encodeCell, gunzipOrThrow } from './cell-codec.js';
 import { CellEncodingError } from './hbase-errors.js';
 import type { HbaseCell } from './rest-client.js';
@@ -75,6 +75,25 @@ export async function encodeRevisit(revisit: Revisit, compressMinBytes: number):
 
 export function decodeRevisit(cell: Buffer, what: string): Promise<Revisit> {
   return decodeJson<Revisit>(cell, `${what} ${PAGE_FAMILY}:${REVISIT_QUALIFIER}`);
+}
+
+/**
+ * A redirect the crawler followed is one cell of its own too, timestamp = its fetch time: JSON with
+ * the (short) body in base64. Page reads skip it, as they skip revisits.
+ */
+export const REDIRECT_QUALIFIER = 'redirect';
+
+export async function encodeRedirect(redirect: RedirectCapture, compressMinBytes: number): Promise<Buffer> {
+  const json = JSON.stringify({ ...redirect, body: redirect.body.toString('base64') });
+  return encodeCell(Buffer.from(json), { compressMinBytes });
+}
+
+export async function decodeRedirect(cell: Buffer, what: string): Promise<RedirectCapture> {
+  const stored = await decodeJson<Omit<RedirectCapture, 'body'> & { body: string }>(
+    cell,
+    `${what} ${PAGE_FAMILY}:${REDIRECT_QUALIFIER}`,
+  );
+  return { ...stored, body: Buffer.from(stored.body, 'base64') };
 }
 
 /** Cells of one row grouped into versions, newest first; columns outside the page family are ignored. */

@@ -1,6 +1,15 @@
-import type { Revisit, StoredPage } from '@crawler/core';
+import type { RedirectCapture, Revisit, StoredPage } from '@crawler/core';
 import type { HbaseConfig } from './hbase-settings.js';
-import { decodeMeta, decodePage, decodeRevisit, groupVersions, PAGE_FAMILY, REVISIT_QUALIFIER } from './page-cells.js';
+import {
+  decodeMeta,
+  decodePage,
+  decodeRedirect,
+  decodeRevisit,
+  groupVersions,
+  PAGE_FAMILY,
+  REDIRECT_QUALIFIER,
+  REVISIT_QUALIFIER,
+} from './page-cells.js';
 import type { HbaseRestClient } from './rest-client.js';
 
 export interface CaptureRange {
@@ -15,7 +24,7 @@ export interface CaptureRange {
 const ROWS_PER_REQUEST = 25;
 
 /**
- * Every page version and revisit the table keeps, in row (SURT) order, a batch per scan request:
+ * Every page version, revisit and redirect the table keeps, in row (SURT) order, a batch per scan request:
  * what `crawler export warc --from-stack` writes out. The time range is HBase's own (cell
  * timestamps are fetch times), so a narrow range reads little; the job is filtered here.
  */
@@ -23,7 +32,7 @@ export async function* scanCaptures(
   client: HbaseRestClient,
   config: HbaseConfig,
   range: CaptureRange,
-): AsyncGenerator<{ pages: StoredPage[]; revisits: Revisit[] }> {
+): AsyncGenerator<{ pages: StoredPage[]; revisits: Revisit[]; redirects: RedirectCapture[] }> {
   let startRow = '';
   for (;;) {
     const rows = await client.scan(config.table, {
@@ -36,6 +45,7 @@ export async function* scanCaptures(
     });
     const pages: StoredPage[] = [];
     const revisits: Revisit[] = [];
+    const redirects: RedirectCapture[] = [];
     for (const row of rows) {
       const what = `table ${config.table} row ${JSON.stringify(row.key)}`;
       for (const version of groupVersions(row.cells)) {
@@ -47,8 +57,12 @@ export async function* scanCaptures(
         const revisit = await decodeRevisit(cell.value, what);
         if (range.jobId === null || revisit.jobId === range.jobId) revisits.push(revisit);
       }
+      for (const cell of row.cells.filter((candidate) => candidate.column === `${PAGE_FAMILY}:${REDIRECT_QUALIFIER}`)) {
+        const redirect = await decodeRedirect(cell.value, what);
+        if (range.jobId === null || redirect.jobId === range.jobId) redirects.push(redirect);
+      }
     }
-    if (pages.length + revisits.length > 0) yield { pages, revisits };
+    if (pages.length + revisits.length + redirects.length > 0) yield { pages, revisits, redirects };
     if (rows.length < ROWS_PER_REQUEST) return;
     // The next row key after the last one read.
     startRow = `${rows[rows.length - 1]!.key}\u0000`;

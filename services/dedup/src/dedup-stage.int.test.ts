@@ -44,6 +44,8 @@ describe.each(['standalone', 'cluster'] as const)('dedup stage on Redis %s', (mo
     get: async () => [],
     putRevisits: async () => undefined,
     getRevisits: async () => [],
+    putRedirects: async () => undefined,
+    getRedirects: async () => [],
     flush: async () => undefined,
     close: async () => undefined,
   };

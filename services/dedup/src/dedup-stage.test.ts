@@ -3,6 +3,7 @@ import type {
   Emission,
   Outlinks,
   ParsedPage,
+  RedirectCapture,
   ReviewRecord,
   Revisit,
   StageContext,
@@ -52,10 +53,13 @@ function htmlPage(url: string, html: string, overrides: Partial<ParsedPage> = {}
 function memoryPages() {
   const stored: StoredPage[] = [];
   const revisits: Revisit[] = [];
+  const redirects: RedirectCapture[] = [];
   const store = {
     put: async (pages: StoredPage[]) => void stored.push(...pages),
     putRevisits: async (entries: Revisit[]) => void revisits.push(...entries),
     getRevisits: async (url: string) => revisits.filter((revisit) => revisit.url === url),
+    putRedirects: async (entries: RedirectCapture[]) => void redirects.push(...entries),
+    getRedirects: async (url: string) => redirects.filter((redirect) => redirect.url === url),
     get: async (url: string, options: { versions?: number } = {}) =>
       stored
         .filter((version) => version.url === url)
@@ -64,7 +68,7 @@ function memoryPages() {
     flush: async () => undefined,
     close: async () => undefined,
   };
-  return { stored, revisits, store };
+  return { stored, revisits, redirects, store };
 }
 
 function setup(
@@ -107,6 +111,38 @@ describe('dedup stage', () => {
     expect(pages.stored[0]).toMatchObject({ change: 'new', simhash: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect((emissions[1]!.value as Outlinks).depth).toBe(sampleMessages[Schemas.ParsedPage].depth + 1);
     expect(status).toMatchObject({ outcome: 'ok', change: 'new', distance: null, verdict: null });
+  });
+
+  it('archives a redirect as it was served and nothing more: no page, no fingerprint, no emission', async () => {
+    const { pages, run, stage } = setup();
+    const note = '<html><body>Moved to /new</body></html>';
+    const redirect = page('http://a.test/old', note, {
+      httpStatus: 301,
+      contentType: 'text/html',
+      headers: { location: '/new', 'content-type': 'text/html' },
+      requestHeaders: { 'user-agent': 'test' },
+      text: '',
+      links: [],
+    });
+    expect(await stage.handle(redirect, context)).toEqual([]);
+    expect(pages.stored).toEqual([]);
+    expect(pages.redirects).toEqual([
+      {
+        url: 'http://a.test/old',
+        surt: 'test,a)/old',
+        jobId: redirect.jobId,
+        fetchedAt: redirect.fetchedAt,
+        httpStatus: 301,
+        headers: { location: '/new', 'content-type': 'text/html' },
+        requestHeaders: { 'user-agent': 'test' },
+        location: 'http://a.test/new',
+        body: Buffer.from(note),
+        truncated: false,
+      },
+    ]);
+    expect(Object.fromEntries(stage.decisions)).toEqual({});
+    // Its bytes registered nothing: the same bytes as a page are new content.
+    expect((await run(page('http://a.test/page', note))).status.change).toBe('new');
   });
 
   it('stores a page whose earlier fetch registered its digests but died before storing it (a crash)', async () => {

@@ -1,4 +1,4 @@
-import { errorCode, errorMessage, Schemas, Topics } from '@crawler/core';
+import { errorCode, errorMessage, isRedirectCapture, Schemas, Topics } from '@crawler/core';
 import type { Emission, FingerprintStore, Logger, PageStore, ParsedPage, Stage } from '@crawler/core';
 import { analyzePage } from './analyze-page.js';
 import type { DedupConfig } from './config.js';
@@ -24,6 +24,7 @@ import { indexKeysOf, subjectOf } from './near/near-subject.js';
 import { jobScopeOf, scopedFingerprints } from './job-fingerprints.js';
 import { passOutlinks } from './pass-outlinks.js';
 import { createStoredVersionRecheck, unrecordedFetch } from './recheck-stored-version.js';
+import { redirectCaptureOf } from './record-redirect.js';
 import { revisitOf } from './record-revisit.js';
 import { createSampledPageRefiler } from './refile-sampled-pages.js';
 import { decodeRegistration } from './registration.js';
@@ -87,7 +88,8 @@ export function nearLimitsOf(
  * pages (find-near-duplicate.ts), its verdict (judge/verdict-cache.ts), the outlinks it passes on
  * (pass-outlinks.ts), and whether it is filed in the index (file-in-index.ts). Only new and changed
  * pages are stored; an unchanged or duplicate capture of bytes seen before is stored as a revisit
- * of them (record-revisit.ts). Every decision is a field of the status and a metric.
+ * of them (record-revisit.ts). Every decision is a field of the status and a metric. A redirect
+ * the fetcher followed is only archived (record-redirect.ts).
  */
 export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> & { decisions: Map<string, number> } {
   const { pages, settings } = options;
@@ -157,6 +159,10 @@ export function createDedupStage(options: DedupStageOptions): Stage<ParsedPage> 
     orderKey: (page) => page.url,
 
     async handle(page) {
+      if (isRedirectCapture(page)) {
+        await pages.putRedirects([redirectCaptureOf(page)]);
+        return [];
+      }
       const { fingerprints, index, templates, decideExact, findNearDuplicate, fileInIndex, refiler } = scopeOf(
         page.jobId,
       );

@@ -1,5 +1,17 @@
-import { rawBody, sha1Digest, surtKey, type ParsedPage, type Revisit } from '@crawler/core';
+import { rawBody, sha1Digest, surtKey, type ParsedPage, type Revisit, type ServedCapture } from '@crawler/core';
 import type { Decided, ExactDecision } from './decide-exact.js';
+
+/** The fields an archived capture that is no page version takes from the page as fetched. */
+export function servedCaptureOf(page: ParsedPage): ServedCapture {
+  return {
+    url: page.url,
+    surt: surtKey(page.url),
+    jobId: page.jobId,
+    fetchedAt: page.fetchedAt,
+    httpStatus: page.httpStatus,
+    headers: page.headers,
+  };
+}
 
 /**
  * The trace an unstored capture leaves in the archive: an unchanged page or an exact duplicate
@@ -12,12 +24,7 @@ export function revisitOf(page: ParsedPage, decided: Decided, exact: ExactDecisi
   if (decided.change !== 'unchanged' && decided.change !== 'duplicate') return null;
   if (page.noindex || exact.sameBytesAs === null) return null;
   return {
-    url: page.url,
-    surt: surtKey(page.url),
-    jobId: page.jobId,
-    fetchedAt: page.fetchedAt,
-    httpStatus: page.httpStatus,
-    headers: page.headers,
+    ...servedCaptureOf(page),
     payloadDigest: sha1Digest(rawBody(page.body, page.bodyEncoding)),
     refersToUrl: exact.sameBytesAs.url,
     refersToDate: exact.sameBytesAs.fetchedAt,

@@ -22,6 +22,8 @@ function readLog(): PageStore & { reads: string[] } {
     },
     putRevisits: async () => undefined,
     getRevisits: async () => [],
+    putRedirects: async () => undefined,
+    getRedirects: async () => [],
     flush: async () => undefined,
     close: async () => undefined,
   };

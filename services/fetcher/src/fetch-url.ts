@@ -1,4 +1,12 @@
-import { canonicalize, failSpan, startCallSpan, type Hop, type Outcome, ErrorCode } from '@crawler/core';
+import {
+  canonicalize,
+  failSpan,
+  isRedirectStatus,
+  startCallSpan,
+  type Hop,
+  type Outcome,
+  ErrorCode,
+} from '@crawler/core';
 import { ACCEPT_ENCODING } from './body-reader.js';
 import { chooseCharset, type CharsetSource } from './charset/choose-charset.js';
 import { effectiveMediaType, GENERIC_TYPES, isTruncatable, mediaType } from './content-type.js';
@@ -34,8 +42,21 @@ export interface FetchUrlRequest {
   front?: boolean;
 }
 
+/** A redirect this fetch followed inline or handed to the scheduler, as served: archived as a response of its own. */
+export interface RedirectResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  requestHeaders: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  durationMs: number;
+}
+
 interface Common {
   hops: Hop[];
+  /** The redirects followed on the way, in order; a loop's last hop and an unusable Location are not followed. */
+  redirects: RedirectResponse[];
   durationMs: number;
   /** Sitemap lines of a robots.txt this fetch was the first to read, for the scheduler. */
   sitemaps?: { robotsUrl: string; urls: string[] };
@@ -76,7 +97,6 @@ export interface StatusOutcome extends Common {
 
 export type FetchUrlOutcome = PageOutcome | StatusOutcome;
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose body is read although it is not kept: a challenge page may come with them. */
 const BLOCKING = new Set([401, 403, 429, 503]);
 const BLOCK_SIGNS = {
@@ -124,10 +144,12 @@ async function fetchHops(
 ): Promise<FetchUrlOutcome> {
   const started = performance.now();
   const hops: Hop[] = [];
+  const redirects: RedirectResponse[] = [];
   let sitemaps: Common['sitemaps'];
-  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'durationMs'>): StatusOutcome => ({
+  const status = (outcome: Omit<StatusOutcome, 'kind' | 'hops' | 'redirects' | 'durationMs'>): StatusOutcome => ({
     kind: 'status',
     hops,
+    redirects,
     durationMs: elapsed(),
     ...(sitemaps ? { sitemaps } : {}),
     ...outcome,
@@ -172,6 +194,7 @@ async function fetchHops(
       'http.request.method': 'GET',
       'crawler.hop': hops.length,
     });
+    const hopStarted = performance.now();
     let response: HopResponse;
     try {
       response = await deps.client.get({
@@ -179,8 +202,10 @@ async function fetchHops(
         headers: jarHeader ? { ...conditional, cookie: jarHeader } : conditional,
         signal,
         maxBodyBytes: deps.maxBodyBytes,
-        // Refusals are read too: a challenge page often comes with 403, 429 or 503.
-        wantBody: (code, headers) => (code >= 200 && code < 300 && wantsBody(deps, headers)) || BLOCKING.has(code),
+        // Refusals are read too: a challenge page often comes with 403, 429 or 503. A redirect's
+        // short body is kept with it in the archive.
+        wantBody: (code, headers) =>
+          (code >= 200 && code < 300 && wantsBody(deps, headers)) || BLOCKING.has(code) || isRedirectStatus(code),
       });
     } catch (error) {
       failSpan(hopSpan, error).end();
@@ -218,9 +243,9 @@ async function fetchHops(
     await deps.cookies?.remember(request.jobId, url, response.headers['set-cookie']);
 
     const location = response.headers.location;
-    const target = location && REDIRECTS.has(response.status) ? canonicalize(location, url) : null;
+    const target = location && isRedirectStatus(response.status) ? canonicalize(location, url) : null;
     hops.push({ url: url.href, status: response.status, location: target?.ok ? target.url : (location ?? null) });
-    if (REDIRECTS.has(response.status) && location) {
+    if (isRedirectStatus(response.status) && location) {
       if (!target?.ok)
         return status({
           outcome: 'invalid_url',
@@ -237,6 +262,15 @@ async function fetchHops(
           errorCode: ErrorCode.REDIRECT_LOOP,
           errorMessage: `redirect loop back to ${target.url}`,
         });
+      redirects.push({
+        url: url.href,
+        status: response.status,
+        headers: response.headers,
+        requestHeaders: response.requestHeaders,
+        body: response.body,
+        truncated: response.truncated,
+        durationMs: Math.round(performance.now() - hopStarted),
+      });
       // Past the inline budget, or to another queue: the scheduler takes over (it bounds the whole chain).
       let targetQueue: string | null = null;
       if (hops.length <= deps.maxRedirects) targetQueue = await deps.polite.queueKeyOf(target.parsed).catch(() => null);
@@ -260,7 +294,7 @@ async function fetchHops(
         httpStatus: response.status,
         retriable,
         ...(retryAfterMs !== null ? { retryAfterMs } : {}),
-        ...(outcome === 'client_error' && REDIRECTS.has(response.status)
+        ...(outcome === 'client_error' && isRedirectStatus(response.status)
           ? { errorCode: ErrorCode.REDIRECT_WITHOUT_LOCATION }
           : {}),
         etag: response.headers.etag ?? null,
@@ -316,6 +350,7 @@ async function fetchHops(
       wireBytes: response.wireBytes,
       timings: response.timings,
       hops,
+      redirects,
       durationMs: elapsed(),
       ...(sitemaps ? { sitemaps } : {}),
     };

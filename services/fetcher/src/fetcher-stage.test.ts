@@ -2,11 +2,15 @@ import {
   Codec,
   createMetricsRegistry,
   hostQueueKey,
+  isRedirectCapture,
+  linkRecordId,
+  rawBody,
   sampleValue,
   silentLogger,
   Topics,
   urlId,
   type Emission,
+  type FetchResult,
   type FrontierRequest,
   type Outlinks,
   type StageContext,
@@ -153,7 +157,13 @@ describe('fetcher stage', () => {
     const stage = stageWith({ maxRedirects: 5 });
     const start = `${edge.hosts.find((host) => host.name === 'http')!.origin}/chain/1`;
     const emissions = encoded(await stage.handle(frontier(start), context));
-    expect(emissions.map((emission) => emission.topic)).toEqual([Topics.fetched, Topics.status]);
+    expect(emissions.map((emission) => emission.topic)).toEqual([
+      Topics.fetched,
+      Topics.status,
+      Topics.fetched,
+      Topics.fetched,
+      Topics.fetched,
+    ]);
     expect(emissions[0]!.value).toMatchObject({ url: start.replace('/chain/1', '/chain/end'), previousDigest: null });
     expect(emissions[1]!.value).toMatchObject({
       url: start,
@@ -161,6 +171,35 @@ describe('fetcher stage', () => {
       redirectTo: start.replace('/chain/1', '/chain/end'),
       meta: { followed: 'true' },
     });
+    // Each hop followed, as served, for the archive.
+    const hops = emissions.slice(2).map((emission) => emission.value as FetchResult);
+    expect(hops.map((hop) => [hop.url, hop.httpStatus, hop.headers.location])).toEqual([
+      [start, 301, '/chain/2'],
+      [start.replace('/chain/1', '/chain/2'), 302, `${start.replace('/chain/1', '/chain/3')}#ignored`],
+      [start.replace('/chain/1', '/chain/3'), 307, '/chain/end'],
+    ]);
+    for (const hop of hops) expect(hop.requestHeaders['user-agent']).toBeTruthy();
+  });
+
+  it('hands a redirect to the scheduler and publishes it with its status, Location and body for the archive', async () => {
+    const stage = stageWith();
+    const origin = full.hosts.find((host) => host.name === 'blog')!.origin;
+    const emissions = encoded(await stage.handle(frontier(`${origin}/go/about`), context));
+    // (then the Sitemap lines of the robots.txt this first fetch of the host read)
+    expect(emissions.map((emission) => emission.topic).slice(0, 2)).toEqual([Topics.status, Topics.fetched]);
+    expect(emissions[0]!.value).toMatchObject({ outcome: 'redirect', redirectTo: `${origin}/about` });
+    const redirect = emissions[1]!.value as FetchResult;
+    expect(redirect).toMatchObject({
+      url: `${origin}/go/about`,
+      urlId: linkRecordId('job', `${origin}/go/about`),
+      finalUrl: `${origin}/go/about`,
+      httpStatus: 307,
+      contentType: 'text/html',
+      headers: { location: '/about' },
+      truncated: false,
+    });
+    expect(isRedirectCapture(redirect)).toBe(true);
+    expect(rawBody(redirect.body, redirect.bodyEncoding).toString()).toContain('Temporary Redirect');
   });
 
   it('hands a URL still waiting for its queue back when the service stops, instead of failing it', async () => {

@@ -6,10 +6,17 @@ import {
   Schemas,
   statusEmission,
   Topics,
-  urlId,
+  linkRecordId,
 } from '@crawler/core';
 import type { BodyEncoding, Emission, FetchResult, FrontierRequest, Logger, Outlinks, Stage } from '@crawler/core';
-import { fetchUrl, type FetchUrlDeps, type FetchUrlOutcome, type StatusOutcome } from './fetch-url.js';
+import {
+  fetchUrl,
+  type FetchUrlDeps,
+  type FetchUrlOutcome,
+  type RedirectResponse,
+  type StatusOutcome,
+} from './fetch-url.js';
+import { mediaType } from './content-type.js';
 import { FetcherMetrics, outcomeClass } from './fetcher-metrics.js';
 import { afterRender, plainPageOf, scriptFetchesEmission } from './render/render-emissions.js';
 import type { Renderer } from './render/renderer.js';
@@ -31,7 +38,9 @@ export interface FetcherStageOptions {
  * crawl.frontier -> crawl.fetched (pages with a body), crawl.status (everything else) and
  * crawl.links (Sitemap lines of a robots.txt read for the first time, for the scheduler).
  * A page reached through same-queue redirects is published under its final URL, and the
- * requested URL gets a `redirect` status saying the target was already fetched.
+ * requested URL gets a `redirect` status saying the target was already fetched. Every redirect
+ * followed (inline or handed to the scheduler) goes to crawl.fetched too, as a response of its own
+ * with its 3xx status, so that it is archived (redirect-capture.ts in core).
  */
 export function createFetcherStage(options: FetcherStageOptions): Stage<FrontierRequest> & { metrics: FetcherMetrics } {
   const now = options.now ?? Date.now;
@@ -68,6 +77,8 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
         performance.now() - started,
         fetched.kind === 'page' ? fetched.wireBytes : 0,
       );
+      for (const redirect of fetched.redirects)
+        emissions.push(redirectEmission(request, redirect, now(), options.bodyCompression));
       if (fetched.sitemaps) emissions.push(sitemapEmission(request, fetched.sitemaps, now()));
       if (plain && rendered && rendered.kind !== 'unrendered' && rendered.pageLinks.length > 0)
         emissions.push(scriptFetchesEmission(request, plain.url, rendered.pageLinks, now()));
@@ -100,7 +111,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     // Spelled out rather than spread from the request: the spread builds a slow dictionary-mode object per page.
     const fetched: FetchResult = {
       url: result.finalUrl,
-      urlId: redirected ? urlId(result.finalUrl) : request.urlId,
+      urlId: redirected ? linkRecordId(request.jobId, result.finalUrl) : request.urlId,
       host: redirected ? new URL(result.finalUrl).host : request.host,
       queueKey: request.queueKey,
       depth: request.depth,
@@ -144,6 +155,7 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
             retriable: false,
             redirectTo: result.finalUrl,
             hops: result.hops,
+            redirects: result.redirects,
             durationMs: result.durationMs,
           },
           now(),
@@ -153,6 +165,44 @@ export function createFetcherStage(options: FetcherStageOptions): Stage<Frontier
     }
     return emissions;
   }
+}
+
+/** A redirect followed, as crawl.fetched carries it for the archive: its own URL, status, headers and body. */
+function redirectEmission(
+  request: FrontierRequest,
+  redirect: RedirectResponse,
+  fetchedAt: number,
+  bodyCompression: BodyEncoding,
+): Emission {
+  const value: FetchResult = {
+    url: redirect.url,
+    urlId: linkRecordId(request.jobId, redirect.url),
+    host: new URL(redirect.url).host,
+    queueKey: request.queueKey,
+    depth: request.depth,
+    jobId: request.jobId,
+    traceId: request.traceId,
+    attempt: request.attempt,
+    finalUrl: redirect.url,
+    httpStatus: redirect.status,
+    contentType: mediaType(redirect.headers['content-type']),
+    charset: null,
+    charsetSource: null,
+    headers: redirect.headers,
+    requestHeaders: redirect.requestHeaders,
+    fetchedAt,
+    durationMs: redirect.durationMs,
+    etag: redirect.headers.etag ?? null,
+    lastModified: redirect.headers['last-modified'] ?? null,
+    hops: [{ url: redirect.url, status: redirect.status, location: redirect.headers.location ?? null }],
+    body: encodeBody(redirect.body, bodyCompression),
+    bodyEncoding: bodyCompression,
+    bodyLength: redirect.body.length,
+    truncated: redirect.truncated,
+    previousDigest: null,
+    meta: request.meta,
+  };
+  return { topic: Topics.fetched, schema: Schemas.FetchResult, key: request.queueKey, value };
 }
 
 /** The status of a fetch that published no page under the request's URL: its outcome as the fetcher saw it. */
@@ -187,7 +237,7 @@ function sitemapEmission(
   const value: Outlinks = {
     kind: 'robots',
     sourceUrl: sitemaps.robotsUrl,
-    sourceUrlId: urlId(sitemaps.robotsUrl),
+    sourceUrlId: linkRecordId(request.jobId, sitemaps.robotsUrl),
     jobId: request.jobId,
     traceId: request.traceId,
     depth: 1,

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Codec, parseCrawlJob, Schemas } from '@crawler/core';
 import type { FetchResult, ParsedPage, StageContext } from '@crawler/core';
 import { sampleMessages } from '@crawler/core/testing';
@@ -44,6 +44,25 @@ async function parse(stage: ReturnType<typeof createLinkextractStage>, input: Fe
 
 describe('linkextract stage', () => {
   const job = parseCrawlJob({ seeds: ['http://a.test/', 'http://b.test/'], maxDepth: 3, scope: { deny: ['/logout'] } });
+
+  it('passes a redirect on unparsed, as it was fetched, for the archive: no links, no text, nothing counted', async () => {
+    const stage = createLinkextractStage({ job, limits, followNofollow: false });
+    const note = '<html><body><a href="/new">Moved here</a></body></html>';
+    const redirect = fetched(note, { httpStatus: 302, headers: { location: '/new', 'content-type': 'text/html' } });
+    const parsed = await parse(stage, redirect);
+    expect(parsed).toMatchObject({
+      url: redirect.url,
+      httpStatus: 302,
+      headers: { location: '/new' },
+      text: '',
+      markdown: null,
+      title: null,
+      links: [],
+      warnings: [],
+    });
+    expect(gunzipSync(parsed.body).toString()).toBe(note);
+    expect(stage.dropped.size + stage.warnings.size).toBe(0);
+  });
 
   it('passes on scoped, canonical links and counts what it drops over all pages', async () => {
     const stage = createLinkextractStage({ job, limits, followNofollow: false });

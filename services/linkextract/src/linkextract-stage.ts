@@ -1,9 +1,9 @@
 import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage } from '@crawler/core';
-import { errorCode, errorMessage, rawBody, Schemas, statusEmission, Topics } from '@crawler/core';
+import { errorCode, errorMessage, isRedirectCapture, rawBody, Schemas, statusEmission, Topics } from '@crawler/core';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';
-import { toParsedPage } from './to-parsed-page.js';
+import { toParsedPage, unparsedRedirect } from './to-parsed-page.js';
 
 export interface LinkextractStageOptions {
   job: CrawlJob;
@@ -28,7 +28,8 @@ export interface LinkextractCounters {
 /**
  * crawl.fetched -> crawl.parsed: decodes the body with the fetcher's charset, extracts links,
  * main text, metadata and structured fields (HTML, feeds, sitemaps, plain text), and passes on
- * the links the job's scope admits. Drops and flags are counted by reason.
+ * the links the job's scope admits. Drops and flags are counted by reason. A redirect passes on
+ * unparsed, for dedup to archive.
  */
 export function createLinkextractStage(options: LinkextractStageOptions): Stage<FetchResult> & LinkextractCounters {
   const parse = createPageParser({ ...options, maxInputBytes: options.maxInputBytes ?? 8 * 1024 * 1024 });
@@ -43,6 +44,10 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
     warnings,
 
     async handle(fetched) {
+      if (isRedirectCapture(fetched))
+        return [
+          { topic: Topics.parsed, schema: Schemas.ParsedPage, key: fetched.queueKey, value: unparsedRedirect(fetched) },
+        ];
       const content = await parse({
         body: rawBody(fetched.body, fetched.bodyEncoding),
         finalUrl: fetched.finalUrl,

@@ -37,3 +37,28 @@ export function toParsedPage(fetched: FetchResult, content: ParsedContent): Pars
     meta: fetched.meta,
   };
 }
+
+/** Nothing parsed: what a redirect (isRedirectCapture) passes on with, its Location followed by the scheduler, not as a link. */
+const UNPARSED: ParsedContent = {
+  kind: 'other',
+  charset: null,
+  canonicalUrl: null,
+  title: null,
+  description: null,
+  lang: null,
+  publishedAt: null,
+  text: '',
+  textMethod: 'none',
+  markdown: null,
+  links: [],
+  noindex: false,
+  nofollow: false,
+  fields: {},
+  warnings: [],
+  dropped: new Map(),
+};
+
+/** A redirect handed on to be archived: the fetch's fields as they are, no content. */
+export function unparsedRedirect(fetched: FetchResult): ParsedPage {
+  return toParsedPage(fetched, UNPARSED);
+}

@@ -1,4 +1,4 @@
-import { parseCrawlJob, urlId } from '@crawler/core';
+import { linkRecordId, parseCrawlJob } from '@crawler/core';
 import { makeLinkRecord } from '@crawler/core/testing';
 import type { Outlinks } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
@@ -60,12 +60,12 @@ describe('linkCandidates', () => {
     const sitemap = 'http://a.test/sitemap.xml';
     expect(
       urls({ kind: 'robots', links: [link(`${sitemap}#`), link(sitemap), link('HTTP://A.TEST/sitemap.xml#top')] }),
-    ).toEqual([[urlId(sitemap), sitemap]]);
+    ).toEqual([[linkRecordId('j', sitemap), sitemap]]);
     expect(urls({ kind: 'xhr', links: [link('http://a.test/api?b=2&a=1#')] })).toEqual([
-      [urlId('http://a.test/api?a=1&b=2'), 'http://a.test/api?a=1&b=2'],
+      [linkRecordId('j', 'http://a.test/api?a=1&b=2'), 'http://a.test/api?a=1&b=2'],
     ]);
     expect(urls({ kind: 'seed', sourceUrl: null, links: [link('http://z.test/#'), link('mailto:x@z.test')] })).toEqual([
-      [urlId('http://z.test/'), 'http://z.test/'],
+      [linkRecordId('j', 'http://z.test/'), 'http://z.test/'],
     ]);
   });
 

@@ -2,9 +2,9 @@ import {
   canonicalize,
   createLinkRecord,
   createScope,
+  linkRecordId,
   jobCanonicalizeOptions,
   MAX_ANCHORS,
-  urlId,
   type CrawlJob,
   type LinkRecord,
   type Outlinks,
@@ -53,7 +53,7 @@ export function linkCandidates(message: Outlinks, job: CrawlJob, jobScope?: Scop
       url = canonical.url;
       parsed = canonical.parsed;
     }
-    const id = urlId(url);
+    const id = linkRecordId(message.jobId, url);
     const existing = byId.get(id);
     const hints: SitemapHints = { lastmod: link.lastmod ?? null, changefreq: link.changefreq ?? null };
     if (existing) {

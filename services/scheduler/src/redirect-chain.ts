@@ -1,4 +1,4 @@
-import { urlId, type LinkBase, type LinkRecord } from '@crawler/core';
+import { linkRecordId, type LinkBase, type LinkRecord } from '@crawler/core';
 
 /**
  * The redirect loop through `originUrl`, if following redirectTo from `start` comes back to it
@@ -16,7 +16,7 @@ export async function findRedirectLoop(
     if (current.url === originUrl) return loop;
     if (current.status !== 'redirect' || !current.redirectTo) return null;
     loop.push(current);
-    const nextId = urlId(current.redirectTo);
+    const nextId = linkRecordId(current.jobId, current.redirectTo);
     current = (await linkbase.getMany([nextId])).get(nextId);
   }
   return null;

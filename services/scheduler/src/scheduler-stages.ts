@@ -6,7 +6,7 @@ import {
   linkPartition,
   Schemas,
   Topics,
-  urlId,
+  linkRecordId,
   withNextFetch,
 } from '@crawler/core';
 import type { LinkBase, LinkRecord, Outlinks, Stage, StatusUpdate } from '@crawler/core';
@@ -171,7 +171,7 @@ export function createStatusStage(options: SchedulerStageOptions): Stage<StatusU
     if (!followed && options.jobs.scope(status.jobId).check(target.parsed, new URL(status.url)) !== null) return;
     const hops = source.redirectHops + 1;
     if (hops > options.maxRedirectHops) return fail(source, 'too_many_redirects', ErrorCode.REDIRECT_LIMIT);
-    const targetId = urlId(target.url);
+    const targetId = linkRecordId(status.jobId, target.url);
     const known = (await options.linkbase.getMany([targetId])).get(targetId);
     if (known) {
       const loop = await findRedirectLoop(options.linkbase, known, source.url, options.maxRedirectHops);

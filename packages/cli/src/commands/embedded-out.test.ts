@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLinkRecord } from '@crawler/core';
-import { FileLinkBase } from '@crawler/embedded';
+import { createLinkRecord, Schemas } from '@crawler/core';
+import { sampleMessages } from '@crawler/core/testing';
+import { FileLinkBase, WarcPageStore } from '@crawler/embedded';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
 import { capture } from '../test-support/capture-output.js';
@@ -26,6 +27,25 @@ async function crawlOutput(): Promise<string> {
     createLinkRecord('http://a.test/busy', { status: 'queued', leaseUntil: now + 60_000 }),
   ]);
   await linkbase.close();
+  // One page stored, and a redirect followed on the way to it: archived, but no page.
+  const warc = await WarcPageStore.open(join(out, 'warc'));
+  const page = { ...sampleMessages[Schemas.StoredPage], url: 'http://a.test/' };
+  await warc.put([page]);
+  await warc.putRedirects([
+    {
+      url: 'http://a.test/home',
+      surt: 'test,a)/home',
+      jobId: page.jobId,
+      fetchedAt: page.fetchedAt - 1,
+      httpStatus: 301,
+      headers: { location: '/' },
+      requestHeaders: {},
+      location: 'http://a.test/',
+      body: Buffer.alloc(0),
+      truncated: false,
+    },
+  ]);
+  await warc.close();
   writeFileSync(
     join(out, 'crawl.log'),
     [
@@ -51,6 +71,7 @@ describe('operators commands on an embedded crawl (--out)', () => {
     expect(io.out()).toContain(`embedded crawl in ${out}`);
     expect(io.out()).toMatch(/link base {3}3 known · \d+ due · 1 leased/);
     expect(io.out()).toContain('fetched 1 · gone 1 · queued 1');
+    expect(io.out()).toMatch(/pages +1 versions stored/);
     expect(io.out()).toMatch(
       /warnings \(crawl.log\)\n +2 {2}page dropped as a duplicate\n +1 {2}body truncated at FETCHER_MAX_BODY_BYTES\n/,
     );

@@ -20,7 +20,8 @@ Hands a crawl's archive over in the formats web archives share.
          from the HBase page store. A crawl still running packs the captures indexed so far.
   warc   WARC 1.1 files with their CDXJ indexes into FOLDER (new or empty), written from the
          HBase page store (HBASE_REST_URL, HBASE_TABLE): pages as response records, unchanged
-         and duplicate captures as revisit records.
+         and duplicate captures as revisit records, the redirects the crawler followed as
+         response records with their 3xx status and Location.
 
   --from-stack          read the HBase page store instead of an embedded crawl's folder
   --job ID              only the captures of this crawl job (--from-stack)
@@ -75,7 +76,7 @@ export async function exportCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     const warc = loadWarcConfig({ env });
     const counts = await exportFromHbase(hbase, warc.operator, range, folder);
     process.stdout.write(
-      `exported ${counts.pages} page versions and ${counts.revisits} revisits from HBase table ${hbase.table} to ${folder}\n`,
+      `exported ${counts.pages} page versions, ${counts.revisits} revisits and ${counts.redirects} redirects from HBase table ${hbase.table} to ${folder}\n`,
     );
     return 0;
   }
@@ -88,7 +89,7 @@ export async function exportCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     const scratch = mkdtempSync(join(dirname(resolve(file)), '.export-'));
     try {
       const counts = await exportFromHbase(hbase, warc.operator, range, scratch);
-      if (counts.pages + counts.revisits === 0) {
+      if (counts.pages + counts.revisits + counts.redirects === 0) {
         process.stderr.write(`crawler export wacz: HBase table ${hbase.table} holds no capture in that range\n`);
         return 1;
       }
@@ -125,18 +126,18 @@ function report(file: string, summary: Awaited<ReturnType<typeof writeWacz>>): n
   return 0;
 }
 
-/** Page versions and revisits of the HBase page store written as WARC files (and their indexes) into `folder`. */
+/** Page versions, revisits and redirects of the HBase page store written as WARC files (and their indexes) into `folder`. */
 async function exportFromHbase(
   hbase: ReturnType<typeof loadHbaseConfig>,
   operator: string,
   range: CaptureRange,
   folder: string,
-): Promise<{ pages: number; revisits: number }> {
+): Promise<{ pages: number; revisits: number; redirects: number }> {
   const where = `HBase table ${hbase.table} (HBASE_REST_URL, HBASE_TABLE)`;
   const client = createHbaseRestClient({ url: hbase.restUrl, requestTimeoutMs: hbase.requestTimeoutMs });
   mkdirSync(folder, { recursive: true });
   const store = await WarcPageStore.open(folder, { operator });
-  const counts = { pages: 0, revisits: 0 };
+  const counts = { pages: 0, revisits: 0, redirects: 0 };
   try {
     const batches = scanCaptures(client, hbase, range);
     for (;;) {
@@ -144,8 +145,10 @@ async function exportFromHbase(
       if (next.done) break;
       await store.put(next.value.pages);
       await store.putRevisits(next.value.revisits);
+      await store.putRedirects(next.value.redirects);
       counts.pages += next.value.pages.length;
       counts.revisits += next.value.revisits.length;
+      counts.redirects += next.value.redirects.length;
     }
   } finally {
     await store.close();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { canonicalUrl, type LinkRecord, type StoredPage } from '@crawler/core';
+import { canonicalUrl, cdxjCaptureKind, isRedirectStatus, type LinkRecord, type StoredPage } from '@crawler/core';
 import { waitFor } from '@crawler/core/testing';
 import { decodeRegistration, DIGEST_NAMESPACE, jobScopeOf, scopedFingerprints } from '@crawler/dedup';
 import { indexedCaptures, MemoryFingerprintStore, WarcPageStore } from '@crawler/embedded';
@@ -104,22 +104,25 @@ function linkBaseOnDisk(out: string): Map<string, LinkRecord> {
   return new Map([...byId.values()].map((record) => [record.url, record]));
 }
 
-/** Response records per URL in every WARC file of the crawl (concatenated gzip members). */
+/** Page response records per URL in every WARC file of the crawl (concatenated gzip members), redirects left out. */
 function warcResponses(out: string): Map<string, number> {
   const counts = new Map<string, number>();
   const dir = join(out, 'warc');
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.warc.gz'))) {
     const text = gunzipSync(readFileSync(join(dir, name))).toString('latin1');
-    for (const match of text.matchAll(/WARC-Type: response\r\n(?:[^\r\n]+\r\n)*?WARC-Target-URI: ([^\r\n]+)/g))
-      counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+    const records =
+      /WARC-Type: response\r\n(?:[^\r\n]+\r\n)*?WARC-Target-URI: ([^\r\n]+)\r\n(?:[^\r\n]+\r\n)*\r\nHTTP\/1\.1 (\d{3})/g;
+    for (const match of text.matchAll(records))
+      // A redirect followed is archived as a response too, with its 3xx status: not a page.
+      if (!isRedirectStatus(Number(match[2]))) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
   }
   return counts;
 }
 
-/** The pages the crawl's WARC files index (revisits left out). */
+/** The pages the crawl's WARC files index (revisits and redirects left out). */
 function cdxj(out: string): { url: string; fetchedAt: number }[] {
   return indexedCaptures(join(out, 'warc'))
-    .filter((capture) => capture.mime !== 'warc/revisit')
+    .filter((capture) => cdxjCaptureKind(capture) === 'page')
     .map((capture) => ({ url: capture.url, fetchedAt: Number(capture.fetchedAt) }));
 }
 

@@ -134,7 +134,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     quiet: values.quiet === true || values.json === true,
     stack: values.stack === true,
     beforeStop: async (crawl) => {
-      refused = await findRefusedSeeds(crawl.linkbase, job.seeds);
+      refused = await findRefusedSeeds(crawl.linkbase, job);
     },
   });
   const summaryFile = join(outDir, 'crawl-summary.json');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LinkBaseStats } from '@crawler/core';
+import { cdxjCaptureKind, type LinkBaseStats } from '@crawler/core';
 import type { CrawlSummary } from '../crawl-summary.js';
 import { indexedCaptures } from '@crawler/embedded';
 import { formatCount } from './format.js';
@@ -28,7 +28,7 @@ export function readEmbeddedStatus(out: string, stats: LinkBaseStats, at: number
     at,
     out,
     linkbase: { known: stats.total, due: stats.due, leased: stats.leased, byStatus: stats.byStatus },
-    storedVersions: indexedCaptures(join(out, 'warc')).filter((capture) => capture.mime !== 'warc/revisit').length,
+    storedVersions: indexedCaptures(join(out, 'warc')).filter((capture) => cdxjCaptureKind(capture) === 'page').length,
     lastRun: existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as CrawlSummary) : null,
     warnings: countWarnings(join(out, 'crawl.log')),
   };

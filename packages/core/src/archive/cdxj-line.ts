@@ -1,3 +1,5 @@
+import { isRedirectStatus } from '../redirect-capture.js';
+
 /**
  * One line of a CDXJ index as pywb and WACZ read it: `<surt key> <14-digit timestamp> <JSON>`, the
  * JSON holding at least the record's url, mime, status, digest (SHA-1 payload digest in base32,
@@ -40,6 +42,15 @@ export function parseCdxjLine(text: string): CdxjLine {
     timestamp: text.slice(first + 1, second),
     fields: JSON.parse(text.slice(second + 1)) as CdxjFields,
   };
+}
+
+/**
+ * What a line of the crawler's indexes points at: a revisit (pywb's `warc/revisit`), a redirect the
+ * crawler followed (a response with a 3xx status: no page), or a page.
+ */
+export function cdxjCaptureKind(fields: Pick<CdxjFields, 'mime' | 'status'>): 'page' | 'revisit' | 'redirect' {
+  if (fields.mime === 'warc/revisit') return 'revisit';
+  return isRedirectStatus(Number(fields.status)) ? 'redirect' : 'page';
 }
 
 /** The digest as CDXJ keeps it: the base32 of `sha1:BASE32`. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredPage } from '../messages.js';
 import { Schemas } from '../messages.js';
-import type { PageStore, Revisit } from '../ports/page-store.js';
+import type { PageStore, RedirectCapture, Revisit } from '../ports/page-store.js';
 import { surtKey } from '../url/surt.js';
 import { urlId } from '../url/url-id.js';
 import { sampleMessages } from './sample-messages.js';
@@ -47,6 +47,22 @@ function revisit(url: string, fetchedAt: number, refersTo: { url: string; date: 
     payloadDigest: 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ',
     refersToUrl: refersTo.url,
     refersToDate: refersTo.date,
+  };
+}
+
+function redirect(url: string, fetchedAt: number, location: string): RedirectCapture {
+  const body = Buffer.from(`<html><body>Moved to ${location}</body></html>`);
+  return {
+    url,
+    surt: surtKey(url),
+    jobId: 'contract',
+    fetchedAt,
+    httpStatus: 301,
+    headers: { location, 'content-type': 'text/html', 'content-length': String(body.length) },
+    requestHeaders: { 'user-agent': 'contract-test' },
+    location,
+    body,
+    truncated: false,
   };
 }
 
@@ -136,15 +152,35 @@ export function describePageStoreContract(adapter: string, create: () => Promise
       expect(await store.getRevisits(original)).toEqual([]);
     });
 
-    it('keeps pages and revisits across a restart', async () => {
+    it('keeps redirects apart from pages and revisits, body and headers as served, a redelivered one once', async () => {
+      const u = url();
+      const target = url();
+      await store.put([page(target, 1000, 'target')]);
+      await store.putRedirects([redirect(u, 1000, target)]);
+      await store.putRedirects([redirect(u, 4000, target), redirect(u, 1000, target)]);
+      expect(await store.get(u)).toEqual([]);
+      expect(await store.getRevisits(u)).toEqual([]);
+      expect(await store.getRedirects(target)).toEqual([]);
+      expect((await store.get(target)).map((version) => version.text)).toEqual(['target']);
+      expect(await store.getRedirects(u, { versions: 10 })).toEqual([
+        redirect(u, 4000, target),
+        redirect(u, 1000, target),
+      ]);
+      expect((await store.getRedirects(u)).map((entry) => entry.fetchedAt)).toEqual([4000]);
+    });
+
+    it('keeps pages, revisits and redirects across a restart', async () => {
       const u = url();
       const copy = url();
+      const moved = url();
       await store.put([page(u, 9000, 'durable')]);
       await store.putRevisits([revisit(copy, 9500, { url: u, date: 9000 })]);
+      await store.putRedirects([redirect(moved, 9600, u)]);
       await store.flush();
       store = await harness.reopen();
       expect((await store.get(u))[0]?.text).toBe('durable');
       expect(await store.getRevisits(copy)).toEqual([revisit(copy, 9500, { url: u, date: 9000 })]);
+      expect(await store.getRedirects(moved)).toEqual([redirect(moved, 9600, u)]);
     });
   });
 }

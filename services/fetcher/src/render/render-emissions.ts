@@ -2,7 +2,7 @@ import {
   canonicalUrl,
   Schemas,
   Topics,
-  urlId,
+  linkRecordId,
   type Emission,
   type FrontierRequest,
   type Outlinks,
@@ -14,7 +14,7 @@ import type { PlainPage, RenderOutcome } from './renderer.js';
 export function plainPageOf(request: FrontierRequest, page: PageOutcome): PlainPage {
   return {
     url: page.finalUrl,
-    urlId: page.finalUrl === request.url ? request.urlId : urlId(page.finalUrl),
+    urlId: page.finalUrl === request.url ? request.urlId : linkRecordId(request.jobId, page.finalUrl),
     status: page.httpStatus,
     headers: page.headers,
     contentType: page.contentType,
@@ -58,6 +58,7 @@ function scriptRedirect(page: PageOutcome, rendered: Extract<RenderOutcome, { ki
     retriable: false,
     redirectTo: rendered.redirectTo,
     hops: page.hops,
+    redirects: page.redirects,
     durationMs: page.durationMs,
     headers: page.headers,
   };
@@ -76,7 +77,7 @@ export function scriptFetchesEmission(
   const value: Outlinks = {
     kind: 'xhr',
     sourceUrl,
-    sourceUrlId: urlId(sourceUrl),
+    sourceUrlId: linkRecordId(request.jobId, sourceUrl),
     jobId: request.jobId,
     traceId: request.traceId,
     depth: request.depth + 1,

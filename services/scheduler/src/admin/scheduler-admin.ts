@@ -3,7 +3,7 @@ import {
   ConfigError,
   jobCanonicalizeOptions,
   parseCrawlJob,
-  urlId,
+  linkRecordId,
   type CrawlJob,
   type LinkBase,
   type LinkBaseStats,
@@ -133,11 +133,11 @@ export class SchedulerAdmin {
     return { pausedQueues: control.pausedQueues };
   }
 
-  /** The record of one URL, canonicalized as the default job does. */
+  /** The default job's record of one URL, canonicalized as that job does. */
   async record(url: string): Promise<LinkRecord> {
     const canonical = canonicalUrl(url, undefined, jobCanonicalizeOptions(this.deps.jobs.defaultJob));
     if (!canonical) throw new AdminRequestError(ErrorCode.ADMIN_BAD_REQUEST, `not an http(s) URL: ${url}`);
-    const id = urlId(canonical);
+    const id = linkRecordId(this.deps.jobs.defaultJob.id, canonical);
     const record = (await this.deps.linkbase.getMany([id])).get(id);
     if (!record) throw new AdminRequestError(ErrorCode.ADMIN_NOT_FOUND, `the link base does not know ${canonical}`);
     return record;

@@ -1,4 +1,4 @@
-import { parseCrawlJob, urlId } from '@crawler/core';
+import { linkRecordId, parseCrawlJob } from '@crawler/core';
 import { describe, expect, it } from 'vitest';
 import { givenUrlRecord, jobStartRecords } from './job-seeds.js';
 
@@ -27,7 +27,7 @@ describe('job start records', () => {
           record.trafficClass === 'discovery',
       ),
     ).toBe(true);
-    expect(records[0]!.id).toBe(urlId('http://news.test/'));
+    expect(records[0]!.id).toBe(linkRecordId('news', 'http://news.test/'));
     expect(records[0]!.priority).toBeGreaterThan(records[3]!.priority);
   });
 

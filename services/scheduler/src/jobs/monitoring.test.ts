@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCrawlJob, silentLogger, urlId } from '@crawler/core';
+import { linkRecordId, parseCrawlJob, silentLogger } from '@crawler/core';
 import { makeLinkRecord } from '@crawler/core/testing';
 import { FileLinkBase } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
@@ -41,12 +41,15 @@ describe('monitoring schedules', () => {
     ]);
     const now = 50 * HOUR + 10;
     expect(await schedules.run(now)).toBe(2);
-    const records = await linkbase.getMany([urlId('http://a.test/'), urlId('http://b.test/feed')]);
+    const records = await linkbase.getMany([
+      linkRecordId('watch', 'http://a.test/'),
+      linkRecordId('watch', 'http://b.test/feed'),
+    ]);
     expect([...records.values()].map((record) => [record.nextFetchAt, record.trafficClass])).toEqual([
       [now, 'freshness'],
       [now, 'freshness'],
     ]);
-    await linkbase.update([urlId('http://a.test/')], (record) => ({
+    await linkbase.update([linkRecordId('watch', 'http://a.test/')], (record) => ({
       ...record,
       nextFetchAt: 100 * HOUR,
       lastSeenAt: 1,
