@@ -6,6 +6,7 @@ import { BulkItemsError } from './elasticsearch-errors.js';
 import { createElasticsearchLinkBase } from './elasticsearch-linkbase.js';
 import { LINK_PROPERTIES, MAX_PER_QUEUE } from './link-index-template.js';
 import { TEST_URL, dropTestIndex, quiet, testConfig } from './testing/test-index.js';
+import { queueIndexName } from './queue-index.js';
 
 describe('link base index', () => {
   const config = testConfig({ shards: 2 });
@@ -99,9 +100,18 @@ describe('link base index', () => {
     const { partition: _dropped, ...legacy } = record;
     await client.index({ index: config.index, id: record.id, document: legacy, refresh: true });
     expect((await linkbase.getMany([record.id])).get(record.id)).toEqual(record);
-    const due = await linkbase.findDue({ now: 2, limit: 10_000, perQueueLimit: 10 });
-    expect(due.find((found) => found.id === record.id)).toEqual(record);
-    expect((await linkbase.lease([record.id], 1000, 2)).map((leased) => leased.partition)).toEqual([record.partition]);
+    // Such a link base predates the queue index too: opening it again builds that from its URLs.
+    await client.indices.delete({ index: queueIndexName(config.index) });
+    const upgraded = await createElasticsearchLinkBase(config, quiet);
+    try {
+      const due = await upgraded.findDue({ now: 2, limit: 10_000, perQueueLimit: 10 });
+      expect(due.find((found) => found.id === record.id)).toEqual(record);
+      expect((await upgraded.lease([record.id], 1000, 2)).map((leased) => leased.partition)).toEqual([
+        record.partition,
+      ]);
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it('fails with a non-retriable error naming the index when the existing index has other types', async () => {

@@ -79,6 +79,8 @@ export async function backfillQueues(
 ): Promise<number> {
   let after: BackfillKey | undefined;
   let written = 0;
+  // URLs written just before this open count too.
+  await client.indices.refresh({ index });
   for (;;) {
     const response = await client.search<unknown, BackfillAggregations>({
       index,
