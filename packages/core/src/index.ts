@@ -17,6 +17,7 @@ export * from './crawl-job.js';
 export * from './job-scope.js';
 export * from './link-record.js';
 export * from './link-partition.js';
+export * from './murmur-finalizer.js';
 export * from './next-fetch.js';
 export * from './service/index.js';
 export * from './tracing/index.js';

@@ -1,3 +1,4 @@
+import { fmix32 } from '../murmur-finalizer.js';
 import type { SeenEntry } from '../ports/fingerprints.js';
 
 /**
@@ -127,14 +128,4 @@ function hash64(text: string, seed = 0): [number, number] {
     b = Math.imul(b ^ code, 0x5bd1e995);
   }
   return [fmix32(a), fmix32(b)];
-}
-
-function fmix32(value: number): number {
-  let h = value;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

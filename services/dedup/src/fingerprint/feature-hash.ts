@@ -1,3 +1,5 @@
+import { fmix32 } from '@crawler/core';
+
 /**
  * MurmurHash3 (x86, 32-bit) over a string's UTF-16 code units, two units per block. SimHash needs
  * every output bit to be an independent coin per feature; murmur's finalizer gives that, FNV's low
@@ -25,17 +27,6 @@ export function murmur32(text: string, seed: number): number {
   }
   h ^= length * 2;
   return fmix32(h);
-}
-
-/** Murmur's finalizer: every input bit flips each output bit with probability one half. */
-export function fmix32(value: number): number {
-  let h = value;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** An order-sensitive hash of two hashes (a word pair from its words' hashes). */

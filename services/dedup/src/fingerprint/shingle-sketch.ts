@@ -1,4 +1,5 @@
-import { combineHashes, fmix32, hex32 } from './feature-hash.js';
+import { fmix32 } from '@crawler/core';
+import { combineHashes, hex32 } from './feature-hash.js';
 
 /** Content words per shingle: four content words are six to eight words of running text. */
 export const SHINGLE_WORDS = 4;
