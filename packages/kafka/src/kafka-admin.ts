@@ -34,7 +34,9 @@ export class KafkaTopicAdmin {
         // Resolves false when another process created them first, which is what we want too.
         await this.admin.createTopics({
           timeout: CREATE_TIMEOUT_MS,
-          waitForLeaders: true,
+          // kafkajs's own leader wait gives up on "does not host this topic-partition" (a new topic's
+          // metadata not yet everywhere, seen with two test files at once); awaitLeaders retries it.
+          waitForLeaders: false,
           topics: missing.map((topic) => ({
             topic: topic.name,
             numPartitions: topic.partitions,
