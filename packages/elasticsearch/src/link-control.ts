@@ -83,7 +83,10 @@ export class LinkControlStore {
         (error as { meta?: { statusCode?: number } }).meta?.statusCode === 404
       )
         return null;
-      throw error;
+      // Another scheduler has just created the index and its shard is not started yet.
+      if (responseCause(error).type !== 'no_shard_available_action_exception') throw error;
+      await this.client.cluster.health({ index: this.index, wait_for_status: 'yellow', timeout: '30s' });
+      return await this.client.get<T>({ index: this.index, id });
     }
   }
 
