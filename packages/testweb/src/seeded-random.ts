@@ -1,4 +1,5 @@
 // Everything the web serves is derived from these functions, so one seed reproduces it byte for byte.
+import { fmix32 } from '@crawler/core';
 
 /** A 32-bit FNV-1a hash of a string; stable across platforms and Node versions. */
 function hashString(text: string): number {
@@ -7,7 +8,8 @@ function hashString(text: string): number {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return finalize(hash);
+  // FNV-1a alone mixes the last characters poorly; Murmur's finalizer spreads them over all bits.
+  return fmix32(hash);
 }
 
 /** A number in [0, 1) fixed by the seed and the key parts. */
@@ -39,15 +41,4 @@ export function createRandom(seed: number, ...parts: (string | number)[]): Rando
     return items[int(items.length)] as T;
   };
   return { next, int, pick };
-}
-
-// FNV-1a alone mixes the last characters poorly; this avalanche step spreads them over all bits.
-function finalize(hash: number): number {
-  let h = hash >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
