@@ -63,17 +63,30 @@ describe('WorkerPool', () => {
     expect(workers.crashes).toBe(0);
   });
 
-  it('fails only the tasks of a thread that dies, as retriable, and a fresh thread takes its place', async () => {
-    const workers = pool(2);
-    const slow = workers.run({ op: 'echo', value: 1, ms: 200 }) as Promise<Echo>;
-    const dying = workers.run({ op: 'exit' });
-    const failed = await dying.catch((error: unknown) => error);
+  it('fails only the task a dying thread held, as retriable, not those waiting behind it, and a fresh thread takes its place', async () => {
+    const workers = pool(1);
+    const [before, dying, after] = [
+      workers.run({ op: 'echo', value: 1 }),
+      workers.run({ op: 'exit' }),
+      workers.run({ op: 'echo', value: 2 }),
+    ].map((task) => task.catch((error: unknown) => error));
+    const failed = await dying;
     expect(failed).toBeInstanceOf(WorkerCrashedError);
     expect(failed).toMatchObject({ code: ErrorCode.WORKER_CRASHED, retriable: true, reason: 'exit code 3' });
+    expect((failed as Error).message).toBe('worker test-0 stopped: exit code 3');
+    const [first, second] = (await Promise.all([before, after])) as Echo[];
+    expect([first!.value, second!.value]).toEqual([1, 2]);
+    expect(second!.threadId).not.toBe(first!.threadId);
     expect(workers.crashes).toBe(1);
     expect(workers.threads).toBe(1);
-    const first = await slow;
-    expect(first.value).toBe(1);
+  });
+
+  it('keeps serving on the other threads while one dies', async () => {
+    const workers = pool(2);
+    const slow = workers.run({ op: 'echo', value: 1, ms: 200 }) as Promise<Echo>;
+    await expect(workers.run({ op: 'exit' })).rejects.toBeInstanceOf(WorkerCrashedError);
+    expect(workers.threads).toBe(1);
+    expect((await slow).value).toBe(1);
     const after = (await Promise.all(
       [2, 3, 4, 5].map((value) => workers.run({ op: 'echo', value, ms: 20 })),
     )) as Echo[];
@@ -92,19 +105,20 @@ describe('WorkerPool', () => {
     expect(made.every((byte) => byte === 7)).toBe(true);
   });
 
-  it('on close lets open tasks finish within the drain time, then refuses new ones', async () => {
+  it('on close lets open and waiting tasks finish within the drain time, then refuses new ones', async () => {
     const workers = pool(2);
-    const open = [workers.run({ op: 'echo', value: 1, ms: 50 }), workers.run({ op: 'echo', value: 2, ms: 80 })];
+    const open = [1, 2, 3].map((value) => workers.run({ op: 'echo', value, ms: 50 }));
     await workers.close(10_000);
-    expect(((await Promise.all(open)) as Echo[]).map((result) => result.value)).toEqual([1, 2]);
+    expect(((await Promise.all(open)) as Echo[]).map((result) => result.value)).toEqual([1, 2, 3]);
     await expect(workers.run({ op: 'echo', value: 3 })).rejects.toBeInstanceOf(WorkerPoolClosedError);
   });
 
-  it('on close without a drain time fails what is open as retriable', async () => {
+  it('on close without a drain time fails what is open or waiting as retriable', async () => {
     const workers = pool(1);
-    const open = workers.run({ op: 'echo', value: 1, ms: 5_000 }).catch((error: unknown) => error);
+    const open = [1, 2].map((value) => workers.run({ op: 'echo', value, ms: 5_000 }).catch((error: unknown) => error));
     await workers.close();
-    expect(await open).toMatchObject({ code: ErrorCode.WORKER_POOL_CLOSED, retriable: true });
+    for (const task of await Promise.all(open))
+      expect(task).toMatchObject({ code: ErrorCode.WORKER_POOL_CLOSED, retriable: true });
     expect(workers.threads).toBe(0);
   });
 
