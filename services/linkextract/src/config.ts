@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ExtractLimits } from './extract-html.js';
 
 const MAX_WORKERS = 64;
+const WORKERS_EXPECTED = `"auto" or a whole number of threads from 0 to ${MAX_WORKERS}`;
 /** Each thread holds its own heap (about 10 MB idle): past a few, more cores pay less than their memory costs. */
 const AUTO_WORKERS_MAX = 4;
 
@@ -17,9 +18,17 @@ export const linkextractSettings = {
   workers: setting(
     'LINKEXTRACT_WORKERS',
     z
-      .union([z.literal('auto'), z.coerce.number().int().min(0).max(MAX_WORKERS)], {
-        error: `"auto" or a whole number of threads from 0 to ${MAX_WORKERS}`,
-      })
+      .union(
+        [
+          z.literal('auto'),
+          z.coerce
+            .number({ error: WORKERS_EXPECTED })
+            .int({ error: WORKERS_EXPECTED })
+            .min(0, { error: WORKERS_EXPECTED })
+            .max(MAX_WORKERS, { error: WORKERS_EXPECTED }),
+        ],
+        { error: WORKERS_EXPECTED },
+      )
       .default('auto'),
     `Worker threads that parse pages, so extraction uses more than one core; 0 parses on the main thread. "auto": one per core but the one the main thread uses, at most ${AUTO_WORKERS_MAX}.`,
   ),

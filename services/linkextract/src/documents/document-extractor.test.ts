@@ -1,19 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { startTestWeb, type TestWeb } from '@crawler/testweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractLimitsOf, loadLinkextractConfig } from '../config.js';
 import { createDocumentExtractor, type DocumentExtractor, type EncodedDocumentInput } from './document-extractor.js';
 import type { DocumentOptions } from './extract-document.js';
 
 const options: DocumentOptions = {
-  limits: {
-    maxLinks: 5000,
-    maxAnchorChars: 200,
-    maxTextChars: 1_000_000,
-    maxElements: 200_000,
-    maxNesting: 256,
-    maxParseMs: 5000,
-    maxMarkdownChars: 2_000_000,
-  },
+  limits: extractLimitsOf(loadLinkextractConfig({ env: {} })),
   extract: { textLinks: true, feedLinks: true, robotsAgent: 'crawler' },
   maxInputBytes: 8 << 20,
 };
