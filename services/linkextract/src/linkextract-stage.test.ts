@@ -318,7 +318,8 @@ describe('link extraction on a parsing thread that dies', () => {
           return { key: 'a.test', value: codec.encode(Schemas.FetchResult, fetched(page, { url, finalUrl: url })) };
         }),
       );
-      await waitFor(() => parsed.length === 2 && statuses.length === 1, 10_000, 20, 'two pages and one status');
+      // Each attempt starts a thread that loads the build: seconds on a busy machine.
+      await waitFor(() => parsed.length === 2 && statuses.length === 1, 45_000, 20, 'two pages and one status');
       expect(parsed.map((page) => page.title).sort()).toEqual(['/one', '/two']);
       expect(parsed.every((page) => page.links.length === 1)).toBe(true);
       expect(statuses[0]).toMatchObject({
@@ -339,5 +340,5 @@ describe('link extraction on a parsing thread that dies', () => {
       await tap.stop();
       await bus.close();
     }
-  });
+  }, 60_000);
 });
