@@ -25,3 +25,4 @@ export * from './metrics/index.js';
 export * from './compression/gzip-bytes.js';
 export * from './files/replace-file.js';
 export * from './archive/index.js';
+export * from './workers/index.js';
