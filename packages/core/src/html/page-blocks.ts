@@ -1,17 +1,7 @@
-import { Parser } from 'htmlparser2';
-import { murmur32 } from '../fingerprint/feature-hash.js';
-
-/**
- * One run of text between block boundaries, as link extraction renders main text (one line per
- * run), with the element path it sits in. `path` hashes the chain of tags with their id and
- * classes (digits masked: "post-1234" and "post-99" are one place); `masked` hashes the text with
- * digit runs masked and case folded, so "Updated 10:42" and "Updated 11:07" read as one text.
- */
-export interface PageBlock {
-  path: number;
-  masked: number;
-  text: string;
-}
+import type { PageBlock, PageBlocks } from '../messages.js';
+import { murmur32 } from '../murmur32.js';
+import type { HtmlCollector } from './html-collector.js';
+import { runHtmlPass } from './html-pass.js';
 
 /** Same block elements as link extraction's content tree, so blocks line up with main-text lines. */
 const BLOCK_TAGS = new Set([
@@ -99,24 +89,19 @@ const VOID_TAGS = new Set([
 const MAX_PATH_DEPTH = 64;
 const MAX_CLASSES = 4;
 const DIGITS = /\d+/g;
+/** Blocks kept per page; a longer page adds nothing to its site's template. Its text is still counted. */
+const MAX_BLOCKS = 2000;
 
-export interface BlockLimits {
-  maxBlocks: number;
-  /** Characters of HTML read; the rest of a huge page adds nothing to its template. */
-  maxChars: number;
+/** Collects a page's blocks in a parsing pass; `result()` ends the last block, so it is called once, after the pass. */
+export interface BlockCollector extends HtmlCollector {
+  result(): PageBlocks;
 }
 
-export const defaultBlockLimits: BlockLimits = { maxBlocks: 2000, maxChars: 2_000_000 };
-
-export function extractBlocks(html: string, limits: BlockLimits = defaultBlockLimits): PageBlock[] {
-  return readBlocks(html, limits).blocks;
-}
-
-/** The blocks, and how many characters of visible text the page has, the blocks past the limit included. */
-export function readBlocks(
-  html: string,
-  limits: BlockLimits = defaultBlockLimits,
-): { blocks: PageBlock[]; textChars: number } {
+/**
+ * Cuts the page into blocks for dedup's site templates, as one collector of link extraction's
+ * single pass: the page is parsed once, and the blocks travel to dedup on crawl.parsed.
+ */
+export function createBlockCollector(maxBlocks = MAX_BLOCKS): BlockCollector {
   const blocks: PageBlock[] = [];
   let textChars = 0;
   // Hash of the path so far, one per open element: each is the element's signature hashed with
@@ -130,43 +115,50 @@ export function readBlocks(
     const collapsed = collapse(text);
     text = '';
     textChars += collapsed.length;
-    if (collapsed === '' || blocks.length >= limits.maxBlocks) return;
+    if (collapsed === '' || blocks.length >= maxBlocks) return;
     blocks.push({ path: pathHashes.at(-1)!, masked: murmur32(maskText(collapsed), 0), text: collapsed });
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (skipped > 0 || SKIPPED_TAGS.has(name)) {
-          if (!VOID_TAGS.has(name)) skipped++;
-          return;
-        }
-        if (BLOCK_TAGS.has(name)) flush();
-        if (VOID_TAGS.has(name)) return;
-        const raw = `${name} ${attributes.id ?? ''} ${attributes.class ?? ''}`;
-        let sig = signatures.get(raw);
-        if (sig === undefined) signatures.set(raw, (sig = signature(name, attributes)));
-        pathHashes.push(pathHashes.length <= MAX_PATH_DEPTH ? murmur32(sig, pathHashes.at(-1)!) : pathHashes.at(-1)!);
-      },
-      ontext(data) {
-        if (skipped === 0) text += data;
-      },
-      onclosetag(name) {
-        if (VOID_TAGS.has(name)) return;
-        if (skipped > 0) {
-          skipped--;
-          return;
-        }
-        if (BLOCK_TAGS.has(name)) flush();
-        if (pathHashes.length > 1) pathHashes.pop();
-      },
+  return {
+    open(name, attributes) {
+      if (skipped > 0 || SKIPPED_TAGS.has(name)) {
+        if (!VOID_TAGS.has(name)) skipped++;
+        return;
+      }
+      if (BLOCK_TAGS.has(name)) flush();
+      if (VOID_TAGS.has(name)) return;
+      const raw = `${name} ${attributes.id ?? ''} ${attributes.class ?? ''}`;
+      let sig = signatures.get(raw);
+      if (sig === undefined) signatures.set(raw, (sig = signature(name, attributes)));
+      pathHashes.push(pathHashes.length <= MAX_PATH_DEPTH ? murmur32(sig, pathHashes.at(-1)!) : pathHashes.at(-1)!);
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html.length > limits.maxChars ? html.slice(0, limits.maxChars) : html);
-  parser.end();
-  flush();
-  return { blocks, textChars };
+    text(data) {
+      if (skipped === 0) text += data;
+    },
+    close(name) {
+      if (VOID_TAGS.has(name)) return;
+      if (skipped > 0) {
+        skipped--;
+        return;
+      }
+      if (BLOCK_TAGS.has(name)) flush();
+      if (pathHashes.length > 1) pathHashes.pop();
+    },
+    result() {
+      flush();
+      return { blocks, textChars };
+    },
+  };
+}
+
+/**
+ * The blocks of a page that did not come with them: a stored page read back, or a crawl.parsed
+ * message written before ParsedPage v5. The same pass and collector as link extraction's.
+ */
+export function readBlocks(html: string): PageBlocks {
+  const collector = createBlockCollector();
+  runHtmlPass(html, [collector]);
+  return collector.result();
 }
 
 function signature(tag: string, attributes: Record<string, string>): string {
