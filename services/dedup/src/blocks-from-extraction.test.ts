@@ -1,6 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { parseCrawlJob, Schemas, type FetchResult, type ParsedPage, type StageContext } from '@crawler/core';
+import {
+  Codec,
+  parseCrawlJob,
+  schemasDir,
+  Schemas,
+  type FetchResult,
+  type ParsedPage,
+  type StageContext,
+} from '@crawler/core';
+import { readBlocks } from '@crawler/core/html';
 import { sampleMessages } from '@crawler/core/testing';
 import { createLinkextractStage, extractLimitsOf, loadLinkextractConfig } from '@crawler/linkextract';
 import { startTestWeb } from '@crawler/testweb';
@@ -9,7 +19,8 @@ import { analyzePage } from './analyze-page.js';
 
 // Link extraction's single pass hands dedup the page's blocks on crawl.parsed (ParsedPage v5);
 // older messages and stored pages have none, and dedup reads them from the body. Both must give
-// the same blocks, or a site's template would depend on the path a page took.
+// the same blocks, or a site's template would depend on the path a page took. Hundreds of whole
+// pages go through link extraction here: seconds alone, more on a loaded machine.
 
 const fixtures = new URL('../../../fixtures/', import.meta.url);
 const stage = createLinkextractStage({
@@ -58,7 +69,7 @@ describe('the blocks on crawl.parsed are the ones dedup reads from the body', ()
     ) as { url: string; html: string }[];
     expect(pages.length).toBeGreaterThan(50);
     await expectSameBlocks(pages.map((page) => ({ url: page.url, body: Buffer.from(page.html), charset: 'utf-8' })));
-  });
+  }, 120_000);
 
   it('on the article extraction benchmark pages (news sites, many encodings)', async () => {
     const dir = new URL('article-extraction-benchmark/html/', fixtures);
@@ -71,6 +82,16 @@ describe('the blocks on crawl.parsed are the ones dedup reads from the body', ()
         charset: null,
       })),
     );
+  }, 120_000);
+
+  it('a message written before ParsedPage v5 decodes without blocks, and dedup reads them from its body', () => {
+    const old = new Codec().decode<ParsedPage>(
+      readFileSync(join(schemasDir(), 'samples', 'crawler.ParsedPage.v4.bin')),
+    );
+    expect(old.pageBlocks).toBeNull();
+    const blocks = readBlocks(old.body.toString('utf8'));
+    expect(blocks.blocks.length).toBeGreaterThan(0);
+    expect(analyzePage(old, null, 'md5').blocks).toEqual(blocks.blocks);
   });
 
   it('on the test web, legacy charsets included', async () => {
@@ -91,5 +112,5 @@ describe('the blocks on crawl.parsed are the ones dedup reads from the body', ()
     } finally {
       await web.close();
     }
-  });
+  }, 120_000);
 });

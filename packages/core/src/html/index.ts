@@ -2,3 +2,4 @@
 export * from './html-collector.js';
 export * from './html-pass.js';
 export * from './page-blocks.js';
+export * from './text-tags.js';
