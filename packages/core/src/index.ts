@@ -18,6 +18,7 @@ export * from './job-scope.js';
 export * from './link-record.js';
 export * from './link-partition.js';
 export * from './murmur-finalizer.js';
+export * from './murmur32.js';
 export * from './next-fetch.js';
 export * from './service/index.js';
 export * from './tracing/index.js';

@@ -1,4 +1,4 @@
-import type { CrawlJob, DropReason, Link } from '@crawler/core';
+import type { CrawlJob, DropReason, Link, PageBlocks } from '@crawler/core';
 import { canonicalize, jobCanonicalizeOptions } from '@crawler/core';
 import { createDocumentExtractor, type DocumentExtractor } from './documents/document-extractor.js';
 import type { DocumentKind } from './documents/document-kind.js';
@@ -50,6 +50,8 @@ export interface ParsedContent {
   textMethod: string;
   /** The main content as Markdown; null when the document is not HTML. */
   markdown: string | null;
+  /** The HTML page's blocks, for dedup; null when the document is not HTML. */
+  pageBlocks: PageBlocks | null;
   links: Link[];
   noindex: boolean;
   nofollow: boolean;
@@ -152,6 +154,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
       text,
       textMethod: extraction.textMethod,
       markdown,
+      pageBlocks: extraction.pageBlocks,
       links,
       noindex,
       nofollow,
