@@ -5,6 +5,7 @@ import {
   BatchingProducer,
   catalogGroups,
   Codec,
+  loadCatalog,
   loadRuntimeConfig,
   type CrawlJob,
   type Logger,
@@ -56,6 +57,14 @@ function embeddedRuntime(outDir: string): Partial<RuntimeConfig> {
   };
 }
 
+/** Catalog topics no stage of the loop reads: what the crawl hands to people and data teams. */
+function unreadTopics(): string[] {
+  const read = new Set(catalogGroups().flatMap((group) => group.topics));
+  return loadCatalog()
+    .topics.map((topic) => topic.name)
+    .filter((name) => !read.has(name));
+}
+
 /**
  * The whole loop in one process: the same four services and topics as a distributed deployment,
  * on embedded adapters (an in-process bus, a link base and WARC files in outDir) or, with
@@ -75,9 +84,14 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   // crawl.links is kept on disk: outlinks the scheduler had not taken in when the process died would
   // be lost for good, as their page is not fetched again. Everything else a crash loses in flight
   // is recovered by fetching the URLs that were leased again.
+  // The topics for people (crawl.pages, crawl.review, crawl.dlq) have no reader in this process and no
+  // other process can reach its bus: what they kept (up to 8 MB of pages per partition) was dead weight.
   const embeddedBus =
     runtime.bus === 'embedded'
-      ? new InProcessBus({ durable: { dir: join(outDir, 'bus'), topics: [Topics.links] } })
+      ? new InProcessBus({
+          durable: { dir: join(outDir, 'bus'), topics: [Topics.links] },
+          retentionBytesByTopic: Object.fromEntries(unreadTopics().map((topic) => [topic, 0])),
+        })
       : undefined;
   const portOptions = { env, embeddedBus };
   const watched = <T extends object>(port: T, where: string): T =>
