@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBus, createFingerprintStore, createLinkBase, createPageStore } from '@crawler/adapters';
 import {
+  applyHeapGrowth,
   BatchingProducer,
   catalogGroups,
   Codec,
@@ -75,6 +76,9 @@ export async function startOneProcessCrawl(options: OneProcessCrawlOptions) {
   const env = options.env ?? process.env;
   mkdirSync(outDir, { recursive: true });
   const runtime = loadRuntimeConfig({ env, overrides: options.stack ? {} : embeddedRuntime(outDir) });
+  // The whole loop's pages pass through this one heap: on the real-web bed V8's own schedule ran it at
+  // 190 MB for a 60 MB live set (peak RSS 422 MB; 271 MB at 50 %, for about a tenth more CPU).
+  applyHeapGrowth(runtime.heapGrowingPercent);
   const configs = {
     fetcher: loadFetcherConfig({ env, overrides: options.overrides?.fetcher }),
     linkextract: loadLinkextractConfig({ env, overrides: options.overrides?.linkextract }),
