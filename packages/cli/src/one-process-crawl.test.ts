@@ -57,6 +57,10 @@ describe('embedded crawl of the test web', () => {
       expect(report.trapPagesFetched).toBeLessThanOrEqual(truth.trapBudget);
       expect(report.otherUrlsFetched).toEqual([]);
       expect(report.pass).toBe(true);
+      // Nothing in this process reads the pages topic: it holds none of the pages it carried.
+      const pagesTopic = await crawl.bus.lag('nobody', [Topics.pages]);
+      expect(pagesTopic.reduce((sum, lag) => sum + lag.end, 0)).toBeGreaterThan(0);
+      expect(pagesTopic.reduce((sum, lag) => sum + lag.lag, 0)).toBe(0);
 
       expect(report.outcomes.wrong).toEqual([]);
       expect(report.outcomes.checked).toBeGreaterThan(20);

@@ -52,6 +52,23 @@ describe('InProcessBus retention', () => {
     await bus.close();
   });
 
+  it('caps the named topics nobody reads with their own retention', async () => {
+    const bus = new InProcessBus({ retentionBytesPerPartition: 1000, retentionBytesByTopic: { pages: 0 } });
+    await bus.createTopics([
+      { name: 'pages', partitions: 1, retentionMs: 1, maxMessageBytes: 1000 },
+      { name: 'review', partitions: 1, retentionMs: 1, maxMessageBytes: 1000 },
+    ]);
+    for (let i = 0; i < 50; i++) {
+      await bus.producer().send('pages', [{ key: 'k', value: Buffer.alloc(100) }]);
+      await bus.producer().send('review', [{ key: 'k', value: Buffer.alloc(100) }]);
+    }
+    // Lag of a group that never read: what the topic still holds.
+    const held = async (topic: string) => (await bus.lag('nobody', [topic]))[0]!;
+    expect(await held('pages')).toMatchObject({ end: 50, lag: 0 });
+    expect((await held('review')).lag).toBeGreaterThan(0);
+    await bus.close();
+  });
+
   it('refuses unknown topics with a named error', async () => {
     const bus = new InProcessBus();
     await expect(bus.producer().send('nope', [{ key: null, value: Buffer.alloc(1) }])).rejects.toMatchObject({

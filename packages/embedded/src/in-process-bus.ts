@@ -63,6 +63,8 @@ interface TopicState {
 export interface InProcessBusOptions {
   /** Bytes kept per partition of a topic no group reads (Kafka's retention.bytes); read topics keep what is unconsumed. */
   retentionBytesPerPartition?: number;
+  /** The same cap for the named topics, in place of `retentionBytesPerPartition` (0 keeps nothing). */
+  retentionBytesByTopic?: Readonly<Record<string, number>>;
   /**
    * Topics kept in a folder, with their groups' committed offsets, so a restarted bus delivers what
    * was not consumed (topic-journal.ts); `topics` names them (every topic when omitted), the others
@@ -80,13 +82,15 @@ export interface InProcessBusOptions {
 export class InProcessBus implements Bus {
   private readonly topics = new Map<string, TopicState>();
   private readonly groups = new Map<string, Group>();
-  private readonly retentionBytes: number;
+  private readonly retentionBytes: (topic: string) => number;
   private readonly journal: TopicJournal | null;
   private readonly isDurable: (topic: string) => boolean;
   private closed = false;
 
   constructor(options: InProcessBusOptions = {}) {
-    this.retentionBytes = options.retentionBytesPerPartition ?? 8 * 1024 * 1024;
+    const byTopic = new Map(Object.entries(options.retentionBytesByTopic ?? {}));
+    const perPartition = options.retentionBytesPerPartition ?? 8 * 1024 * 1024;
+    this.retentionBytes = (topic) => byTopic.get(topic) ?? perPartition;
     this.journal = options.durable ? new TopicJournal(options.durable.dir) : null;
     const named = options.durable?.topics ? new Set(options.durable.topics) : null;
     this.isDurable = (topic) => this.journal !== null && (named === null || named.has(topic));
@@ -212,7 +216,8 @@ export class InProcessBus implements Bus {
       if (this.journal && this.isDurable(name)) this.journal.trimmed(name, partition, log.base, () => log.retained());
       return;
     }
-    while (log.bytes > this.retentionBytes && log.base < log.end)
+    const retention = this.retentionBytes(name);
+    while (log.bytes > retention && log.base < log.end)
       log.trimTo(log.base + Math.max(1, Math.floor((log.end - log.base) / 4)));
   }
 }

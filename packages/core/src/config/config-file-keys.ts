@@ -9,6 +9,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
     'topicPrefix',
     'healthPort',
     'healthHost',
+    'heapGrowingPercent',
     'logLevel',
   ],
   tracing: ['endpoint', 'sampleRatio', 'serviceName'],

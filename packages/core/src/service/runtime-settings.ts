@@ -46,6 +46,11 @@ export const runtimeSettings = {
     z.string().min(1).default('0.0.0.0'),
     'Address the health endpoints listen on.',
   ),
+  heapGrowingPercent: setting(
+    'CRAWLER_HEAP_GROWING_PERCENT',
+    z.number().int().min(0).max(300).default(50),
+    'How far the one-process crawl (crawler run, crawler demo) lets its JavaScript heap grow past what survived the last full garbage collection, in percent; lower keeps memory down at some CPU, 0 leaves it to V8 (up to 300).',
+  ),
   logLevel: setting(
     'LOG_LEVEL',
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
