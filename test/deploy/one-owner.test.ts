@@ -104,6 +104,13 @@ describe('one owner per shared concern', () => {
     ]);
   });
 
+  it('a worker thread is started only by core WorkerPool', () => {
+    const starts = find(
+      (node) => ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Worker',
+    );
+    expect(starts.map(fileOf)).toEqual(['packages/core/src/workers/worker-pool.ts']);
+  });
+
   it("an error code is written only in core's registry; code names it as ErrorCode.X", () => {
     const codes = new Set(Object.keys(errorCodes));
     const written = find(

@@ -112,6 +112,10 @@ describe('the hostile web', () => {
         maxDepth: MAX_DEPTH,
         scope: { deny: ['/l/[0-9a-z]+$'] },
       },
+      // Nothing is killed here, so the reliability runs' short lease and session timeout (there to
+      // recover lost work fast) could only hand a page out twice when a loaded machine is slow with it:
+      // one fetch per page is what this test checks (5x loop at load 30: three pages fetched twice).
+      env: { SCHEDULER_LEASE_MS: '120000', KAFKA_SESSION_TIMEOUT_MS: '30000' },
     });
     const live = run;
     // VmHWM is the process's own high-water mark; sampling keeps the last one seen should a process die.

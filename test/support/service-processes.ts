@@ -29,11 +29,13 @@ export async function startServiceProcess(
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [join(root, 'services', service, 'dist', 'main.js')], {
-    // A shell that sourced stack-env.sh exports REDIS_CLUSTER_NODES, which would switch the services to
-    // the cluster while the test reads REDIS_URL: only the caller's env may choose the cluster.
+    // A shell that sourced stack-env.sh exports REDIS_CLUSTER_NODES and SCHEMA_REGISTRY_URL, which would
+    // switch the services to the cluster while the test reads REDIS_URL, and to registry framing its own
+    // bus cannot decode (a topic read then never ends): only the caller's env may choose either.
     env: {
       ...process.env,
       REDIS_CLUSTER_NODES: '',
+      SCHEMA_REGISTRY_URL: '',
       ...env,
       CRAWLER_HEALTH_PORT: String(healthPort),
       CRAWLER_HEALTH_HOST: '127.0.0.1',

@@ -5,7 +5,7 @@ import { Codec, type Bus } from '@crawler/core';
  * Every record of a topic from its oldest to its end as it was when the call began, decoded,
  * under a throwaway group that commits nothing: what the services wrote, read as any consumer would.
  */
-export async function readTopic<T>(bus: Bus, topic: string, schema: string): Promise<T[]> {
+export async function readTopic<T>(bus: Bus, topic: string, schema: string, timeoutMs = 60_000): Promise<T[]> {
   const codec = new Codec();
   const groupId = `test-read-${randomUUID()}`;
   // With no commit, a group's lag is what the partition holds.
@@ -27,7 +27,16 @@ export async function readTopic<T>(bus: Bus, topic: string, schema: string): Pro
         if (left.size === 0) done();
       },
     });
-    await finished;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const partitions = [...left].map(([partition, end]) => `${partition} (end ${end})`).join(', ');
+        reject(
+          new Error(`reading ${topic} took over ${timeoutMs} ms; partitions not read to their end: ${partitions}`),
+        );
+      }, timeoutMs);
+    });
+    await Promise.race([finished, expired]).finally(() => clearTimeout(timer));
   } finally {
     await consumer.stop();
   }

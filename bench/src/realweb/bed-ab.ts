@@ -8,17 +8,23 @@ import { bedTruth, loadBed, scoreCrawl } from './bed-client.js';
 import { tallyBedScore } from './bed-tally.js';
 
 /**
- * `node bench/dist/realweb/bed-ab.js CHECKOUT_A CHECKOUT_B [--rounds N]`: the embedded crawl of the
+ * `node bench/dist/realweb/bed-ab.js CHECKOUT_A CHECKOUT_B [--rounds N] [--profile DIR]`: the embedded crawl of the
  * real-web bed, alternating between two built checkouts of the crawler (their own
  * `bench/dist/peers/crawler-runner.js`), each crawl scored against the bed's truth. On a machine
  * others share, only figures of the same run, side by side, compare. One JSON line per crawl.
+ * `--profile DIR` runs every crawl under `node --cpu-prof`, into `DIR/<a|b>-r<round>` (for
+ * `summarize-cpu-profile.js`); the profiler's own cost is in both sides' CPU then.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '8' },
+    profile: { type: 'string' },
+  },
 });
 if (positionals.length < 2) {
-  process.stderr.write('usage: bed-ab.js CHECKOUT_A CHECKOUT_B [--rounds N] [--concurrency N]\n');
+  process.stderr.write('usage: bed-ab.js CHECKOUT_A CHECKOUT_B [--rounds N] [--concurrency N] [--profile DIR]\n');
   process.exit(2);
 }
 cleanUpOnSignals((line) => process.stderr.write(`${line}\n`));
@@ -33,7 +39,10 @@ try {
       const token = `bedbench-ab${index}-r${round}-${Date.now().toString(36)}`;
       const outDir = join(scratch, token);
       mkdirSync(outDir);
-      const run = await runPeerProcess(process.execPath, [join(checkout, 'bench/dist/peers/crawler-runner.js')], {
+      const runner = join(checkout, 'bench/dist/peers/crawler-runner.js');
+      const profileDir = values.profile ? join(values.profile, `${'ab'[index]}-r${round}`) : null;
+      const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, runner] : [runner];
+      const run = await runPeerProcess(process.execPath, args, {
         seeds: bed.sites.map((site) => `${site.origin}/`),
         pages: truth.pages.map((page) => page.url),
         concurrency: Number(values.concurrency),

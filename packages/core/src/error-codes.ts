@@ -19,6 +19,11 @@ const CODES = {
   INPUT_TOO_LARGE: { retriable: false, doc: "A consumed record larger than its topic's limit." },
   STAGE_UNDECLARED_OUTPUT: { retriable: false, doc: 'A stage emitted to a topic it did not declare.' },
   METRICS_READ_TIMEOUT: { retriable: true, doc: 'A read for /metrics took too long.' },
+  WORKER_CRASHED: {
+    retriable: true,
+    doc: 'A worker thread died (out of memory, a native crash, an exit) while it held the task.',
+  },
+  WORKER_POOL_CLOSED: { retriable: true, doc: 'The worker pool was closed before the task finished.' },
   // The bus and the stores.
   BACKEND_UNAVAILABLE: { retriable: true, doc: 'A store or the bus did not answer, or failed for now.' },
   BACKEND_REFUSED: {

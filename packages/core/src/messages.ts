@@ -115,6 +115,24 @@ export interface FetchResult extends UrlIdentity, FetchMeta, BodyFields {
   meta: Record<string, string>;
 }
 
+/**
+ * One run of text between block boundaries, as link extraction renders main text (one line per
+ * run), with the element path it sits in. `path` hashes the chain of tags with their id and
+ * classes (digits masked: "post-1234" and "post-99" are one place); `masked` hashes the text with
+ * digit runs masked and case folded, so "Updated 10:42" and "Updated 11:07" read as one text.
+ */
+export interface PageBlock {
+  path: number;
+  masked: number;
+  text: string;
+}
+
+/** A page cut into blocks (dedup's site templates read them), and how many characters of visible text it has, blocks past the cap included. */
+export interface PageBlocks {
+  blocks: PageBlock[];
+  textChars: number;
+}
+
 export interface ParsedPage extends UrlIdentity, FetchMeta, BodyFields {
   previousDigest: string | null;
   canonicalUrl: string | null;
@@ -125,6 +143,8 @@ export interface ParsedPage extends UrlIdentity, FetchMeta, BodyFields {
   text: string;
   /** The main content as Markdown; null for documents that are not HTML (and in messages before ParsedPage v3). */
   markdown: string | null;
+  /** The HTML page's blocks from link extraction's pass; null for other documents, redirects and messages before ParsedPage v5. */
+  pageBlocks: PageBlocks | null;
   links: Link[];
   noindex: boolean;
   nofollow: boolean;

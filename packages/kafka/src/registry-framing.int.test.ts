@@ -69,6 +69,16 @@ describe('the schema registry beside Kafka', () => {
     expect(JSON.parse(latest.schema)).toEqual(JSON.parse(versions.at(-1)!.definition));
   });
 
+  it('takes every crawl.parsed version under BACKWARD, the blocks of ParsedPage v5 included', async () => {
+    const parsedTopic = `registry-${randomUUID().slice(0, 8)}.crawl.parsed`;
+    await registryBus.registerSchemas([{ topic: parsedTopic, schema: Schemas.ParsedPage }]);
+    const versions = codec.registry.versionsOf(Schemas.ParsedPage);
+    expect(versions.length).toBeGreaterThanOrEqual(5);
+    expect(await registry(`subjects/${parsedTopic}-value/versions`)).toHaveLength(versions.length);
+    const latest = (await registry(`subjects/${parsedTopic}-value/versions/latest`)) as { schema: string };
+    expect(JSON.stringify(JSON.parse(latest.schema))).toContain('"name":"pageBlocks"');
+  });
+
   it('a producer with the registry writes byte 0, the schema id and the same Avro body', async () => {
     const [old, now] = await readAll(plainBus, 2);
     expect(old!.value.subarray(0, 2)).toEqual(Buffer.from([0xc3, 0x01]));

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePage, type PageContent } from './analyze-page.js';
 import { learnTemplate, sampleOf } from './template/learn-template.js';
-import { extractBlocks } from './template/page-blocks.js';
-import { newsPage, storyText } from './template/test-pages.js';
+import { blocksOf, newsPage, storyText } from './template/test-pages.js';
 import { gzipSync } from 'node:zlib';
 
 const content = (body: string | Buffer, overrides: Partial<PageContent> = {}): PageContent => ({
@@ -20,7 +19,7 @@ describe('analyzePage', () => {
   it('digests the main text without the template, and the raw body as sent', () => {
     const html = newsPage(5);
     const template = learnTemplate(
-      Array.from({ length: 10 }, (_, i) => sampleOf(extractBlocks(newsPage(i + 10)))),
+      Array.from({ length: 10 }, (_, i) => sampleOf(blocksOf(newsPage(i + 10)))),
       0,
     );
     const main = [

@@ -1,9 +1,9 @@
-import { decodeText, rawBody } from '@crawler/core';
+import { decodeText, rawBody, type PageBlock, type PageBlocks } from '@crawler/core';
+import { readBlocks } from '@crawler/core/html';
 import { contentDigest, hexDigest, type DigestAlgorithm } from './content-digest.js';
 import { fingerprintText, type TextFingerprint } from './fingerprint/text-fingerprint.js';
 import { isMarkup, isMedia } from './content-kind.js';
 import { denoiseText } from './template/denoise.js';
-import { readBlocks, type PageBlock } from './template/page-blocks.js';
 import type { SiteTemplate } from './template/site-template.js';
 
 /** The fields of a parsed (or stored) page that dedup reads. */
@@ -15,6 +15,8 @@ export interface PageContent {
   charset: string | null;
   body: Buffer;
   bodyEncoding: string;
+  /** Blocks link extraction found in its pass; without them (a stored page, an older message) the body is parsed here. */
+  pageBlocks?: PageBlocks | null;
 }
 
 export interface PageAnalysis {
@@ -42,7 +44,7 @@ export function analyzePage(
   if (isMedia(page.contentType))
     return { media: true, rawDigest, digest: rawDigest, text: '', blocks: [], pageChars: 0, fingerprint: null };
   const { blocks, textChars } = isMarkup(page.contentType)
-    ? readBlocks(decodeText(raw, page.charset).text)
+    ? (page.pageBlocks ?? readBlocks(decodeText(raw, page.charset).text))
     : { blocks: [], textChars: page.text.length };
   const text = denoiseText(page.text, blocks, template);
   let fingerprint: TextFingerprint | undefined;

@@ -28,6 +28,8 @@ function html(url: string, body: string, overrides: Partial<ParsedPage> = {}): P
     finalUrl: url,
     host: new URL(url).host,
     contentType: 'text/html',
+    // As written before ParsedPage v5: dedup reads the blocks from the body.
+    pageBlocks: null,
     body: buffer,
     bodyEncoding: 'identity',
     bodyLength: buffer.length,

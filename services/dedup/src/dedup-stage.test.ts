@@ -37,6 +37,7 @@ function page(url: string, body: string, overrides: Partial<ParsedPage> = {}): P
     host: new URL(url).host,
     text: body,
     contentType: 'text/plain',
+    pageBlocks: null,
     body: buffer,
     bodyEncoding: 'identity',
     bodyLength: buffer.length,
@@ -47,7 +48,13 @@ function page(url: string, body: string, overrides: Partial<ParsedPage> = {}): P
 /** A page as link extraction hands it on: title and main text from the real extractor. */
 function htmlPage(url: string, html: string, overrides: Partial<ParsedPage> = {}): ParsedPage {
   const extracted = extractHtml(html, limits);
-  return page(url, html, { contentType: 'text/html', title: extracted.title, text: extracted.text, ...overrides });
+  return page(url, html, {
+    contentType: 'text/html',
+    title: extracted.title,
+    text: extracted.text,
+    pageBlocks: extracted.pageBlocks,
+    ...overrides,
+  });
 }
 
 function memoryPages() {

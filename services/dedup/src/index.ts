@@ -15,7 +15,6 @@ export * from './near/near-duplicate-rule.js';
 export * from './near/near-subject.js';
 export * from './near/near-duplicate-index.js';
 export * from './near/compare-pages.js';
-export * from './template/page-blocks.js';
 export * from './template/site-template.js';
 export * from './template/learn-template.js';
 export * from './template/site-templates.js';

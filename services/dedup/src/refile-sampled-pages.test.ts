@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NearDuplicateIndex } from './near/near-duplicate-index.js';
 import { createSampledPageRefiler, REFILE_NAMESPACE } from './refile-sampled-pages.js';
 import { learnTemplate, sampleOf } from './template/learn-template.js';
-import { extractBlocks } from './template/page-blocks.js';
-import { newsPage } from './template/test-pages.js';
+import { blocksOf, newsPage } from './template/test-pages.js';
 
 const TTL_MS = 3600_000;
 
@@ -46,7 +45,7 @@ describe('filing sampled pages again once their template is learned', () => {
       maxPages: 10,
     });
     const template = learnTemplate(
-      [1, 2, 3, 4].map((n) => sampleOf(extractBlocks(newsPage(n)))),
+      [1, 2, 3, 4].map((n) => sampleOf(blocksOf(newsPage(n)))),
       0,
     );
     const host = 'news.example';

@@ -1,6 +1,12 @@
 import { loadConfig, setting, type ConfigOf, type LoadOptions } from '@crawler/core';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { ExtractLimits } from './extract-html.js';
+
+const MAX_WORKERS = 64;
+const WORKERS_EXPECTED = `"auto" or a whole number of threads from 0 to ${MAX_WORKERS}`;
+/** Each thread holds its own heap (about 10 MB idle): past a few, more cores pay less than their memory costs. */
+const AUTO_WORKERS_MAX = 4;
 
 /** Every link extraction setting, with its environment variable and default. */
 export const linkextractSettings = {
@@ -8,6 +14,23 @@ export const linkextractSettings = {
     'LINKEXTRACT_CONCURRENCY',
     z.number().int().min(1).default(16),
     'Pages parsed at once (parsing is CPU-bound; more only overlaps I/O).',
+  ),
+  workers: setting(
+    'LINKEXTRACT_WORKERS',
+    z
+      .union(
+        [
+          z.literal('auto'),
+          z.coerce
+            .number({ error: WORKERS_EXPECTED })
+            .int({ error: WORKERS_EXPECTED })
+            .min(0, { error: WORKERS_EXPECTED })
+            .max(MAX_WORKERS, { error: WORKERS_EXPECTED }),
+        ],
+        { error: WORKERS_EXPECTED },
+      )
+      .default('auto'),
+    `Worker threads that parse pages, so extraction uses more than one core; 0 parses on the main thread. "auto": one per core but the one the main thread uses, at most ${AUTO_WORKERS_MAX}.`,
   ),
   maxLinks: setting(
     'LINKEXTRACT_MAX_LINKS',
@@ -86,6 +109,11 @@ export function extractLimitsOf(config: Pick<LinkextractConfig, keyof ExtractLim
     maxParseMs: config.maxParseMs,
     maxMarkdownChars: config.maxMarkdownChars,
   };
+}
+
+/** Parsing threads of a config: "auto" sized to the machine's cores. */
+export function extractWorkersOf(config: Pick<LinkextractConfig, 'workers'>, cores = availableParallelism()): number {
+  return config.workers === 'auto' ? Math.min(AUTO_WORKERS_MAX, Math.max(0, cores - 1)) : config.workers;
 }
 
 export function loadLinkextractConfig(options?: LoadOptions): LinkextractConfig {

@@ -3,7 +3,7 @@ import { extractMainContent } from './content/main-content.js';
 import { renderMarkdown } from './content/render-markdown.js';
 import { documentBase } from './html/document-base.js';
 import { createHeadCollector } from './html/head-collector.js';
-import { runHtmlPass } from './html/html-pass.js';
+import { createBlockCollector, runHtmlPass } from '@crawler/core/html';
 import { createLinkCollector } from './html/link-collector.js';
 import { LinkList, RAW_LINKS_PER_KEPT_LINK } from './html/raw-link.js';
 import type { PageExtraction } from './page-extraction.js';
@@ -49,7 +49,8 @@ export const defaultExtractOptions: ExtractOptions = Object.freeze({
 
 /**
  * One streaming pass over the markup feeds every collector: links (with anchor text and rel),
- * head metadata, JSON-LD, microdata, URLs in text and the content tree. Main-content
+ * head metadata, JSON-LD, microdata, URLs in text, the content tree and the blocks dedup's site
+ * templates read (so dedup does not parse the page again). Main-content
  * extraction then walks the tree, and the chosen content is rendered as text and as Markdown,
  * whose links and images are made absolute against `pageUrl` (and `<base href>`); without a page
  * URL they stay as written. Every collection is capped, so hostile pages cost bounded memory;
@@ -73,12 +74,14 @@ export function extractHtml(
     warn,
   );
   const textLinkCollector = options.textLinks ? createTextLinkCollector(textLinks) : null;
+  const blocks = createBlockCollector();
   const collectors = [
     createLinkCollector(links, { maxAnchorChars: limits.maxAnchorChars, feedLinks: options.feedLinks }),
     head,
     jsonLd,
     microdata,
     tree,
+    blocks,
   ];
   if (textLinkCollector) collectors.push(textLinkCollector);
   runHtmlPass(html, collectors, { maxOpenElements: MAX_OPEN_ELEMENTS, maxParseMs: limits.maxParseMs, warn });
@@ -118,6 +121,7 @@ export function extractHtml(
     text: main.text.slice(0, limits.maxTextChars),
     textMethod: main.method,
     markdown: markdown.markdown,
+    pageBlocks: blocks.result(),
     noindex: robots.noindex,
     nofollow: robots.nofollow,
     fields,

@@ -12,3 +12,4 @@ export * from './linkextract-stage.js';
 export * from './linkextract-service.js';
 export * from './linkextract-metrics.js';
 export * from './compose-linkextract.js';
+export * from './documents/document-extractor.js';

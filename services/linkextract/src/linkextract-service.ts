@@ -1,6 +1,7 @@
 import type { Bus, BusProducer, Codec, CrawlJob, Logger, StageObserver } from '@crawler/core';
 import { StageRunner } from '@crawler/core';
-import { extractLimitsOf, type LinkextractConfig } from './config.js';
+import { extractLimitsOf, extractWorkersOf, type LinkextractConfig } from './config.js';
+import { createDocumentExtractor } from './documents/document-extractor.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
@@ -26,6 +27,7 @@ export function createLinkextractService(
       { job: job.id },
       'the job asks for frame splicing (extraction.spliceFrames), which only crawler run does (its fetcher fetches the frames); here frames are followed as links and not spliced',
     );
+  const extractor = createDocumentExtractor(extractWorkersOf(config));
   const stage = createLinkextractStage({
     job,
     logger: log,
@@ -34,6 +36,7 @@ export function createLinkextractService(
     maxInputBytes: config.maxInputBytes,
     frames: options.frames,
     robotsAgent: config.robotsAgent,
+    extractor,
   });
   const runner = new StageRunner({
     stage,
@@ -45,7 +48,17 @@ export function createLinkextractService(
     concurrency: config.concurrency,
     observer: options.observer,
   });
-  return { stage, runner, start: () => runner.start(), stop: () => runner.stop() };
+  return {
+    stage,
+    runner,
+    extractor,
+    start: () => runner.start(),
+    // The runner finishes (or hands back) what it holds first: no page is cut off in a thread.
+    async stop() {
+      await runner.stop();
+      await extractor.close();
+    },
+  };
 }
 
 export type LinkextractService = ReturnType<typeof createLinkextractService>;

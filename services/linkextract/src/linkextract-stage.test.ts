@@ -1,8 +1,20 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { Codec, parseCrawlJob, Schemas } from '@crawler/core';
-import type { FetchResult, ParsedPage, StageContext } from '@crawler/core';
-import { sampleMessages } from '@crawler/core/testing';
+import {
+  BatchingProducer,
+  Codec,
+  ErrorCode,
+  loadCatalog,
+  parseCrawlJob,
+  Schemas,
+  silentLogger,
+  StageRunner,
+  Topics,
+} from '@crawler/core';
+import type { FetchResult, ParsedPage, StageContext, StatusUpdate } from '@crawler/core';
+import { sampleMessages, waitFor } from '@crawler/core/testing';
+import { InProcessBus } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
+import { createDocumentExtractor } from './documents/document-extractor.js';
 import type { ExtractLimits } from './extract-html.js';
 import { createLinkextractStage } from './linkextract-stage.js';
 
@@ -259,4 +271,74 @@ describe('linkextract stage', () => {
       value: { outcome: 'processing_failed', errorMessage: 'boom', retriable: false },
     });
   });
+});
+
+describe('link extraction on a parsing thread that dies', () => {
+  it("turns the thread's death into a retriable error of that page alone: retried on a fresh thread, then a processing_failed status; the other pages pass", async () => {
+    const bus = new InProcessBus();
+    await bus.createTopics(loadCatalog().topics);
+    const extractor = createDocumentExtractor(
+      1,
+      new URL('./documents/fixtures/dying-extract-worker.mjs', import.meta.url),
+    );
+    const stage = createLinkextractStage({
+      job: parseCrawlJob({ seeds: ['http://a.test/'] }),
+      limits,
+      followNofollow: false,
+      extractor,
+    });
+    const runner = new StageRunner({
+      stage,
+      bus,
+      codec,
+      producer: new BatchingProducer(bus.producer()),
+      groupId: 'linkextract',
+      logger: silentLogger(),
+      concurrency: 4,
+      maxAttempts: 2,
+      retryBaseMs: 1,
+      commitIntervalMs: 20,
+    });
+    const parsed: ParsedPage[] = [];
+    const statuses: StatusUpdate[] = [];
+    const tap = bus.consumer({ groupId: 'tap', topics: [Topics.parsed, Topics.status], fromBeginning: true });
+    await tap.start({
+      onMessage: async (message) => {
+        if (message.topic === Topics.parsed) parsed.push(codec.decode(message.value));
+        else statuses.push(codec.decode(message.value));
+      },
+    });
+    await runner.start();
+    try {
+      await bus.producer().send(
+        Topics.fetched,
+        ['/one', '/die', '/two'].map((path) => {
+          const page = `<html><head><title>${path}</title></head><body><a href="/next${path}">next</a></body></html>`;
+          const url = `http://a.test${path}`;
+          return { key: 'a.test', value: codec.encode(Schemas.FetchResult, fetched(page, { url, finalUrl: url })) };
+        }),
+      );
+      // Each attempt starts a thread that loads the build: seconds on a busy machine.
+      await waitFor(() => parsed.length === 2 && statuses.length === 1, 45_000, 20, 'two pages and one status');
+      expect(parsed.map((page) => page.title).sort()).toEqual(['/one', '/two']);
+      expect(parsed.every((page) => page.links.length === 1)).toBe(true);
+      expect(statuses[0]).toMatchObject({
+        url: 'http://a.test/die',
+        outcome: 'processing_failed',
+        errorCode: ErrorCode.WORKER_CRASHED,
+      });
+      expect(statuses[0]!.errorMessage).toMatch(/^worker linkextract-parse-\d+ stopped: exit code 7$/);
+      await waitFor(
+        async () => (await bus.lag('linkextract', [Topics.fetched])).every((lag) => lag.lag === 0),
+        10_000,
+        20,
+        'every message committed',
+      );
+    } finally {
+      await runner.stop();
+      await extractor.close();
+      await tap.stop();
+      await bus.close();
+    }
+  }, 60_000);
 });

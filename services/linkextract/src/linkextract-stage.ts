@@ -1,5 +1,6 @@
 import type { CrawlJob, DropReason, Emission, FetchResult, Logger, Stage } from '@crawler/core';
-import { errorCode, errorMessage, isRedirectCapture, rawBody, Schemas, statusEmission, Topics } from '@crawler/core';
+import { errorCode, errorMessage, isRedirectCapture, Schemas, statusEmission, Topics } from '@crawler/core';
+import type { DocumentExtractor } from './documents/document-extractor.js';
 import type { ExtractLimits } from './extract-html.js';
 import type { FrameFetcher } from './frame-splicing.js';
 import { createPageParser } from './page-parser.js';
@@ -16,6 +17,8 @@ export interface LinkextractStageOptions {
   robotsAgent?: string | null;
   /** Where a page that lost links to a cap is reported. */
   logger?: Logger;
+  /** Where documents are extracted (default: on this thread); its owner closes it. */
+  extractor?: DocumentExtractor;
 }
 
 export interface LinkextractCounters {
@@ -49,7 +52,8 @@ export function createLinkextractStage(options: LinkextractStageOptions): Stage<
           { topic: Topics.parsed, schema: Schemas.ParsedPage, key: fetched.queueKey, value: unparsedRedirect(fetched) },
         ];
       const content = await parse({
-        body: rawBody(fetched.body, fetched.bodyEncoding),
+        body: fetched.body,
+        bodyEncoding: fetched.bodyEncoding,
         finalUrl: fetched.finalUrl,
         depth: fetched.depth,
         mediaType: fetched.contentType,

@@ -1,3 +1,4 @@
+import type { PageBlocks } from '@crawler/core';
 import type { RawLink } from './html/raw-link.js';
 
 export type { RawLink } from './html/raw-link.js';
@@ -18,6 +19,8 @@ export interface PageExtraction {
   textMethod: 'scored' | 'page' | 'document' | 'none';
   /** The main content as Markdown (HTML only; null for other documents). */
   markdown: string | null;
+  /** The page cut into blocks for dedup's site templates (HTML only; null for other documents). */
+  pageBlocks: PageBlocks | null;
   /** From the document itself (meta robots); the stage adds X-Robots-Tag. */
   noindex: boolean;
   nofollow: boolean;
@@ -41,6 +44,7 @@ export function emptyExtraction(warnings: string[]): PageExtraction {
     text: '',
     textMethod: 'none',
     markdown: null,
+    pageBlocks: null,
     noindex: false,
     nofollow: false,
     fields: new Map(),

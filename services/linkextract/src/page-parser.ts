@@ -1,7 +1,7 @@
-import type { CrawlJob, DropReason, Link } from '@crawler/core';
+import type { CrawlJob, DropReason, Link, PageBlocks } from '@crawler/core';
 import { canonicalize, jobCanonicalizeOptions } from '@crawler/core';
+import { createDocumentExtractor, type DocumentExtractor } from './documents/document-extractor.js';
 import type { DocumentKind } from './documents/document-kind.js';
-import { extractDocument } from './documents/extract-document.js';
 import type { ExtractLimits } from './extract-html.js';
 import { spliceFrames, type FrameFetcher } from './frame-splicing.js';
 import { documentBase } from './html/document-base.js';
@@ -20,11 +20,15 @@ export interface PageParserOptions {
   frames?: FrameFetcher;
   /** The crawler's product token, for robots directives addressed to it. */
   robotsAgent?: string | null;
+  /** Where documents are extracted (default: on this thread). */
+  extractor?: DocumentExtractor;
 }
 
 export interface PageInput {
-  /** The body as the server sent it (bus compression undone). */
+  /** The body as the server sent it, or as the bus carries it (see bodyEncoding). */
   body: Buffer;
+  /** The bus compression of the body (default 'identity': as the server sent it). */
+  bodyEncoding?: string;
   finalUrl: string;
   depth: number;
   mediaType: string | null;
@@ -46,6 +50,8 @@ export interface ParsedContent {
   textMethod: string;
   /** The main content as Markdown; null when the document is not HTML. */
   markdown: string | null;
+  /** The HTML page's blocks, for dedup; null when the document is not HTML. */
+  pageBlocks: PageBlocks | null;
   links: Link[];
   noindex: boolean;
   nofollow: boolean;
@@ -67,6 +73,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
   const { job } = options;
   const filterLinks = createLinkFilter(job, options.followNofollow, options.limits.maxLinks);
   const rules = compileJobRules(job);
+  const extractor = options.extractor ?? createDocumentExtractor(0);
   const canonicalOptions = jobCanonicalizeOptions(job);
   const documentOptions = {
     limits: options.limits,
@@ -79,13 +86,17 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
   };
 
   return async (input) => {
-    const document = await extractDocument(
+    const page = new URL(input.finalUrl);
+    const pageRules = rulesFor(rules, page.href);
+    const document = await extractor.extract(
       {
         body: input.body,
+        bodyEncoding: input.bodyEncoding ?? 'identity',
         mediaType: input.mediaType,
         charset: input.charset,
         fetchedAt: input.fetchedAt,
         url: input.finalUrl,
+        keepSource: pageRules.length > 0,
       },
       documentOptions,
     );
@@ -93,7 +104,6 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
     const header = parseRobotsDirectives([input.headers['x-robots-tag'] ?? ''], options.robotsAgent ?? null);
     const noindex = extraction.noindex || header.noindex;
     const nofollow = extraction.nofollow || header.nofollow;
-    const page = new URL(input.finalUrl);
     const base = documentBase(extraction.baseHref, page);
     const { links, dropped } = filterLinks({
       links: extraction.links,
@@ -107,7 +117,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
     const fields = Object.fromEntries(extraction.fields);
     const warnings = [...extraction.warnings];
     if (dropped.has('links-capped') && !warnings.includes('links-capped')) warnings.push('links-capped');
-    const applicable = document.kind === 'html' ? rulesFor(rules, page.href) : [];
+    const applicable = document.kind === 'html' ? pageRules : [];
     if (applicable.length > 0) {
       const ruled = applyRules(document.source, applicable);
       Object.assign(fields, Object.fromEntries(ruled.fields));
@@ -144,6 +154,7 @@ export function createPageParser(options: PageParserOptions): (input: PageInput)
       text,
       textMethod: extraction.textMethod,
       markdown,
+      pageBlocks: extraction.pageBlocks,
       links,
       noindex,
       nofollow,

@@ -133,6 +133,7 @@ export const configFileKeys: Readonly<Record<string, readonly string[]>> = {
   ],
   linkextract: [
     'concurrency',
+    'workers',
     'maxLinks',
     'maxAnchorChars',
     'maxTextChars',

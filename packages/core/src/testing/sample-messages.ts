@@ -96,6 +96,7 @@ export const sampleMessages = {
     publishedAt: null,
     text: 'Seven A',
     markdown: '# Seven\n\n[A](http://news.example.test/a)',
+    pageBlocks: { blocks: [{ path: 35_022_206, masked: 1_867_108_634, text: 'A' }], textChars: 1 },
     links: [link],
     noindex: false,
     nofollow: false,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeatureCounts } from './feature-counts.js';
-import { murmur32 } from './feature-hash.js';
+import { murmur32 } from '@crawler/core';
 
 describe('FeatureCounts', () => {
   it('counts like a Map through growth, with unsigned keys, zero among them', () => {

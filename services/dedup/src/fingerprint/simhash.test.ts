@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmix32 } from '@crawler/core';
-import { murmur32 } from './feature-hash.js';
+import { fmix32, murmur32 } from '@crawler/core';
 import { countFeatures, hammingDistance, parseSimhash, simhash, simhashHex } from './simhash.js';
 
 const words = (seed: number, count: number) =>

@@ -1,6 +1,5 @@
 import { FeatureCounts } from './feature-counts.js';
-import { fmix32 } from '@crawler/core';
-import { murmur32 } from './feature-hash.js';
+import { fmix32, murmur32 } from '@crawler/core';
 
 const SEED = 0x9747b28c;
 

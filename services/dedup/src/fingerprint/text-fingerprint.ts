@@ -1,5 +1,6 @@
 import { FeatureCounts } from './feature-counts.js';
-import { combineHashes, hex32, murmur32 } from './feature-hash.js';
+import { murmur32 } from '@crawler/core';
+import { combineHashes, hex32 } from './feature-hash.js';
 import { ShingleSketcher, type ShingleSketch } from './shingle-sketch.js';
 import { countFeatures, featureHash, simhash } from './simhash.js';
 import { tokenize } from './tokenize.js';

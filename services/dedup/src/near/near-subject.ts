@@ -1,6 +1,5 @@
-import { urlId } from '@crawler/core';
+import { murmur32, urlId } from '@crawler/core';
 import type { PageAnalysis } from '../analyze-page.js';
-import { murmur32 } from '../fingerprint/feature-hash.js';
 import type { Registration } from '../registration.js';
 import { anchorsOf, type IndexedPage, type IndexKeys } from './near-duplicate-index.js';
 import type { NearSubject } from './near-duplicate-rule.js';

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { denoiseText } from './denoise.js';
 import { learnTemplate, sampleOf } from './learn-template.js';
-import { newsPage, storyText } from './test-pages.js';
-import { extractBlocks } from './page-blocks.js';
+import { blocksOf, newsPage, storyText } from './test-pages.js';
 
 const template = learnTemplate(
-  Array.from({ length: 10 }, (_, i) => sampleOf(extractBlocks(newsPage(i + 1)))),
+  Array.from({ length: 10 }, (_, i) => sampleOf(blocksOf(newsPage(i + 1)))),
   0,
 );
 
@@ -21,8 +20,8 @@ describe('denoiseText', () => {
       story[2],
       'Share this story with friends.',
     ].join('\n');
-    expect(denoiseText(main, extractBlocks(html), template)).toBe(story.join('\n'));
-    expect(denoiseText(main, extractBlocks(html), null)).toBe(main);
+    expect(denoiseText(main, blocksOf(html), template)).toBe(story.join('\n'));
+    expect(denoiseText(main, blocksOf(html), null)).toBe(main);
   });
 
   it('keeps a line the page also shows in a template box, matching lines to blocks in order', () => {
@@ -31,10 +30,10 @@ describe('denoiseText', () => {
     const related = (n: number) =>
       `<html><body><main><ul class="index"><li>${storyText(n)}</li></ul></main><aside class="related"><ul><li>${storyText(n % 2, 'related')}</li></ul></aside></body></html>`;
     const boxes = learnTemplate(
-      Array.from({ length: 10 }, (_, i) => sampleOf(extractBlocks(related(i)))),
+      Array.from({ length: 10 }, (_, i) => sampleOf(blocksOf(related(i)))),
       0,
     );
-    expect(denoiseText('Ferry Plan Approved\nHarbor Opens\nFerry Plan Approved', extractBlocks(html), boxes)).toBe(
+    expect(denoiseText('Ferry Plan Approved\nHarbor Opens\nFerry Plan Approved', blocksOf(html), boxes)).toBe(
       'Ferry Plan Approved\nHarbor Opens',
     );
   });

@@ -1,4 +1,4 @@
-import type { PageBlock } from './page-blocks.js';
+import type { PageBlock } from '@crawler/core';
 import { isTemplateBlock, type SiteTemplate } from './site-template.js';
 
 /**

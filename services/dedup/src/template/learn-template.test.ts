@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { titlePartKey } from '../fingerprint/text-fingerprint.js';
 import { learnTemplate, sampleOf } from './learn-template.js';
-import { extractBlocks } from './page-blocks.js';
-import { newsPage, storyText } from './test-pages.js';
+import { blocksOf, newsPage, storyText } from './test-pages.js';
 import { decodeTemplate, encodeTemplate, isTemplateBlock, mergeTemplates, unknownShare } from './site-template.js';
 
 const learned = (pages: string[]) =>
   learnTemplate(
-    pages.map((html) => sampleOf(extractBlocks(html))),
+    pages.map((html) => sampleOf(blocksOf(html))),
     1000,
   );
 
 describe('learnTemplate', () => {
   it('marks navigation, footer, clocks, counters, rotating ads and boilerplate lines as noise, stories not', () => {
     const template = learned(Array.from({ length: 10 }, (_, i) => newsPage(i + 1)));
-    const blocks = extractBlocks(newsPage(42));
+    const blocks = blocksOf(newsPage(42));
     const noise = blocks.filter((block) => isTemplateBlock(block, template)).map((block) => block.text);
     expect(noise).toEqual([
       'Home City',
@@ -41,14 +40,14 @@ describe('learnTemplate', () => {
       newsPage(22, same),
     ]);
     expect(
-      extractBlocks(newsPage(20, same)).filter((block) => block.text === same && isTemplateBlock(block, template)),
+      blocksOf(newsPage(20, same)).filter((block) => block.text === same && isTemplateBlock(block, template)),
     ).toEqual([]);
   });
 
   it("learns the title parts most pages share: the site's name", () => {
     const template = learnTemplate(
       Array.from({ length: 10 }, (_, i) =>
-        sampleOf(extractBlocks(newsPage(i + 1)), `${storyText(i, 'title')} | The Ledger`),
+        sampleOf(blocksOf(newsPage(i + 1)), `${storyText(i, 'title')} | The Ledger`),
       ),
       0,
     );
@@ -67,12 +66,12 @@ describe('learnTemplate', () => {
     const template = learned(Array.from({ length: 10 }, (_, i) => newsPage(i + 1)));
     const gallery = (n: number) =>
       `<html><body><nav><a href="/">Home</a> <a href="/city">City</a></nav><section class="gallery"><h2>Gallery ${n}</h2><figure><figcaption>Photo ${n} of the harbor at dawn.</figcaption></figure><p class="credit">Photos: staff</p></section></body></html>`;
-    expect(unknownShare(extractBlocks(gallery(1)), template)).toBeGreaterThan(0.5);
+    expect(unknownShare(blocksOf(gallery(1)), template)).toBeGreaterThan(0.5);
     const merged = mergeTemplates(template, learned(Array.from({ length: 10 }, (_, i) => gallery(i))));
-    expect(unknownShare(extractBlocks(gallery(99)), merged)).toBe(0);
+    expect(unknownShare(blocksOf(gallery(99)), merged)).toBe(0);
     expect(
       isTemplateBlock(
-        extractBlocks(gallery(99)).find((block) => block.text === 'Photos: staff')!,
+        blocksOf(gallery(99)).find((block) => block.text === 'Photos: staff')!,
         merged,
       ),
     ).toBe(true);

@@ -1,5 +1,5 @@
 import { titlePartKey, titleParts } from '../fingerprint/text-fingerprint.js';
-import type { PageBlock } from './page-blocks.js';
+import type { PageBlock } from '@crawler/core';
 import { pairKey, templateVersion, type SiteTemplate } from './site-template.js';
 
 /** A path is template when it is on at least this share of the sampled pages (and 3)... */

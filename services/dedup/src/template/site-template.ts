@@ -1,5 +1,6 @@
-import { hex32, murmur32 } from '../fingerprint/feature-hash.js';
-import type { PageBlock } from './page-blocks.js';
+import { murmur32 } from '@crawler/core';
+import { hex32 } from '../fingerprint/feature-hash.js';
+import type { PageBlock } from '@crawler/core';
 
 /**
  * A site's template, learned by comparing the block trees of several of its pages (see

@@ -1,9 +1,8 @@
 import { MemoryFingerprintStore } from '@crawler/embedded';
 import { describe, expect, it } from 'vitest';
-import { extractBlocks } from './page-blocks.js';
 import { isTemplateBlock } from './site-template.js';
 import { SAMPLE_NAMESPACE, SiteTemplates, TEMPLATE_NAMESPACE } from './site-templates.js';
-import { newsPage, storyText } from './test-pages.js';
+import { blocksOf, newsPage, storyText } from './test-pages.js';
 
 const gallery = (n: number) =>
   `<html><body><nav><a href="/">Home</a> <a href="/city">City</a></nav><section class="gallery"><h2>${storyText(n, 'gallery')}</h2><p class="credit">Photos: staff</p><p class="caption">${storyText(n, 'caption')}</p><p class="views">${n * 3} views</p></section></body></html>`;
@@ -12,7 +11,7 @@ function setup(now: () => number = () => 1000) {
   const store = new MemoryFingerprintStore();
   const templates = new SiteTemplates({ store, samplePages: 5, relearnAfterMs: 10_000, ttlMs: 60_000, now });
   const visit = async (html: string) =>
-    templates.observe('site.test', extractBlocks(html), null, await templates.get('site.test'));
+    templates.observe('site.test', blocksOf(html), null, await templates.get('site.test'));
   return { store, templates, visit };
 }
 
@@ -35,9 +34,9 @@ describe('SiteTemplates', () => {
 
   it('learns once when the pages that complete the samples are handled at once', async () => {
     const { templates } = setup();
-    for (let n = 1; n <= 4; n++) await templates.observe('site.test', extractBlocks(newsPage(n)), null, null);
+    for (let n = 1; n <= 4; n++) await templates.observe('site.test', blocksOf(newsPage(n)), null, null);
     const results = await Promise.all(
-      [5, 6, 7, 8].map((n) => templates.observe('site.test', extractBlocks(newsPage(n)), null, null)),
+      [5, 6, 7, 8].map((n) => templates.observe('site.test', blocksOf(newsPage(n)), null, null)),
     );
     expect(results.filter((result) => result === 'learned')).toHaveLength(1);
     expect(await templates.get('site.test')).not.toBeNull();
@@ -53,12 +52,12 @@ describe('SiteTemplates', () => {
     const after = (await templates.get('site.test'))!;
     expect(after.version).not.toBe(before.version);
     expect(
-      extractBlocks(gallery(9))
+      blocksOf(gallery(9))
         .filter((block) => isTemplateBlock(block, after))
         .map((block) => block.text),
     ).toEqual(['Home City', 'Photos: staff', '27 views']);
-    expect(extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, after)).length).toBe(
-      extractBlocks(newsPage(9)).filter((block) => isTemplateBlock(block, before)).length,
+    expect(blocksOf(newsPage(9)).filter((block) => isTemplateBlock(block, after)).length).toBe(
+      blocksOf(newsPage(9)).filter((block) => isTemplateBlock(block, before)).length,
     );
     expect(await visit(gallery(10))).toBeNull();
   });
@@ -73,7 +72,7 @@ describe('SiteTemplates', () => {
     const replaced = (await templates.get('site.test'))!;
     expect(replaced.learnedAt).toBe(clock);
     expect(
-      extractBlocks(newsPage(9))
+      blocksOf(newsPage(9))
         .filter((block) => isTemplateBlock(block, replaced))
         .map((block) => block.text),
     ).toEqual(['Home City']);

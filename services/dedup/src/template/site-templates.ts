@@ -1,6 +1,6 @@
 import type { FingerprintStore } from '@crawler/core';
 import { learnTemplate, sampleOf } from './learn-template.js';
-import type { PageBlock } from './page-blocks.js';
+import type { PageBlock } from '@crawler/core';
 import { decodeTemplate, encodeTemplate, mergeTemplates, unknownShare, type SiteTemplate } from './site-template.js';
 
 export const TEMPLATE_NAMESPACE = 'template';

@@ -1,7 +1,8 @@
 // Pages and texts for the dedup tests: one site's template around stories that share no sentence,
 // and texts of a large vocabulary for near duplicates.
 
-import { murmur32 } from '../fingerprint/feature-hash.js';
+import { murmur32, type PageBlock } from '@crawler/core';
+import { readBlocks } from '@crawler/core/html';
 
 const ADS = ['Buy coffee at the harbor.', 'Ferry passes, half price.', 'Learn to sail this summer.'];
 const WORDS = [
@@ -39,4 +40,9 @@ export function newsPage(n: number, story = storyText(n)): string {
 /** Words of a large vocabulary, as real texts use them: two texts of different seeds share few. */
 export function vocabularyText(seed: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `w${murmur32(`${seed}:${i}`, 7) % 5000}`);
+}
+
+/** A page's blocks, as link extraction's pass finds them. */
+export function blocksOf(html: string): PageBlock[] {
+  return readBlocks(html).blocks;
 }

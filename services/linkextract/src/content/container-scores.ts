@@ -1,4 +1,5 @@
-import { BLOCK_TAGS, isNode, type ContentNode } from './content-node.js';
+import { BLOCK_TAGS } from '@crawler/core/html';
+import { isNode, type ContentNode } from './content-node.js';
 import { countText, linkDensity } from './node-stats.js';
 
 export interface Scored {

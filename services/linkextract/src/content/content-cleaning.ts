@@ -1,5 +1,6 @@
 import { isEmbeddedPost } from './boilerplate-signals.js';
-import { BLOCK_TAGS, isNode, type ContentNode } from './content-node.js';
+import { BLOCK_TAGS } from '@crawler/core/html';
+import { isNode, type ContentNode } from './content-node.js';
 import { contains } from './container-choice.js';
 import type { ContentKind } from './content-shape.js';
 import { opensWithHeading } from './section-heading.js';

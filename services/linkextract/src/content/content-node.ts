@@ -1,3 +1,5 @@
+import { NON_TEXT_TAGS } from '@crawler/core/html';
+
 /**
  * A light element tree, built during the one parsing pass for main-content extraction: tag,
  * id/class signature, children (elements and text), and statistics filled in afterwards.
@@ -64,75 +66,9 @@ function imageSource(attributes: Record<string, string>): string | null {
   return attributes['data-src'] ?? src ?? null;
 }
 
-/** Elements that start a new line of text when flattened. */
-export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'body',
-  'br',
-  'caption',
-  'center',
-  'dd',
-  'details',
-  'dialog',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'html',
-  'legend',
-  'li',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'td',
-  'tfoot',
-  'th',
-  'thead',
-  'tr',
-  'ul',
-]);
-
-/** Elements whose content is never page text: not materialized at all. */
+/** Elements whose content is never page text, and media and inputs: not materialized at all. */
 export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'head',
-  'title',
-  'select',
-  'textarea',
-  'button',
+  ...NON_TEXT_TAGS,
   'canvas',
   'video',
   'audio',

@@ -1,4 +1,4 @@
-import type { HtmlCollector } from '../html/html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 import { createNode, SKIPPED_TAGS, type ContentNode } from './content-node.js';
 
 export interface TreeLimits {

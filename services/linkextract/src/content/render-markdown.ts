@@ -1,4 +1,5 @@
-import { BLOCK_TAGS, isNode, type ContentChild, type ContentNode } from './content-node.js';
+import { BLOCK_TAGS } from '@crawler/core/html';
+import { isNode, type ContentChild, type ContentNode } from './content-node.js';
 import { MarkdownWriter } from './markdown-writer.js';
 import { codeFence, codeSpan, escapeLineStart, escapeText, linkTarget } from './markdown-syntax.js';
 import { isLayoutTable, tableLines } from './markdown-table.js';

@@ -1,4 +1,5 @@
-import { BLOCK_TAGS, type ContentNode } from './content-node.js';
+import { BLOCK_TAGS } from '@crawler/core/html';
+import { type ContentNode } from './content-node.js';
 
 const BLOCK_END = Symbol('block-end');
 const PRE_END = Symbol('pre-end');

@@ -1,4 +1,4 @@
-import { runHtmlPass } from '../html/html-pass.js';
+import { runHtmlPass } from '@crawler/core/html';
 import type { ContentNode } from './content-node.js';
 import { createContentTreeBuilder, type TreeLimits } from './content-tree-builder.js';
 

@@ -1,5 +1,5 @@
 import { collapseWhitespace } from '../content/render-text.js';
-import type { HtmlCollector } from './html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 
 export interface HeadMeta {
   title: string | null;

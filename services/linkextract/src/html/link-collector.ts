@@ -1,5 +1,5 @@
 import { collapseWhitespace } from '../content/render-text.js';
-import type { HtmlCollector } from './html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 import type { LinkList, RawLink } from './raw-link.js';
 
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev', 'previous']);

@@ -1,5 +1,5 @@
 import { SKIPPED_TAGS } from '../content/content-node.js';
-import type { HtmlCollector } from './html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 import type { LinkList } from './raw-link.js';
 import { findTextUrls } from './text-links.js';
 

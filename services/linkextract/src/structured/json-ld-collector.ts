@@ -1,4 +1,4 @@
-import type { HtmlCollector } from '../html/html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 
 /** JSON-LD kept per page: enough for any real page's metadata, bounded for hostile ones. */
 const MAX_JSON_LD_CHARS = 512 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHtmlPass } from '../html/html-pass.js';
+import { runHtmlPass } from '@crawler/core/html';
 import { createMicrodataCollector } from './microdata-collector.js';
 
 function microdataOf(html: string): Record<string, string[]> {

@@ -1,5 +1,5 @@
 import { collapseWhitespace } from '../content/render-text.js';
-import type { HtmlCollector } from '../html/html-collector.js';
+import type { HtmlCollector } from '@crawler/core/html';
 
 const MAX_VALUE_CHARS = 1000;
 const MAX_VALUES = 20;
