@@ -1,7 +1,7 @@
 import { Topics } from './catalog.js';
 import { Schemas, type StatusUpdate, type UrlIdentity } from './messages.js';
 import type { Emission } from './runtime/stage.js';
-import { urlIdentityOf } from './url-identity.js';
+import { withUrlIdentity } from './url-identity.js';
 
 /** What a stage knows about a URL's outcome: the outcome and its time, and whatever else it has to say. */
 export type StatusFields = Pick<StatusUpdate, 'outcome' | 'fetchedAt'> &
@@ -13,8 +13,7 @@ export type StatusFields = Pick<StatusUpdate, 'outcome' | 'fetchedAt'> &
  * the schema gains is given its empty value once.
  */
 export function statusUpdate(about: UrlIdentity, fields: StatusFields): StatusUpdate {
-  return {
-    ...urlIdentityOf(about),
+  return withUrlIdentity(about, {
     outcome: fields.outcome,
     httpStatus: fields.httpStatus ?? null,
     fetchedAt: fields.fetchedAt,
@@ -33,7 +32,7 @@ export function statusUpdate(about: UrlIdentity, fields: StatusFields): StatusUp
     retriable: fields.retriable ?? false,
     verdict: fields.verdict ?? null,
     meta: fields.meta ?? {},
-  };
+  });
 }
 
 /** The status of a URL as a stage emits it: on crawl.status, keyed by the URL's queue like everything about it. */

@@ -1,11 +1,10 @@
 import type { FetchResult, ParsedPage } from '@crawler/core';
-import { urlIdentityOf } from '@crawler/core';
+import { withUrlIdentity } from '@crawler/core';
 import type { ParsedContent } from './page-parser.js';
 
 /** What link extraction hands on for a fetched page: the fetch's fields and what the parser found in it. */
 export function toParsedPage(fetched: FetchResult, content: ParsedContent): ParsedPage {
-  return {
-    ...urlIdentityOf(fetched),
+  return withUrlIdentity(fetched, {
     finalUrl: fetched.finalUrl,
     httpStatus: fetched.httpStatus,
     contentType: fetched.contentType,
@@ -36,7 +35,7 @@ export function toParsedPage(fetched: FetchResult, content: ParsedContent): Pars
     fields: content.fields,
     warnings: content.warnings,
     meta: fetched.meta,
-  };
+  });
 }
 
 /** Nothing parsed: what a redirect (isRedirectCapture) passes on with, its Location followed by the scheduler, not as a link. */
