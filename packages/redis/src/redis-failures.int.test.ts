@@ -9,7 +9,7 @@ import { freePort } from '@crawler/core/free-port';
 import { waitFor } from '@crawler/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRedisFingerprintStore } from './redis-fingerprint-store.js';
-import { deleteKeysWithPrefix, localRedisConfig } from './testing/index.js';
+import { deleteKeysWithPrefix, localRedisConfig, localRedisUrl } from './testing/index.js';
 
 const TIMEOUT_MS = 500;
 const entry = { namespace: 'url', key: 'k', value: 'v', ttlMs: 60_000 };
@@ -130,7 +130,7 @@ describe('redis credentials', () => {
   }
 
   it.each([
-    ['a password in REDIS_URL', 'standalone', { REDIS_URL: 'redis://user:secret@127.0.0.1:16379' }, 'secret'],
+    ['a password in REDIS_URL', 'standalone', { REDIS_URL: localRedisUrl('user:secret') }, 'secret'],
     [
       'REDIS_USERNAME and REDIS_PASSWORD',
       'standalone',
@@ -177,10 +177,7 @@ describe('redis credentials', () => {
 
 describe('redis arguments', () => {
   it("refuses a namespace that could name another namespace's keys, before sending anything", async () => {
-    const store = createRedisFingerprintStore(
-      localRedisConfig('standalone', { REDIS_URL: 'redis://127.0.0.1:16379' }),
-      silentLogger(),
-    );
+    const store = createRedisFingerprintStore(localRedisConfig('standalone'), silentLogger());
     stores.push(store);
     await expect(store.putIfAbsent([{ ...entry, namespace: 'bad:ns' }])).rejects.toMatchObject({
       code: 'FINGERPRINT_INVALID_ARGUMENT',

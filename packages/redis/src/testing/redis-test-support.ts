@@ -10,12 +10,18 @@ export function randomKeyPrefix(label = 'test'): string {
   return `${label}-${randomUUID().slice(0, 8)}:`;
 }
 
+/** The local stack's standalone Redis (deploy/local), or REDIS_URL when set; `userinfo` is put in as given. */
+export function localRedisUrl(userinfo = ''): string {
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:16379';
+  return userinfo ? url.replace('://', `://${userinfo}@`) : url;
+}
+
 /** Settings for the local stack (deploy/local), or REDIS_URL / REDIS_CLUSTER_NODES when set. */
 export function localRedisConfig(mode: RedisMode, env: Record<string, string> = {}): RedisConfig {
   const server =
     mode === 'cluster'
       ? { REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES || '127.0.0.1:17001,127.0.0.1:17002,127.0.0.1:17003' }
-      : { REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:16379' };
+      : { REDIS_URL: localRedisUrl() };
   return loadRedisConfig({ env: { REDIS_KEY_PREFIX: randomKeyPrefix(), ...server, ...env } });
 }
 
