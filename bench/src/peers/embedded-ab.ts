@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanUpOnSignals } from '../abort-cleanup.js';
 import { rawGets } from '../raw-undici.js';
 import { startTestWebProcess } from '../test-web-process.js';
-import { runPeerProcess } from './peer-process.js';
+import { checkoutRunnerArgs, runPeerProcess } from './peer-process.js';
 
 /**
  * `node bench/dist/peers/embedded-ab.js CHECKOUT... [--rounds N] [--cpu-prof DIR]`: the embedded
@@ -45,22 +45,15 @@ try {
   await rawGets(web.pages, concurrency, concurrency);
   for (let round = 1; round <= Number(values.rounds); round++)
     for (const [index, checkout] of positionals.entries()) {
-      const profileDir = values['cpu-prof'] && resolve(values['cpu-prof'], `${index}-r${round}`);
+      const profileDir = values['cpu-prof'] ? resolve(values['cpu-prof'], `${index}-r${round}`) : null;
       if (profileDir) mkdirSync(profileDir, { recursive: true });
-      const run = await runPeerProcess(
-        process.execPath,
-        [
-          ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-          join(checkout, 'bench/dist/peers/crawler-runner.js'),
-        ],
-        {
-          seeds: web.seeds,
-          pages: web.pages,
-          concurrency,
-          maxPages: web.pages.length,
-          timeLimitMs: 300_000,
-        },
-      );
+      const run = await runPeerProcess(process.execPath, checkoutRunnerArgs(checkout, profileDir), {
+        seeds: web.seeds,
+        pages: web.pages,
+        concurrency,
+        maxPages: web.pages.length,
+        timeLimitMs: 300_000,
+      });
       const pages = run.done.pages;
       const line = {
         checkout,

@@ -22,6 +22,12 @@ export interface PeerRun {
 
 export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile' | 'storedFile'> & { pages: string[] };
 
+/** Node's arguments for a built checkout's crawler runner, under `--cpu-prof` into `profileDir` when given (A/B benches). */
+export function checkoutRunnerArgs(checkout: string, profileDir: string | null): string[] {
+  const runner = join(checkout, 'bench/dist/peers/crawler-runner.js');
+  return profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, runner] : [runner];
+}
+
 /**
  * Runs one crawler under test as a child process through the peer protocol and meters it from
  * outside (/proc), the same way whatever language it is written in. `stackPids` are metered

@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanUpOnSignals } from '../abort-cleanup.js';
-import { runPeerProcess } from '../peers/peer-process.js';
+import { checkoutRunnerArgs, runPeerProcess } from '../peers/peer-process.js';
 import { bedTruth, loadBed, scoreCrawl } from './bed-client.js';
 import { tallyBedScore } from './bed-tally.js';
 
@@ -39,10 +39,8 @@ try {
       const token = `bedbench-ab${index}-r${round}-${Date.now().toString(36)}`;
       const outDir = join(scratch, token);
       mkdirSync(outDir);
-      const runner = join(checkout, 'bench/dist/peers/crawler-runner.js');
       const profileDir = values.profile ? join(values.profile, `${'ab'[index]}-r${round}`) : null;
-      const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, runner] : [runner];
-      const run = await runPeerProcess(process.execPath, args, {
+      const run = await runPeerProcess(process.execPath, checkoutRunnerArgs(checkout, profileDir), {
         seeds: bed.sites.map((site) => `${site.origin}/`),
         pages: truth.pages.map((page) => page.url),
         concurrency: Number(values.concurrency),
