@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { registerCleanup } from '../abort-cleanup.js';
 import { meterProcesses } from '../process-meter.js';
@@ -22,9 +22,12 @@ export interface PeerRun {
 
 export type PeerSettings = Omit<PeerConfig, 'okFile' | 'pagesFile' | 'storedFile'> & { pages: string[] };
 
-/** Node's arguments for a built checkout's crawler runner, under `--cpu-prof` into `profileDir` when given (A/B benches). */
+/**
+ * Node's arguments for a built checkout's crawler runner, under `--cpu-prof` into `profileDir` when
+ * given (A/B benches). Absolute: the runner starts in a scratch folder, where `../ab-a` means nothing.
+ */
 export function checkoutRunnerArgs(checkout: string, profileDir: string | null): string[] {
-  const runner = join(checkout, 'bench/dist/peers/crawler-runner.js');
+  const runner = resolve(checkout, 'bench/dist/peers/crawler-runner.js');
   return profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, runner] : [runner];
 }
 

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanUpOnSignals } from '../abort-cleanup.js';
 import { checkoutRunnerArgs, runPeerProcess } from '../peers/peer-process.js';
@@ -39,7 +39,7 @@ try {
       const token = `bedbench-ab${index}-r${round}-${Date.now().toString(36)}`;
       const outDir = join(scratch, token);
       mkdirSync(outDir);
-      const profileDir = values.profile ? join(values.profile, `${'ab'[index]}-r${round}`) : null;
+      const profileDir = values.profile ? resolve(values.profile, `${'ab'[index]}-r${round}`) : null;
       const run = await runPeerProcess(process.execPath, checkoutRunnerArgs(checkout, profileDir), {
         seeds: bed.sites.map((site) => `${site.origin}/`),
         pages: truth.pages.map((page) => page.url),
